@@ -1,0 +1,16 @@
+/* The subcommands of replay; each takes the arguments after its name and
+ * returns the process exit status. */
+#ifndef TR_CMDS_H
+#define TR_CMDS_H
+
+#include <stdio.h>
+
+#define EXIT_REFUSED 1 /* some input could not be used */
+#define EXIT_USAGE 2   /* the command line is wrong */
+
+int cmd_hash(int argc, char **argv);
+
+/* Prints "replay: " and the message to stderr, then a hint to --help. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

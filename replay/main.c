@@ -1,0 +1,50 @@
+/* replay: the command-line front of taskreplay.  Dispatches to the
+ * subcommands; only this program decides what is printed and how it exits. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "cmds.h"
+
+static const char usage_text[] =
+    "usage: replay hash [--canonical] FILE...\n"
+    "       replay --version | --help\n"
+    "\n"
+    "  hash FILE...        print each tool file's hashes:\n"
+    "                      FILE_SHA256  CONTRACT_SHA256  PATH\n"
+    "  hash --canonical F  print the canonical JSON the contract hash is\n"
+    "                      taken of (diff two files' contracts with it)\n"
+    "\n"
+    "A FILE of '-' is standard input.  Exit status: 0 all files hashed,\n"
+    "1 some file refused (one line each on stderr), 2 usage error.\n"
+    "See replay(1) for the rules and the limits.\n";
+
+int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("replay: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'replay --help'.\n", stderr);
+    return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage_error("no command given");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("replay (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "hash") == 0)
+        return cmd_hash(argc - 2, argv + 2);
+    return usage_error("unknown command '%s'", cmd);
+}

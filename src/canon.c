@@ -1,0 +1,307 @@
+/*
+ * canon: see canon.h.
+ *
+ * One recursive walk.  Objects are written by first turning every key into
+ * its text, then sorting the members by that text (byte order of UTF-8 is
+ * code point order, which is how Python sorts str), so that two keys that
+ * became the same text sit side by side and are caught there.
+ */
+#include "canon.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "path.h"
+#include "pynum.h"
+
+struct walk {
+    buf *out;
+    err *e;
+    size_t written; /* values written so far, for DOC_MAX_EXPANDED */
+};
+
+static int fail_at(struct walk *w, const value *v, const path_seg *where,
+                   enum err_code code, const char *msg)
+{
+    err_set(w->e, code, "%s", msg);
+    err_at(w->e, v->line, v->col);
+    path_format(where, w->e->path, sizeof w->e->path);
+    return -1;
+}
+
+static int nomem(struct walk *w)
+{
+    return err_set(w->e, ERR_NOMEM, "out of memory writing the document");
+}
+
+int canon_write_string(buf *out, const char *s, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (buf_reserve(out, len + 2) < 0 || buf_putc(out, '"') < 0)
+        return -1;
+    size_t start = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        if (buf_append(out, s + start, i - start) < 0)
+            return -1;
+        start = i + 1;
+        char esc[7] = {'\\', 0, 0, 0, 0, 0, 0};
+        size_t n = 2;
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        default:
+            memcpy(esc + 1, "u00", 3);
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            n = 6;
+        }
+        if (buf_append(out, esc, n) < 0)
+            return -1;
+    }
+    if (buf_append(out, s + start, len - start) < 0 || buf_putc(out, '"') < 0)
+        return -1;
+    return 0;
+}
+
+/* The first lone surrogate of a VF_UNENCODABLE string (kept as ED A0..BF xx). */
+static unsigned lone_surrogate(const char *s, size_t len)
+{
+    for (size_t i = 0; i + 2 < len; i++) {
+        unsigned char a = (unsigned char)s[i], b = (unsigned char)s[i + 1];
+        if (a == 0xED && b >= 0xA0)
+            return 0xD000u | ((b & 0x3Fu) << 6) |
+                   ((unsigned char)s[i + 2] & 0x3Fu);
+    }
+    return 0xD800;
+}
+
+static int refuse_surrogate(struct walk *w, const value *v,
+                            const path_seg *where)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "a string holds a lone surrogate (\\u%04x), which UTF-8 cannot "
+             "carry; write the character whole or remove it",
+             lone_surrogate(v->u.str.ptr, v->u.str.len));
+    return fail_at(w, v, where, ERR_VALUE, msg);
+}
+
+static int refuse_float(struct walk *w, const value *v, const path_seg *where)
+{
+    return fail_at(w, v, where, ERR_VALUE,
+                   isnan(v->u.d)
+                       ? "NaN is not a JSON number; quote it or remove it"
+                       : "an infinite number is not a JSON number; quote it "
+                         "or write a finite one");
+}
+
+/* A key as text: the string itself, or the JSON text of a scalar. */
+struct keytext {
+    const char *ptr;
+    size_t len;
+    const value_member *m;
+};
+
+static int key_text(struct walk *w, struct keytext *k, const value_member *m,
+                    char repr[PYFLOAT_REPR_MAX], const path_seg *where)
+{
+    const value *key = m->key;
+    k->m = m;
+    switch ((value_kind)key->kind) {
+    case V_STRING:
+        if (key->flags & VF_UNENCODABLE)
+            return refuse_surrogate(w, key, where);
+        /* fall through */
+    case V_INT:
+    case V_TIMESTAMP:
+        k->ptr = key->u.str.ptr;
+        k->len = key->u.str.len;
+        return 0;
+    case V_NULL:
+        k->ptr = "null";
+        k->len = 4;
+        return 0;
+    case V_BOOL:
+        k->ptr = key->u.b ? "true" : "false";
+        k->len = key->u.b ? 4 : 5;
+        return 0;
+    case V_FLOAT:
+        if (!isfinite(key->u.d))
+            return refuse_float(w, key, where);
+        k->len = pyfloat_repr(key->u.d, repr);
+        k->ptr = repr;
+        return 0;
+    case V_BAD:
+        return fail_at(w, key, where, ERR_VALUE, key->u.str.ptr);
+    case V_ARRAY:
+    case V_OBJECT:
+        break;
+    }
+    return fail_at(w, key, where, ERR_VALUE,
+                   "a key is a list or a mapping, which JSON cannot carry; "
+                   "use a string key");
+}
+
+static int keytext_cmp(const void *a, const void *b)
+{
+    const struct keytext *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->ptr, y->ptr, n);
+    if (c)
+        return c;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    /* Equal texts: keep document order, so messages name the first one. */
+    return x->m < y->m ? -1 : x->m > y->m;
+}
+
+/* How a key was written, for the "two keys become one" message. */
+static void describe_key(const value *k, char *out, size_t size)
+{
+    if (k->kind == V_STRING)
+        snprintf(out, size, "the string \"%.*s\"", (int)(k->u.str.len > 60 ? 60 : k->u.str.len),
+                 k->u.str.ptr);
+    else
+        snprintf(out, size, "the %s %s", value_kind_name((value_kind)k->kind),
+                 k->kind == V_NULL   ? "null"
+                 : k->kind == V_BOOL ? (k->u.b ? "true" : "false")
+                                     : "key");
+}
+
+static int write_value(struct walk *w, const value *v, const path_seg *where,
+                       unsigned depth);
+
+static int write_object(struct walk *w, const value *v, const path_seg *where,
+                        unsigned depth)
+{
+    size_t n = v->u.obj.len;
+    if (n == 0)
+        return buf_append(w->out, "{}", 2) < 0 ? nomem(w) : 0;
+    struct keytext *keys = malloc(n * sizeof *keys);
+    char(*reprs)[PYFLOAT_REPR_MAX] = malloc(n * sizeof *reprs);
+    if (!keys || !reprs) {
+        free(keys);
+        free(reprs);
+        return nomem(w);
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        path_seg seg = {where, NULL, 0, i};
+        const value *key = v->u.obj.items[i].key;
+        if (key->kind == V_STRING) {
+            seg.key = key->u.str.ptr;
+            seg.keylen = key->u.str.len;
+        }
+        rc = key_text(w, &keys[i], &v->u.obj.items[i], reprs[i],
+                      key->kind == V_STRING ? &seg : where);
+    }
+    if (rc == 0)
+        qsort(keys, n, sizeof *keys, keytext_cmp);
+    for (size_t i = 1; i < n && rc == 0; i++) {
+        if (keys[i].len != keys[i - 1].len ||
+            memcmp(keys[i].ptr, keys[i - 1].ptr, keys[i].len) != 0)
+            continue;
+        char a[96], b[96], msg[400];
+        describe_key(keys[i - 1].m->key, a, sizeof a);
+        describe_key(keys[i].m->key, b, sizeof b);
+        snprintf(msg, sizeof msg,
+                 "two keys become one: %s and %s are both written \"%.*s\"; "
+                 "rename or remove one",
+                 a, b, (int)(keys[i].len > 60 ? 60 : keys[i].len),
+                 keys[i].ptr);
+        rc = fail_at(w, keys[i].m->key, where, ERR_VALUE, msg);
+    }
+    if (rc == 0 && buf_putc(w->out, '{') < 0)
+        rc = nomem(w);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        path_seg seg = {where, keys[i].ptr, keys[i].len, 0};
+        if ((i && buf_putc(w->out, ',') < 0) ||
+            canon_write_string(w->out, keys[i].ptr, keys[i].len) < 0 ||
+            buf_putc(w->out, ':') < 0) {
+            rc = nomem(w);
+            break;
+        }
+        rc = write_value(w, keys[i].m->val, &seg, depth + 1);
+    }
+    if (rc == 0 && buf_putc(w->out, '}') < 0)
+        rc = nomem(w);
+    free(keys);
+    free(reprs);
+    return rc;
+}
+
+static int write_value(struct walk *w, const value *v, const path_seg *where,
+                       unsigned depth)
+{
+    if (++w->written > DOC_MAX_EXPANDED)
+        return fail_at(w, v, where, ERR_LIMIT,
+                       "the document holds more than 4000000 values once "
+                       "its aliases are expanded; this is the limit");
+    if (depth > VALUE_MAX_DEPTH)
+        return fail_at(w, v, where, ERR_LIMIT,
+                       "nesting deeper than 256 levels; this is the limit");
+    char tmp[PYFLOAT_REPR_MAX];
+    int rc = 0;
+    switch ((value_kind)v->kind) {
+    case V_NULL:
+        rc = buf_append(w->out, "null", 4);
+        break;
+    case V_BOOL:
+        rc = v->u.b ? buf_append(w->out, "true", 4)
+                    : buf_append(w->out, "false", 5);
+        break;
+    case V_INT:
+        rc = buf_append(w->out, v->u.str.ptr, v->u.str.len);
+        break;
+    case V_FLOAT:
+        if (!isfinite(v->u.d))
+            return refuse_float(w, v, where);
+        rc = buf_append(w->out, tmp, pyfloat_repr(v->u.d, tmp));
+        break;
+    case V_STRING:
+        if (v->flags & VF_UNENCODABLE)
+            return refuse_surrogate(w, v, where);
+        /* fall through */
+    case V_TIMESTAMP:
+        rc = canon_write_string(w->out, v->u.str.ptr, v->u.str.len);
+        break;
+    case V_ARRAY:
+        rc = buf_putc(w->out, '[');
+        for (size_t i = 0; i < v->u.arr.len && rc == 0; i++) {
+            path_seg seg = {where, NULL, 0, i};
+            if (i && buf_putc(w->out, ',') < 0)
+                return nomem(w);
+            if (write_value(w, v->u.arr.items[i], &seg, depth + 1) < 0)
+                return -1;
+        }
+        if (rc == 0)
+            rc = buf_putc(w->out, ']');
+        break;
+    case V_OBJECT:
+        return write_object(w, v, where, depth);
+    case V_BAD:
+        return fail_at(w, v, where, ERR_VALUE, v->u.str.ptr);
+    }
+    return rc < 0 ? nomem(w) : 0;
+}
+
+int canon_write(buf *out, const value *v, err *e)
+{
+    struct walk w = {out, e, 0};
+    buf_reset(out);
+    if (write_value(&w, v, NULL, 0) < 0) {
+        buf_reset(out);
+        return -1;
+    }
+    return 0;
+}

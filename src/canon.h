@@ -1,0 +1,25 @@
+/*
+ * canon: the canonical JSON text of a value tree, byte for byte what
+ *   json.dumps(doc, sort_keys=True, separators=(",", ":"),
+ *              ensure_ascii=False, allow_nan=False).encode("utf-8")
+ * writes for the Python object the tree stands for, after a YAML date or
+ * datetime became its isoformat() text and every key its JSON text (200 ->
+ * "200", true -> "true", null -> "null", 1.5 -> "1.5").
+ * Refused (ERR_VALUE, with the place and path): NaN and infinities, binary
+ * data, sets, strings holding a lone surrogate, two keys of one object that
+ * become the same text.  Output past DOC_MAX_EXPANDED values is refused
+ * (ERR_LIMIT).
+ */
+#ifndef TR_CANON_H
+#define TR_CANON_H
+
+#include "buf.h"
+#include "err.h"
+#include "value.h"
+
+int canon_write(buf *out, const value *v, err *e);
+
+/* Appends s as a JSON string (quotes, escapes of json.dumps). */
+int canon_write_string(buf *out, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * json_load: JSON bytes to a value tree, with the semantics of Python's
+ * json.loads(bytes):
+ *  - the encoding is read from the first bytes (UTF-8 with or without BOM,
+ *    UTF-16 LE/BE, UTF-32 LE/BE, as json.detect_encoding does) and decoded
+ *    with 'surrogatepass': a lone surrogate survives into its string, which
+ *    is then flagged VF_UNENCODABLE; invalid code units refuse the input;
+ *  - NaN, Infinity and -Infinity are read as floats;
+ *  - duplicate keys: the last value wins, at the first key's place;
+ *  - raw control characters in strings, and anything after the value but
+ *    whitespace, refuse the input;
+ *  - integers keep their digits ("-0" becomes "0"); floats are read with
+ *    correct rounding (overflow gives an infinity, as Python's float());
+ *    integers longer than PYINT_MAX_DIGITS digits refuse the input;
+ *  - nesting deeper than VALUE_MAX_DEPTH refuses the input.
+ * Parsing runs on yajl's event API.  On refusal, e holds the line and
+ * column (in characters, 1-based) and the path of the place.
+ */
+#ifndef TR_JSON_LOAD_H
+#define TR_JSON_LOAD_H
+
+#include <stddef.h>
+
+#include "arena.h"
+#include "err.h"
+#include "value.h"
+
+int json_load(value **out, arena *a, const char *bytes, size_t len, err *e);
+
+#endif

@@ -1,0 +1,2 @@
+#include "utf8.h"
+typedef int utf8_unused;

@@ -1,0 +1,97 @@
+/*
+ * value: the document tree every loader builds and every later stage reads.
+ *
+ * Promises:
+ *  - objects keep their members in the order they were first written, with
+ *    one member per key (loaders fold duplicate keys, last value wins);
+ *  - strings carry their length, so a NUL inside survives; their bytes are
+ *    UTF-8, except that a lone surrogate is kept as its 3-byte form and the
+ *    string is flagged VF_UNENCODABLE (it cannot be written as UTF-8);
+ *  - integers keep their value as normalized decimal text (any size, "-0"
+ *    is "0"), floats their double, and the two stay distinct (1 vs 1.0);
+ *  - every node knows its line and column in the source (1-based, 0 when
+ *    unknown) for error messages.
+ * Keys are values too: JSON keys are always strings, YAML keys need not be
+ * (the canonical writer turns them into text, see canon.h).
+ * Trees live in an arena and are freed with it; a YAML tree may share a
+ * node between several parents (aliases), so it is a DAG, never a cycle.
+ */
+#ifndef TR_VALUE_H
+#define TR_VALUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+/* Documented limits (README, "Limits"). */
+#define VALUE_MAX_DEPTH 256             /* nesting of arrays and objects */
+#define DOC_MAX_BYTES (64u << 20)        /* size of a tool file */
+#define DOC_MAX_EXPANDED 4000000u        /* values after alias expansion */
+
+typedef enum value_kind {
+    V_NULL,
+    V_BOOL,
+    V_INT,       /* u.str: decimal text, "-" then digits, no leading zero */
+    V_FLOAT,     /* u.d; may be NaN or infinite (refused when written) */
+    V_STRING,    /* u.str */
+    V_ARRAY,     /* u.arr */
+    V_OBJECT,    /* u.obj */
+    V_TIMESTAMP, /* YAML date or datetime; u.str: Python isoformat() text */
+    V_BAD        /* a value JSON cannot carry (binary, set); u.str: what */
+} value_kind;
+
+enum value_flags {
+    VF_UNENCODABLE = 1, /* V_STRING holding a lone surrogate */
+    VF_DATE = 2,        /* V_TIMESTAMP: a date, no time */
+    VF_AWARE = 4        /* V_TIMESTAMP: a datetime with a UTC offset */
+};
+
+typedef struct value value;
+typedef struct value_member value_member;
+
+struct value {
+    uint8_t kind;
+    uint8_t flags;
+    uint32_t line, col;
+    union {
+        int b;
+        double d;
+        struct {
+            const char *ptr;
+            size_t len;
+        } str;
+        struct {
+            value **items;
+            size_t len;
+        } arr;
+        struct {
+            value_member *items;
+            size_t len;
+        } obj;
+    } u;
+};
+
+struct value_member {
+    value *key;
+    value *val;
+};
+
+/* A new node of the given kind, zeroed, in arena a; NULL when out of memory. */
+value *value_new(arena *a, value_kind kind, uint32_t line, uint32_t col);
+
+/* A new V_STRING, V_INT, V_TIMESTAMP or V_BAD node holding a copy of the
+ * bytes; NULL when out of memory. */
+value *value_new_text(arena *a, value_kind kind, const char *ptr, size_t len,
+                      uint32_t line, uint32_t col);
+
+/* The name of a kind, for messages ("string", "object"...). */
+const char *value_kind_name(value_kind kind);
+
+/* Member of object o whose key is the string (ptr, len); NULL when none. */
+const value *value_get(const value *o, const char *ptr, size_t len);
+
+/* Convenience: value_get with a NUL-terminated key. */
+const value *value_getz(const value *o, const char *key);
+
+#endif

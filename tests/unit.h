@@ -1,0 +1,13 @@
+/* The unit test suites (Check), one per library module. */
+#ifndef TR_UNIT_H
+#define TR_UNIT_H
+
+#include <check.h>
+
+Suite *value_suite(void);
+Suite *json_suite(void);
+Suite *yaml_suite(void);
+Suite *canon_suite(void);
+Suite *pynum_suite(void);
+
+#endif

@@ -1,0 +1,7 @@
+#include "unit.h"
+
+Suite *json_suite(void)
+{
+    Suite *s = suite_create("json");
+    return s;
+}
