@@ -166,16 +166,28 @@ static int keytext_cmp(const void *a, const void *b)
 }
 
 /* How a key was written, for the "two keys become one" message. */
-static void describe_key(const value *k, char *out, size_t size)
+static void describe_key(const value *k, const struct keytext *t, char *out,
+                         size_t size)
 {
-    if (k->kind == V_STRING)
-        snprintf(out, size, "the string \"%.*s\"", (int)(k->u.str.len > 60 ? 60 : k->u.str.len),
-                 k->u.str.ptr);
-    else
-        snprintf(out, size, "the %s %s", value_kind_name((value_kind)k->kind),
-                 k->kind == V_NULL   ? "null"
-                 : k->kind == V_BOOL ? (k->u.b ? "true" : "false")
-                                     : "key");
+    int n = (int)(t->len > 60 ? 60 : t->len);
+    switch ((value_kind)k->kind) {
+    case V_STRING:
+        snprintf(out, size, "the string \"%.*s\"", n, t->ptr);
+        break;
+    case V_NULL:
+        snprintf(out, size, "null");
+        break;
+    case V_BOOL:
+        snprintf(out, size, "the boolean %.*s", n, t->ptr);
+        break;
+    case V_TIMESTAMP:
+        snprintf(out, size, "the %s %.*s",
+                 k->flags & VF_DATE ? "date" : "datetime", n, t->ptr);
+        break;
+    default:
+        snprintf(out, size, "the %s %.*s",
+                 k->kind == V_INT ? "integer" : "number", n, t->ptr);
+    }
 }
 
 static int write_value(struct walk *w, const value *v, const path_seg *where,
@@ -212,8 +224,8 @@ static int write_object(struct walk *w, const value *v, const path_seg *where,
             memcmp(keys[i].ptr, keys[i - 1].ptr, keys[i].len) != 0)
             continue;
         char a[96], b[96], msg[400];
-        describe_key(keys[i - 1].m->key, a, sizeof a);
-        describe_key(keys[i].m->key, b, sizeof b);
+        describe_key(keys[i - 1].m->key, &keys[i - 1], a, sizeof a);
+        describe_key(keys[i].m->key, &keys[i], b, sizeof b);
         snprintf(msg, sizeof msg,
                  "two keys become one: %s and %s are both written \"%.*s\"; "
                  "rename or remove one",

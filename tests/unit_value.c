@@ -1,7 +1,128 @@
+/* The small modules under everything: value lookups, buffers, the arena,
+ * error lines and document paths. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "err.h"
+#include "path.h"
+#include "strmap.h"
 #include "unit.h"
+#include "value.h"
+
+START_TEST(arena_aligns_and_copies)
+{
+    arena *a = arena_new();
+    for (size_t n = 1; n < 70000; n = n * 3 + 1) {
+        void *p = arena_alloc(a, n);
+        ck_assert_ptr_nonnull(p);
+        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+    }
+    char *s = arena_memdup(a, "a\0b", 3);
+    ck_assert_int_eq(memcmp(s, "a\0b\0", 4), 0);
+    arena_free(a);
+    arena_free(NULL);
+}
+END_TEST
+
+START_TEST(buf_grows_and_stays_terminated)
+{
+    buf b = BUF_INIT;
+    for (int i = 0; i < 1000; i++)
+        ck_assert_int_eq(buf_printf(&b, "%d,", i % 10), 0);
+    ck_assert_uint_eq(b.len, 2000);
+    ck_assert_int_eq(b.data[b.len], '\0');
+    buf_reset(&b);
+    ck_assert_str_eq(b.data, "");
+    buf_free(&b);
+    buf_free(&b);
+}
+END_TEST
+
+START_TEST(err_lines)
+{
+    err e;
+    char line[256];
+    err_clear(&e);
+    err_set(&e, ERR_VALUE, "bad %s", "thing");
+    err_format(&e, "f.yaml", line, sizeof line);
+    ck_assert_str_eq(line, "f.yaml: bad thing");
+    err_at(&e, 3, 7);
+    strcpy(e.path, "$.a[1]");
+    err_format(&e, "f.yaml", line, sizeof line);
+    ck_assert_str_eq(line, "f.yaml:3:7: $.a[1]: bad thing");
+    err_format(&e, NULL, line, sizeof line);
+    ck_assert_str_eq(line, "3:7: $.a[1]: bad thing");
+}
+END_TEST
+
+START_TEST(paths_quote_what_is_not_plain)
+{
+    char out[128];
+    path_seg a = {NULL, "paths", 5, 0};
+    path_seg b = {&a, "/orders.get", 11, 0};
+    path_seg c = {&b, NULL, 0, 4};
+    path_seg d = {&c, "say \"hi\"", 8, 0};
+    path_format(&d, out, sizeof out);
+    ck_assert_str_eq(out, "$.paths[\"/orders.get\"][4][\"say \\\"hi\\\"\"]");
+    path_format(NULL, out, sizeof out);
+    ck_assert_str_eq(out, "$");
+    path_format(&d, out, 8);
+    ck_assert_str_eq(out, "$.paths");
+}
+END_TEST
+
+START_TEST(strmap_finds_what_it_holds)
+{
+    strmap m = STRMAP_INIT;
+    char keys[2000][8];
+    for (size_t i = 0; i < 2000; i++) {
+        snprintf(keys[i], sizeof keys[i], "k%zu", i);
+        size_t v = i;
+        ck_assert_int_eq(strmap_get_or_put(&m, keys[i], strlen(keys[i]), &v), 0);
+    }
+    size_t v = 99999;
+    ck_assert_int_eq(strmap_get_or_put(&m, "k1234", 5, &v), 1);
+    ck_assert_uint_eq(v, 1234);
+    strmap_set(&m, "k1234", 5, 7);
+    ck_assert_int_eq(strmap_get_or_put(&m, "k1234", 5, &v), 1);
+    ck_assert_uint_eq(v, 7);
+    v = 5;
+    ck_assert_int_eq(strmap_get_or_put(&m, "", 0, &v), 0);
+    ck_assert_int_eq(strmap_get_or_put(&m, "", 0, &v), 1);
+    strmap_free(&m);
+}
+END_TEST
+
+START_TEST(value_get_finds_string_keys)
+{
+    arena *a = arena_new();
+    value *o = value_new(a, V_OBJECT, 1, 1);
+    o->u.obj.items = arena_alloc(a, 2 * sizeof *o->u.obj.items);
+    o->u.obj.len = 2;
+    o->u.obj.items[0].key = value_new_text(a, V_STRING, "name", 4, 1, 1);
+    o->u.obj.items[0].val = value_new_text(a, V_STRING, "x", 1, 1, 1);
+    o->u.obj.items[1].key = value_new_text(a, V_INT, "200", 3, 1, 1);
+    o->u.obj.items[1].val = value_new(a, V_NULL, 1, 1);
+    ck_assert_ptr_eq(value_getz(o, "name"), o->u.obj.items[0].val);
+    ck_assert_ptr_null(value_getz(o, "200")); /* an integer key is no string */
+    ck_assert_ptr_null(value_getz(NULL, "name"));
+    ck_assert_str_eq(value_kind_name(V_TIMESTAMP), "timestamp");
+    arena_free(a);
+}
+END_TEST
 
 Suite *value_suite(void)
 {
     Suite *s = suite_create("value");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, arena_aligns_and_copies);
+    tcase_add_test(tc, buf_grows_and_stays_terminated);
+    tcase_add_test(tc, err_lines);
+    tcase_add_test(tc, paths_quote_what_is_not_plain);
+    tcase_add_test(tc, strmap_finds_what_it_holds);
+    tcase_add_test(tc, value_get_finds_string_keys);
+    suite_add_tcase(s, tc);
     return s;
 }
