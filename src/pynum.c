@@ -558,3 +558,84 @@ int pyint_equals_double(const char *text, size_t len, double d)
         return 0;
     return neg_a == neg_b && na == nb && memcmp(da, db, na) == 0;
 }
+
+/* ------------------------------------------------------------ digits */
+
+/* The code points of Unicode's decimal digit zeros (category Nd, Unicode
+ * 14.0, as Python 3.11 knows them); each begins a run of ten. */
+static const unsigned nd_zeros[] = {
+    0x30,    0x660,   0x6F0,   0x7C0,   0x966,   0x9E6,   0xA66,   0xAE6,
+    0xB66,   0xBE6,   0xC66,   0xCE6,   0xD66,   0xDE6,   0xE50,   0xED0,
+    0xF20,   0x1040,  0x1090,  0x17E0,  0x1810,  0x1946,  0x19D0,  0x1A80,
+    0x1A90,  0x1B50,  0x1BB0,  0x1C40,  0x1C50,  0xA620,  0xA8D0,  0xA900,
+    0xA9D0,  0xA9F0,  0xAA50,  0xABF0,  0xFF10,  0x104A0, 0x10D30, 0x11066,
+    0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0, 0x11650, 0x116C0,
+    0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60, 0x16AC0,
+    0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0,
+    0x1E950, 0x1FBF0};
+
+static int py_space(unsigned c)
+{
+    return (c >= 0x9 && c <= 0xD) || (c >= 0x1C && c <= 0x20) || c == 0x85 ||
+           c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+           c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+           c == 0x3000;
+}
+
+/* Decodes one code point at s[*i]; -1 when the bytes are not UTF-8. */
+static long next_cp(const char *s, size_t len, size_t *i)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned c = u[*i];
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
+                            : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || *i + n > len)
+        return -1;
+    unsigned long cp = n == 1 ? c : c & (0x7Fu >> n);
+    for (size_t k = 1; k < n; k++) {
+        if ((u[*i + k] & 0xC0) != 0x80)
+            return -1;
+        cp = (cp << 6) | (u[*i + k] & 0x3F);
+    }
+    *i += n;
+    return (long)cp;
+}
+
+int pynum_ascii(buf *out, const char *s, size_t len)
+{
+    size_t i = 0, start = out->len, keep = out->len;
+    int seen = 0;
+    while (i < len) {
+        size_t at = i;
+        long cp = next_cp(s, len, &i);
+        if (cp < 0)
+            return -1;
+        if (py_space((unsigned)cp)) {
+            if (seen && buf_putc(out, ' ') < 0)
+                return -1;
+            continue;
+        }
+        seen = 1;
+        size_t lo = 0, hi = sizeof nd_zeros / sizeof nd_zeros[0];
+        while (lo < hi) { /* the last zero <= cp */
+            size_t mid = (lo + hi) / 2;
+            if (nd_zeros[mid] <= (unsigned long)cp)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        int rc;
+        if (lo > 0 && (unsigned long)cp < nd_zeros[lo - 1] + 10)
+            rc = buf_putc(out, (char)('0' + (cp - (long)nd_zeros[lo - 1])));
+        else
+            rc = buf_append(out, s + at, i - at);
+        if (rc < 0)
+            return -1;
+        keep = out->len;
+    }
+    /* trailing whitespace goes; inner whitespace stays (and fails later) */
+    out->len = keep > start ? keep : start;
+    if (out->data)
+        out->data[out->len] = '\0';
+    return 0;
+}

@@ -41,6 +41,12 @@ int pyint_from_digits(buf *out, const char *digits, size_t len, unsigned base,
 int pyint_sexagesimal(buf *out, const char *const *parts, const size_t *lens,
                       size_t nparts, int negative);
 
+/* Appends s to out as Python's int() and float() read it before parsing:
+ * without the whitespace around it (str.isspace), every Unicode decimal
+ * digit (Nd) turned into its ASCII digit.  -1 when s is not UTF-8 or memory
+ * runs out. */
+int pynum_ascii(buf *out, const char *s, size_t len);
+
 /* Whether the decimal integer text (as a V_INT holds it) and the double are
  * the same number (Python's 1 == 1.0; 2**53+1 != float(2**53+1)). */
 int pyint_equals_double(const char *text, size_t len, double d);

@@ -76,6 +76,24 @@ struct loader {
     strmap anchors; /* anchor -> ynode * */
     ynode *root;
     int docs;
+    /* What PyYAML's own scanner refuses and libyaml accepts is checked
+     * against the source: tabs outside text (see check_tabs), and, in
+     * flow collections, a tag that runs into ',', '[' or ']'. */
+    const char *src;
+    size_t srclen;
+    int utf8;               /* the source is UTF-8, so char indexes map */
+    int tabs;               /* the source holds a tab */
+    size_t flow;            /* open flow collections */
+    unsigned char *is_flow; /* per open container: flow style? */
+    struct text_range *ranges;
+    size_t nranges, rcap;
+    size_t cur_byte, cur_char; /* a cursor for char index -> byte */
+};
+
+/* Where quoted and block scalars lie, in characters. */
+struct text_range {
+    size_t start, end, line;
+    int block;
 };
 
 /* ------------------------------------------------------------ errors */
@@ -463,6 +481,10 @@ static int open_container(struct loader *L, ynode *n)
         if (!s)
             return nomem(L);
         L->stack = s;
+        unsigned char *fl = realloc(L->is_flow, cap);
+        if (!fl)
+            return nomem(L);
+        L->is_flow = fl;
         L->stack_cap = cap;
     }
     L->stack[L->depth++] = (struct frame){n, NULL, 0, 0};
@@ -471,6 +493,7 @@ static int open_container(struct loader *L, ynode *n)
 
 static int close_container(struct loader *L)
 {
+    L->flow -= L->is_flow[L->depth - 1];
     struct frame *f = &L->stack[--L->depth];
     ynode *n = f->node;
     int rc = 0;
@@ -499,6 +522,100 @@ static int parse_error(struct loader *L, const yaml_parser_t *p)
                 (uint32_t)p->problem_mark.column + 1, NULL, ERR_SYNTAX,
                 "invalid YAML: %s%s%s", problem, p->context ? " " : "",
                 p->context ? p->context : "");
+}
+
+/* The byte offset of character index ci in a UTF-8 source. */
+static size_t byte_at(struct loader *L, size_t ci)
+{
+    if (ci < L->cur_char)
+        L->cur_byte = L->cur_char = 0;
+    while (L->cur_char < ci && L->cur_byte < L->srclen) {
+        L->cur_byte++;
+        while (L->cur_byte < L->srclen &&
+               ((unsigned char)L->src[L->cur_byte] & 0xC0) == 0x80)
+            L->cur_byte++;
+        L->cur_char++;
+    }
+    return L->cur_byte;
+}
+
+/* PyYAML reads ',', '[' and ']' as part of a tag even in a flow
+ * collection, where libyaml ends the tag there; PyYAML then fails. */
+static int check_flow_tag(struct loader *L, const yaml_mark_t *mark)
+{
+    if (!L->flow || !L->utf8)
+        return 0;
+    size_t i = byte_at(L, mark->index);
+    for (int props = 0; props < 2 && i < L->srclen; props++) {
+        char c = L->src[i];
+        if (c != '&' && c != '!')
+            break;
+        size_t start = i;
+        while (i < L->srclen && !strchr(" \t\r\n,[]{}", L->src[i]))
+            i++;
+        if (c == '!' && i < L->srclen && strchr(",[]", L->src[i]) &&
+            L->src[start + 1] != '<')
+            return fail(L, (uint32_t)mark->line + 1,
+                        (uint32_t)mark->column + 1, NULL, ERR_SYNTAX,
+                        "invalid YAML: a tag runs into '%c'; PyYAML reads it "
+                        "as part of the tag: put a space after the tag",
+                        L->src[i]);
+        while (i < L->srclen && L->src[i] == ' ')
+            i++;
+    }
+    return 0;
+}
+
+static int add_range(struct loader *L, const yaml_event_t *ev, int block)
+{
+    if (!L->tabs)
+        return 0;
+    if (L->nranges == L->rcap) {
+        size_t cap = L->rcap ? L->rcap * 2 : 32;
+        struct text_range *r = realloc(L->ranges, cap * sizeof *r);
+        if (!r)
+            return nomem(L);
+        L->ranges = r;
+        L->rcap = cap;
+    }
+    L->ranges[L->nranges++] = (struct text_range){
+        ev->start_mark.index, ev->end_mark.index, ev->start_mark.line, block};
+    return 0;
+}
+
+/* PyYAML's scanner skips only spaces between tokens and inside plain
+ * scalars, so a tab anywhere but in quoted text, block scalar content or a
+ * comment is an error there (libyaml is more lenient). */
+static int check_tabs(struct loader *L)
+{
+    size_t ci = 0, line = 0, col = 0, r = 0;
+    int comment = 0, prev_blank = 1;
+    for (size_t i = 0; i < L->srclen;) {
+        unsigned char c = (unsigned char)L->src[i];
+        while (r < L->nranges && L->ranges[r].end <= ci)
+            r++;
+        int inside = r < L->nranges && L->ranges[r].start <= ci &&
+                     (!L->ranges[r].block || line > L->ranges[r].line);
+        if (c == '\n') {
+            line++, col = 0, comment = 0, prev_blank = 1;
+        } else {
+            if (c == '#' && prev_blank && !inside)
+                comment = 1;
+            if (c == '\t' && !inside && !comment)
+                return fail(L, (uint32_t)line + 1, (uint32_t)col + 1, NULL,
+                            ERR_SYNTAX,
+                            "invalid YAML: a tab outside quoted text, a block "
+                            "scalar or a comment (PyYAML refuses it); use "
+                            "spaces");
+            prev_blank = c == ' ' || c == '\t';
+            col++;
+        }
+        i++;
+        while (i < L->srclen && ((unsigned char)L->src[i] & 0xC0) == 0x80)
+            i++;
+        ci++;
+    }
+    return 0;
 }
 
 static int on_event(struct loader *L, const yaml_event_t *ev)
@@ -536,6 +653,13 @@ static int on_event(struct loader *L, const yaml_event_t *ev)
             return nomem(L);
         int plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
         const yaml_char_t *tag = ev->data.scalar.tag;
+        if (!plain &&
+            add_range(L, ev,
+                      ev->data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
+                          ev->data.scalar.style == YAML_FOLDED_SCALAR_STYLE) < 0)
+            return -1;
+        if (tag && check_flow_tag(L, mark) < 0)
+            return -1;
         int implicit = (plain && !tag) ||
                        (tag && strcmp((const char *)tag, "!") == 0);
         if (set_tag(L, n, tag, implicit ? resolve_plain(n->text, n->len)
@@ -554,9 +678,16 @@ static int on_event(struct loader *L, const yaml_event_t *ev)
         const yaml_char_t *anchor = seq ? ev->data.sequence_start.anchor
                                         : ev->data.mapping_start.anchor;
         if (set_tag(L, n, tag, seq ? T_SEQ : T_MAP) < 0 ||
-            add_anchor(L, anchor, n, mark) < 0)
+            add_anchor(L, anchor, n, mark) < 0 ||
+            (tag && check_flow_tag(L, mark) < 0))
             return -1;
-        return open_container(L, n);
+        int flow = seq ? ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+                       : ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+        if (open_container(L, n) < 0)
+            return -1;
+        L->is_flow[L->depth - 1] = (unsigned char)flow;
+        L->flow += (size_t)flow;
+        return 0;
     }
     case YAML_SEQUENCE_END_EVENT:
     case YAML_MAPPING_END_EVENT:
@@ -569,6 +700,13 @@ static int on_event(struct loader *L, const yaml_event_t *ev)
 static int compose(struct loader *L, const char *bytes, size_t len)
 {
     yaml_parser_t p;
+    L->src = bytes;
+    L->srclen = len;
+    L->utf8 = !(len >= 2 && (((unsigned char)bytes[0] == 0xFF &&
+                              (unsigned char)bytes[1] == 0xFE) ||
+                             ((unsigned char)bytes[0] == 0xFE &&
+                              (unsigned char)bytes[1] == 0xFF)));
+    L->tabs = L->utf8 && memchr(bytes, '\t', len) != NULL;
     if (!yaml_parser_initialize(&p))
         return nomem(L);
     yaml_parser_set_input_string(&p, (const unsigned char *)bytes, len);
@@ -584,6 +722,8 @@ static int compose(struct loader *L, const char *bytes, size_t len)
         yaml_event_delete(&ev);
     }
     yaml_parser_delete(&p);
+    if (rc == 0 && L->tabs)
+        rc = check_tabs(L);
     return rc;
 }
 
@@ -625,13 +765,14 @@ static int flatten(struct loader *L, ynode *n, const path_seg *where)
                     "the merge");
     n->flatten_state = 1;
     ynode **merged = NULL, **own = NULL;
-    size_t nmerged = 0, nown = 0, cap = 0;
+    size_t nmerged = 0, nown = 0, cap = 0, nmerges = 0;
     int rc = 0;
     /* Room for every pair that could come in: counted first. */
     for (size_t i = 0; i < n->n && rc == 0; i++) {
         ynode *k = n->kids[2 * i], *v = n->kids[2 * i + 1];
         if (k->tag != T_MERGE)
             continue;
+        nmerges++;
         if (v->type == YN_MAP) {
             if ((rc = flatten(L, v, where)) == 0)
                 cap += v->n;
@@ -652,7 +793,7 @@ static int flatten(struct loader *L, ynode *n, const path_seg *where)
                       "mapping or a list of mappings");
         }
     }
-    if (rc == 0 && cap == 0) {
+    if (rc == 0 && nmerges == 0) {
         for (size_t i = 0; i < n->n; i++)
             if (n->kids[2 * i]->tag == T_VALUE)
                 n->kids[2 * i]->tag = T_STR;
@@ -660,7 +801,7 @@ static int flatten(struct loader *L, ynode *n, const path_seg *where)
         return 0;
     }
     if (rc == 0) {
-        merged = malloc(2 * cap * sizeof *merged);
+        merged = malloc(2 * (cap ? cap : 1) * sizeof *merged);
         own = malloc(2 * (n->n ? n->n : 1) * sizeof *own);
         if (!merged || !own)
             rc = nomem(L);
@@ -675,25 +816,29 @@ static int flatten(struct loader *L, ynode *n, const path_seg *where)
             continue;
         }
         if (v->type == YN_MAP) {
-            memcpy(merged + 2 * nmerged, v->kids, 2 * v->n * sizeof *merged);
+            if (v->n)
+                memcpy(merged + 2 * nmerged, v->kids,
+                       2 * v->n * sizeof *merged);
             nmerged += v->n;
             continue;
         }
         /* A list merges its mappings last first, so the first one wins. */
         for (size_t j = v->n; j-- > 0;) {
             ynode *sub = v->kids[j];
-            memcpy(merged + 2 * nmerged, sub->kids,
-                   2 * sub->n * sizeof *merged);
+            if (sub->n)
+                memcpy(merged + 2 * nmerged, sub->kids,
+                       2 * sub->n * sizeof *merged);
             nmerged += sub->n;
         }
     }
     if (rc == 0) {
         size_t total = nmerged + nown;
-        ynode **kids = arena_alloc(L->a, 2 * total * sizeof *kids);
+        ynode **kids = arena_alloc(L->a, 2 * (total ? total : 1) * sizeof *kids);
         if (!kids) {
             rc = nomem(L);
         } else {
-            memcpy(kids, merged, 2 * nmerged * sizeof *kids);
+            if (nmerged)
+                memcpy(kids, merged, 2 * nmerged * sizeof *kids);
             if (nown)
                 memcpy(kids + 2 * nmerged, own, 2 * nown * sizeof *kids);
             n->kids = kids;
@@ -787,52 +932,56 @@ static value *build_timestamp(struct loader *L, const ynode *n,
 /* Python's float() on text with underscores gone and lower-cased: an
  * optional sign, digits with at most one dot, an optional exponent;
  * "inf", "infinity" and "nan"; spaces around. */
-static int py_float_text(const char *s, size_t n, double *out)
+static int py_float_text(const char *text, size_t tn, double *out)
 {
-    char tmp[512];
-    size_t i = 0, j = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n'))
-        i++;
-    while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
-        n--;
-    if (n - i >= sizeof tmp || i == n)
+    buf norm = BUF_INIT;
+    if (pynum_ascii(&norm, text, tn) < 0 || norm.len == 0 ||
+        norm.len >= 512) {
+        buf_free(&norm);
         return -1;
-    size_t start = i;
+    }
+    const char *s = norm.data;
+    size_t n = norm.len, i = 0;
+    int rc = -1;
     if (s[i] == '-' || s[i] == '+')
         i++;
     static const char *const words[] = {"inf", "infinity", "nan", NULL};
-    if (is_word(s + i, n - i, words)) {
-        double v = s[i] == 'n' ? NAN : INFINITY;
-        *out = s[start] == '-' ? -v : v;
-        return 0;
-    }
-    size_t mant = 0;
-    while (i < n && is_digit(s[i]))
-        i++, mant++;
-    if (i < n && s[i] == '.')
-        for (i++; i < n && is_digit(s[i]); i++)
-            mant++;
-    if (mant == 0)
-        return -1;
-    if (i < n && s[i] == 'e') {
-        i++;
-        if (i < n && (s[i] == '-' || s[i] == '+'))
-            i++;
-        size_t e0 = i;
+    char low[16];
+    size_t k;
+    for (k = 0; i + k < n && k < sizeof low - 1; k++)
+        low[k] = (char)(s[i + k] >= 'A' && s[i + k] <= 'Z' ? s[i + k] + 32
+                                                         : s[i + k]);
+    low[k] = '\0';
+    if (is_word(low, n - i, words)) {
+        double v = low[0] == 'n' ? NAN : INFINITY;
+        *out = s[0] == '-' ? -v : v;
+        rc = 0;
+    } else {
+        size_t mant = 0;
         while (i < n && is_digit(s[i]))
+            i++, mant++;
+        if (i < n && s[i] == '.')
+            for (i++; i < n && is_digit(s[i]); i++)
+                mant++;
+        if (mant > 0 && i < n && (s[i] == 'e' || s[i] == 'E')) {
             i++;
-        if (i == e0)
-            return -1;
+            if (i < n && (s[i] == '-' || s[i] == '+'))
+                i++;
+            size_t e0 = i;
+            while (i < n && is_digit(s[i]))
+                i++;
+            if (i == e0)
+                mant = 0;
+        }
+        /* Only [-+0-9.eE] reach strtod, so its locale and hex forms play
+         * no part. */
+        if (mant > 0 && i == n) {
+            *out = strtod(s, NULL);
+            rc = 0;
+        }
     }
-    if (i != n)
-        return -1;
-    for (j = start; j < n; j++)
-        tmp[j - start] = s[j];
-    tmp[n - start] = '\0';
-    /* Only [-+0-9.e] reach strtod, so its locale and hex forms play no
-     * part. */
-    *out = strtod(tmp, NULL);
-    return 0;
+    buf_free(&norm);
+    return rc;
 }
 
 static value *build_float(struct loader *L, const ynode *n, const ynode *s,
@@ -897,6 +1046,32 @@ static value *build_float(struct loader *L, const ynode *n, const ynode *s,
     return v;
 }
 
+/* Python's int(text, base) on text already free of underscores: spaces
+ * around it, a sign, the base's prefix, Unicode digits.  `negate` is the
+ * sign PyYAML took off before. */
+static int py_int(buf *out, const char *text, size_t n, unsigned base,
+                  int negate)
+{
+    buf a = BUF_INIT;
+    int rc = PYNUM_BAD_DIGIT;
+    if (pynum_ascii(&a, text, n) == 0 && a.len) {
+        const char *p = a.data;
+        size_t len = a.len;
+        int neg = 0;
+        if (p[0] == '+' || p[0] == '-') {
+            neg = p[0] == '-';
+            p++, len--;
+        }
+        char prefix = base == 16 ? 'x' : base == 8 ? 'o' : base == 2 ? 'b' : 0;
+        if (prefix && len >= 2 && p[0] == '0' && (p[1] | 0x20) == prefix)
+            p += 2, len -= 2;
+        if (len)
+            rc = pyint_from_digits(out, p, len, base, neg != negate);
+    }
+    buf_free(&a);
+    return rc;
+}
+
 static value *build_int(struct loader *L, const ynode *n, const ynode *s,
                         const path_seg *where)
 {
@@ -922,15 +1097,11 @@ static value *build_int(struct loader *L, const ynode *n, const ynode *s,
     } else if (len == 1 && p[0] == '0') {
         rc = buf_putc(&out, '0') < 0 ? PYNUM_NOMEM : PYNUM_OK;
     } else if (len >= 2 && p[0] == '0' && p[1] == 'b') {
-        rc = len > 2 ? pyint_from_digits(&out, p + 2, len - 2, 2, negative)
-                     : PYNUM_BAD_DIGIT;
+        rc = py_int(&out, p + 2, len - 2, 2, negative);
     } else if (len >= 2 && p[0] == '0' && p[1] == 'x') {
-        rc = len > 2 ? pyint_from_digits(&out, p + 2, len - 2, 16, negative)
-                     : PYNUM_BAD_DIGIT;
+        rc = py_int(&out, p + 2, len - 2, 16, negative);
     } else if (p[0] == '0') {
-        /* int(value, 8) also takes a 0o prefix */
-        size_t skip = len > 2 && (p[1] == 'o' || p[1] == 'O') ? 2 : 0;
-        rc = pyint_from_digits(&out, p + skip, len - skip, 8, negative);
+        rc = py_int(&out, p, len, 8, negative);
     } else if (memchr(p, ':', len)) {
         const char *parts[64];
         size_t lens[64], np = 0;
@@ -950,7 +1121,7 @@ static value *build_int(struct loader *L, const ynode *n, const ynode *s,
         if (rc == 0)
             rc = pyint_sexagesimal(&out, parts, lens, np, negative);
     } else {
-        rc = pyint_from_digits(&out, p, len, 10, negative);
+        rc = py_int(&out, p, len, 10, negative);
     }
     buf_free(&clean);
     value *v = NULL;
@@ -1327,11 +1498,16 @@ static value *build(struct loader *L, ynode *n, const path_seg *where)
 
 int yaml_load(value **out, arena *a, const char *bytes, size_t len, err *e)
 {
-    struct loader L = {a, e, NULL, 0, 0, STRMAP_INIT, NULL, 0};
+    struct loader L;
+    memset(&L, 0, sizeof L);
+    L.a = a;
+    L.e = e;
     int rc = compose(&L, bytes, len);
     while (L.depth > 0)
         free(L.stack[--L.depth].items);
     free(L.stack);
+    free(L.is_flow);
+    free(L.ranges);
     strmap_free(&L.anchors);
     if (rc < 0)
         return -1;
