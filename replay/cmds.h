@@ -9,6 +9,7 @@
 #define EXIT_USAGE 2   /* the command line is wrong */
 
 int cmd_hash(int argc, char **argv);
+int cmd_tools(int argc, char **argv);
 
 /* Prints "replay: " and the message to stderr, then a hint to --help. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

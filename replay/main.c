@@ -9,15 +9,19 @@
 
 static const char usage_text[] =
     "usage: replay hash [--canonical] FILE...\n"
+    "       replay tools [--json] FILE\n"
     "       replay --version | --help\n"
     "\n"
     "  hash FILE...        print each tool file's hashes:\n"
     "                      FILE_SHA256  CONTRACT_SHA256  PATH\n"
     "  hash --canonical F  print the canonical JSON the contract hash is\n"
     "                      taken of (diff two files' contracts with it)\n"
+    "  tools FILE          print the tool table: each tool's kind (read or\n"
+    "                      write) and why, arguments, output schema, and\n"
+    "                      the refused tools with their reasons\n"
     "\n"
-    "A FILE of '-' is standard input.  Exit status: 0 all files hashed,\n"
-    "1 some file refused (one line each on stderr), 2 usage error.\n"
+    "A FILE of '-' is standard input.  Exit status: 0 done, 1 some file\n"
+    "refused (one line each on stderr), 2 usage error.\n"
     "See replay(1) for the rules and the limits.\n";
 
 int usage_error(const char *fmt, ...)
@@ -46,5 +50,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "hash") == 0)
         return cmd_hash(argc - 2, argv + 2);
+    if (strcmp(cmd, "tools") == 0)
+        return cmd_tools(argc - 2, argv + 2);
     return usage_error("unknown command '%s'", cmd);
 }

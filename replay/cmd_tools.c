@@ -1,0 +1,183 @@
+/* replay tools: the tool table of a tool file, for people or (--json) for
+ * scripts.  The JSON shape is documented in docs/tool-files.md. */
+#include <stdio.h>
+#include <string.h>
+
+#include "canon.h"
+#include "cmds.h"
+#include "schema.h"
+#include "tools.h"
+
+static int put_str(buf *b, const char *s)
+{
+    return canon_write_string(b, s, strlen(s));
+}
+
+/* The output schema in one short line: "object {id, status, total}". */
+static void summary(const toolset *ts, const value *schema, buf *out)
+{
+    err e;
+    const value *s = schema_deref(ts->doc->root, schema, &e);
+    const value *t = s ? value_getz(s, "type") : NULL;
+    const value *props = s ? value_getz(s, "properties") : NULL;
+    const value *items = s ? value_getz(s, "items") : NULL;
+    if (t && t->kind == V_STRING)
+        buf_puts(out, t->u.str.ptr);
+    else
+        buf_puts(out, props ? "object" : "any");
+    if (props && props->kind == V_OBJECT) {
+        buf_puts(out, " {");
+        for (size_t i = 0; i < props->u.obj.len; i++) {
+            if (i == 8) {
+                buf_printf(out, ", ... %zu more", props->u.obj.len - 8);
+                break;
+            }
+            const value *k = props->u.obj.items[i].key;
+            buf_printf(out, "%s%s", i ? ", " : "",
+                       k->kind == V_STRING ? k->u.str.ptr : "?");
+        }
+        buf_puts(out, "}");
+    } else if (items) {
+        buf_puts(out, " of ");
+        summary(ts, items, out);
+    }
+}
+
+static void print_text(const char *path, const toolset *ts)
+{
+    static const char *const formats[] = {"OpenAI tools", "MCP tools",
+                                          "OpenAPI"};
+    printf("%s: %s, %zu tool%s, %zu refused\n", path, formats[ts->format],
+           ts->ntools, ts->ntools == 1 ? "" : "s", ts->nrefused);
+    printf("  file hash      %s\n  contract hash  %s\n",
+           ts->doc->file_sha256, ts->doc->contract_sha256);
+    buf line = BUF_INIT;
+    for (size_t i = 0; i < ts->ntools; i++) {
+        const tool *t = &ts->tools[i];
+        printf("\n%s  %s (%s)\n", t->name,
+               t->kind == TOOL_READ ? "read" : "write", t->kind_reason);
+        buf_reset(&line);
+        for (size_t a = 0; a < t->nargs; a++) {
+            buf_printf(&line, "%s%s%s ", a ? ", " : "", t->args[a].name,
+                       t->args[a].required ? "*" : "");
+            buf_puts(&line, t->args[a].type);
+        }
+        printf("  arguments: %s\n", t->nargs ? line.data : "none");
+        buf_reset(&line);
+        if (t->output_schema)
+            summary(ts, t->output_schema, &line);
+        printf("  output: %s\n", t->output_schema ? line.data : "none");
+    }
+    if (ts->nrefused) {
+        printf("\nrefused:\n");
+        for (size_t i = 0; i < ts->nrefused; i++) {
+            const tool_refusal *r = &ts->refused[i];
+            printf("  %s (line %u): %s\n", r->name[0] ? r->name : "(no name)",
+                   r->line, r->reason);
+        }
+    }
+    buf_free(&line);
+}
+
+static int print_json(const char *path, const toolset *ts)
+{
+    buf b = BUF_INIT;
+    err e;
+    int rc = 0;
+    buf_puts(&b, "{\"file\":");
+    put_str(&b, path);
+    buf_printf(&b, ",\"format\":\"%s\",\"file_sha256\":\"%s\","
+                   "\"contract_sha256\":\"%s\",\"tools\":[",
+               tool_format_name(ts->format), ts->doc->file_sha256,
+               ts->doc->contract_sha256);
+    buf schema = BUF_INIT;
+    for (size_t i = 0; i < ts->ntools && rc == 0; i++) {
+        const tool *t = &ts->tools[i];
+        buf_puts(&b, i ? ",{\"name\":" : "{\"name\":");
+        put_str(&b, t->name);
+        buf_printf(&b, ",\"kind\":\"%s\",\"kind_reason\":",
+                   t->kind == TOOL_READ ? "read" : "write");
+        put_str(&b, t->kind_reason);
+        buf_puts(&b, ",\"description\":");
+        put_str(&b, t->description);
+        buf_puts(&b, ",\"arguments\":[");
+        for (size_t a = 0; a < t->nargs; a++) {
+            buf_puts(&b, a ? ",{\"name\":" : "{\"name\":");
+            put_str(&b, t->args[a].name);
+            buf_puts(&b, ",\"type\":");
+            put_str(&b, t->args[a].type);
+            buf_printf(&b, ",\"required\":%s",
+                       t->args[a].required ? "true" : "false");
+            if (t->args[a].in) {
+                buf_puts(&b, ",\"in\":");
+                put_str(&b, t->args[a].in);
+            }
+            buf_puts(&b, "}");
+        }
+        buf_puts(&b, "],\"output_schema\":");
+        if (!t->output_schema) {
+            buf_puts(&b, "null");
+        } else if (canon_write(&schema, t->output_schema, &e) < 0) {
+            rc = -1;
+        } else {
+            buf_append(&b, schema.data, schema.len);
+        }
+        buf_puts(&b, "}");
+    }
+    buf_puts(&b, "],\"refused\":[");
+    for (size_t i = 0; i < ts->nrefused && rc == 0; i++) {
+        buf_puts(&b, i ? ",{\"name\":" : "{\"name\":");
+        put_str(&b, ts->refused[i].name);
+        buf_puts(&b, ",\"reason\":");
+        put_str(&b, ts->refused[i].reason);
+        buf_printf(&b, ",\"line\":%u}", ts->refused[i].line);
+    }
+    buf_puts(&b, "]}\n");
+    if (rc == 0)
+        fwrite(b.data, 1, b.len, stdout);
+    buf_free(&b);
+    buf_free(&schema);
+    return rc;
+}
+
+int cmd_tools(int argc, char **argv)
+{
+    int json = 0;
+    const char *path = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0)
+            json = 1;
+        else if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return usage_error("tools: unknown option '%s'", argv[i]);
+        else if (path)
+            return usage_error("tools: one FILE at a time");
+        else
+            path = argv[i];
+    }
+    if (!path)
+        return usage_error("tools: no FILE given");
+
+    doc *d = NULL;
+    toolset *ts = NULL;
+    err e;
+    err_clear(&e);
+    if (doc_load_file(&d, path, &e) < 0 || toolset_build(&ts, d, &e) < 0) {
+        char line[1600];
+        err_format(&e, path, line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+        doc_free(d);
+        return EXIT_REFUSED;
+    }
+    int rc = 0;
+    if (json)
+        rc = print_json(path, ts);
+    else
+        print_text(path, ts);
+    toolset_free(ts);
+    doc_free(d);
+    if (rc < 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "replay: tools: cannot write the output\n");
+        return EXIT_REFUSED;
+    }
+    return 0;
+}
