@@ -1,0 +1,798 @@
+/*
+ * draw: see draw.h.
+ *
+ * One recursive walk over the schema, following $refs.  Each value draws
+ * from its own stream, keyed by its path, so adding a property to a schema
+ * does not change the values drawn for the others.
+ */
+#include "draw.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "canon.h"
+#include "regex.h"
+#include "schema.h"
+
+#define DEEP 3      /* past this depth, only required members are drawn */
+#define TOO_DEEP 24 /* a schema that needs itself deeper has no end */
+
+struct dctx {
+    arena *a;
+    const value *root;
+    const draw_key *k;
+    err *e;
+    buf path;
+};
+
+void draw_key_init(draw_key *k, const char *file_sha256, uint64_t seed,
+                   const char *tool, const char *args_canonical,
+                   size_t args_len)
+{
+    static const char tag[] = "taskreplay/draw/1";
+    unsigned char le[8];
+    for (int i = 0; i < 8; i++)
+        le[i] = (unsigned char)(seed >> (8 * i));
+    XXH3_64bits_reset(&k->state);
+    XXH3_64bits_update(&k->state, tag, sizeof tag); /* with its NUL */
+    XXH3_64bits_update(&k->state, file_sha256, strlen(file_sha256) + 1);
+    XXH3_64bits_update(&k->state, le, sizeof le);
+    XXH3_64bits_update(&k->state, tool, strlen(tool) + 1);
+    XXH3_64bits_update(&k->state, args_canonical, args_len);
+    XXH3_64bits_update(&k->state, "", 1);
+}
+
+draw_stream draw_at(const draw_key *k, const char *path, size_t len)
+{
+    XXH3_state_t st;
+    XXH3_copyState(&st, &k->state);
+    XXH3_64bits_update(&st, path, len);
+    draw_stream s = {XXH3_64bits_digest(&st)};
+    return s;
+}
+
+uint64_t draw_next(draw_stream *s)
+{
+    uint64_t z = (s->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t draw_below(draw_stream *s, uint64_t n)
+{
+    /* Rejection keeps every outcome equally likely. */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t x;
+    do
+        x = draw_next(s);
+    while (x >= limit);
+    return x % n;
+}
+
+static draw_stream stream_here(const struct dctx *c)
+{
+    return draw_at(c->k, c->path.data, c->path.len);
+}
+
+static value *nomem(struct dctx *c)
+{
+    err_set(c->e, ERR_NOMEM, "out of memory drawing a value");
+    return NULL;
+}
+
+static value *cannot(struct dctx *c, const char *why)
+{
+    err_set(c->e, ERR_VALUE, "no value can be drawn at %s: %s",
+            c->path.data, why);
+    return NULL;
+}
+
+/* ------------------------------------------------------------ numbers */
+
+static int num_of(const value *v, double *out)
+{
+    if (!v)
+        return 0;
+    if (v->kind == V_FLOAT) {
+        *out = v->u.d;
+        return isfinite(v->u.d);
+    }
+    if (v->kind == V_INT) {
+        *out = strtod(v->u.str.ptr, NULL);
+        return 1;
+    }
+    return 0;
+}
+
+/* The bounds a schema sets: [lo, hi], with exclusive ends flagged. */
+struct bounds {
+    double lo, hi;
+    int has_lo, has_hi, ex_lo, ex_hi;
+};
+
+static struct bounds bounds_of(const value *s)
+{
+    struct bounds b = {0, 0, 0, 0, 0, 0};
+    double x;
+    b.has_lo = num_of(schema_kw(s, "minimum"), &b.lo);
+    b.has_hi = num_of(schema_kw(s, "maximum"), &b.hi);
+    const value *exlo = schema_kw(s, "exclusiveMinimum");
+    const value *exhi = schema_kw(s, "exclusiveMaximum");
+    if (exlo && exlo->kind == V_BOOL)
+        b.ex_lo = exlo->u.b && b.has_lo;
+    else if (num_of(exlo, &x) && (!b.has_lo || x >= b.lo))
+        b.lo = x, b.has_lo = 1, b.ex_lo = 1;
+    if (exhi && exhi->kind == V_BOOL)
+        b.ex_hi = exhi->u.b && b.has_hi;
+    else if (num_of(exhi, &x) && (!b.has_hi || x <= b.hi))
+        b.hi = x, b.has_hi = 1, b.ex_hi = 1;
+    return b;
+}
+
+static value *draw_integer(struct dctx *c, const value *s)
+{
+    struct bounds b = bounds_of(s);
+    double lo = b.has_lo ? (b.ex_lo ? floor(b.lo) + 1 : ceil(b.lo)) : 1;
+    double hi = b.has_hi ? (b.ex_hi ? ceil(b.hi) - 1 : floor(b.hi)) : lo + 999;
+    if (!b.has_lo && b.has_hi && hi < lo)
+        lo = hi - 999;
+    double step = 1, m;
+    if (num_of(schema_kw(s, "multipleOf"), &m) && m > 0 && m == floor(m))
+        step = m;
+    lo = ceil(lo / step) * step;
+    hi = floor(hi / step) * step;
+    if (lo > hi)
+        return cannot(c, "no integer lies within its bounds");
+    if (lo < -9e15)
+        lo = -9e15;
+    if (hi > 9e15)
+        hi = 9e15;
+    draw_stream st = stream_here(c);
+    uint64_t span = (uint64_t)((hi - lo) / step) + 1;
+    long long v = (long long)(lo + (double)draw_below(&st, span) * step);
+    char text[32];
+    int n = snprintf(text, sizeof text, "%lld", v);
+    value *out = value_new_text(c->a, V_INT, text, (size_t)n, 0, 0);
+    return out ? out : nomem(c);
+}
+
+static value *draw_number(struct dctx *c, const value *s)
+{
+    struct bounds b = bounds_of(s);
+    double lo = b.has_lo ? b.lo : (b.has_hi && b.hi < 1 ? b.hi - 1000 : 1);
+    double hi = b.has_hi ? b.hi : lo + 999;
+    double m, v;
+    draw_stream st = stream_here(c);
+    if (num_of(schema_kw(s, "multipleOf"), &m) && m > 0) {
+        double k0 = ceil(lo / m), k1 = floor(hi / m);
+        if (b.ex_lo && k0 * m <= lo)
+            k0++;
+        if (b.ex_hi && k1 * m >= hi)
+            k1--;
+        if (k0 > k1)
+            return cannot(c, "no multiple of multipleOf lies within its bounds");
+        v = (k0 + (double)draw_below(&st, (uint64_t)(k1 - k0) + 1)) * m;
+    } else {
+        if (lo > hi || (lo == hi && (b.ex_lo || b.ex_hi)))
+            return cannot(c, "no number lies within its bounds");
+        /* cents: readable, and well inside exclusive ends */
+        v = lo + (hi - lo) * ((double)draw_below(&st, 1000000) / 1e6);
+        v = round(v * 100) / 100;
+        if (v < lo || (b.ex_lo && v <= lo) || v > hi || (b.ex_hi && v >= hi))
+            v = lo + (hi - lo) / 2;
+    }
+    value *out = value_new(c->a, V_FLOAT, 0, 0);
+    if (!out)
+        return nomem(c);
+    out->u.d = v;
+    return out;
+}
+
+/* ------------------------------------------------------------ strings */
+
+static const char *const words[] = {
+    "amber", "harbor", "maple", "cedar", "orbit", "river", "signal",
+    "copper", "meadow", "lantern", "summit", "willow", "canyon", "ember",
+    "falcon", "granite", "juniper", "kestrel", "lumen", "marble"};
+static const char *const first_names[] = {"Maria", "Amir", "Lena",  "Kofi",
+                                          "Yuki",  "Diego", "Priya", "Tomas"};
+static const char *const last_names[] = {"Lopez", "Haddad", "Novak", "Mensah",
+                                         "Tanaka", "Silva", "Rao",  "Berg"};
+
+static int name_is(const char *name, const char *word)
+{
+    size_t n = strlen(name), w = strlen(word);
+    char low[64];
+    if (n >= sizeof low)
+        return 0;
+    for (size_t i = 0; i <= n; i++)
+        low[i] = (char)tolower((unsigned char)name[i]);
+    if (strcmp(low, word) == 0)
+        return 1;
+    /* a suffix after a separator or a case change: order_id, orderId */
+    return n > w && strcmp(low + n - w, word) == 0 &&
+           (name[n - w - 1] == '_' || name[n - w - 1] == '-' ||
+            isupper((unsigned char)name[n - w]));
+}
+
+static int name_has(const char *name, const char *word)
+{
+    char low[64];
+    size_t n = strlen(name);
+    if (n >= sizeof low)
+        return 0;
+    for (size_t i = 0; i <= n; i++)
+        low[i] = (char)tolower((unsigned char)name[i]);
+    return strstr(low, word) != NULL;
+}
+
+static void put_digits(buf *b, draw_stream *st, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        buf_putc(b, (char)('0' + draw_below(st, 10)));
+}
+
+/* An id: a capital letter, a dash, digits ("A-3317"), as long as asked. */
+static void make_id(buf *b, draw_stream *st, size_t len)
+{
+    if (len < 3) {
+        put_digits(b, st, len);
+        return;
+    }
+    buf_putc(b, (char)('A' + draw_below(st, 26)));
+    buf_putc(b, '-');
+    put_digits(b, st, len - 2);
+}
+
+static void make_datetime(buf *b, draw_stream *st, int date, int time)
+{
+    /* DRAW_CLOCK minus up to a year */
+    long days = (long)draw_below(st, 365);
+    long secs = (long)draw_below(st, 86400);
+    /* 2026-10-26 is day 20752 since 1970-01-01 */
+    long z = 20752 - days + 719468;
+    long era = z / 146097, doe = z - era * 146097;
+    long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long mp = (5 * doy + 2) / 153;
+    long d = doy - (153 * mp + 2) / 5 + 1;
+    long m = mp < 10 ? mp + 3 : mp - 9;
+    long y = yoe + era * 400 + (m <= 2);
+    if (date)
+        buf_printf(b, "%04ld-%02ld-%02ld", y, m, d);
+    if (date && time)
+        buf_putc(b, 'T');
+    if (time)
+        buf_printf(b, "%02ld:%02ld:%02ldZ", secs / 3600, secs / 60 % 60,
+                   secs % 60);
+}
+
+/* Fits s into [min, max] characters (ASCII): pads with letters, cuts. */
+static void fit(buf *b, draw_stream *st, size_t min, size_t max)
+{
+    while (b->len < min)
+        buf_putc(b, (char)('a' + draw_below(st, 26)));
+    if (b->len > max) {
+        b->len = max;
+        b->data[max] = '\0';
+    }
+}
+
+static int format_string(buf *b, draw_stream *st, const char *fmt)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (strcmp(fmt, "date-time") == 0) {
+        make_datetime(b, st, 1, 1);
+    } else if (strcmp(fmt, "date") == 0) {
+        make_datetime(b, st, 1, 0);
+    } else if (strcmp(fmt, "time") == 0) {
+        make_datetime(b, st, 0, 1);
+    } else if (strcmp(fmt, "email") == 0) {
+        const char *f = first_names[draw_below(st, 8)];
+        const char *l = last_names[draw_below(st, 8)];
+        for (const char *p = f; *p; p++)
+            buf_putc(b, (char)tolower((unsigned char)*p));
+        buf_putc(b, '.');
+        for (const char *p = l; *p; p++)
+            buf_putc(b, (char)tolower((unsigned char)*p));
+        buf_puts(b, "@example.com");
+    } else if (strcmp(fmt, "uri") == 0 || strcmp(fmt, "url") == 0 ||
+               strcmp(fmt, "uri-reference") == 0) {
+        buf_printf(b, "https://example.com/%s/",
+                   words[draw_below(st, sizeof words / sizeof *words)]);
+        put_digits(b, st, 4);
+    } else if (strcmp(fmt, "uuid") == 0) {
+        for (int i = 0; i < 32; i++) {
+            if (i == 8 || i == 12 || i == 16 || i == 20)
+                buf_putc(b, '-');
+            unsigned x = (unsigned)draw_below(st, 16);
+            if (i == 12)
+                x = 4; /* version 4 */
+            if (i == 16)
+                x = 8 + (x & 3); /* variant 10xx */
+            buf_putc(b, hex[x]);
+        }
+    } else if (strcmp(fmt, "hostname") == 0) {
+        buf_printf(b, "%s-%u.example.com",
+                   words[draw_below(st, sizeof words / sizeof *words)],
+                   (unsigned)draw_below(st, 10));
+    } else if (strcmp(fmt, "ipv4") == 0) {
+        buf_printf(b, "192.0.2.%u", (unsigned)(1 + draw_below(st, 254)));
+    } else if (strcmp(fmt, "ipv6") == 0) {
+        buf_printf(b, "2001:db8::%x", (unsigned)(1 + draw_below(st, 0xfffe)));
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static size_t count_kw(const value *s, const char *kw, size_t dflt)
+{
+    double x;
+    if (!num_of(schema_kw(s, kw), &x) || x < 0)
+        return dflt;
+    return x > 1e6 ? 1000000 : (size_t)x;
+}
+
+static uint64_t rng_next(void *state)
+{
+    return draw_next(state);
+}
+
+static value *draw_string(struct dctx *c, const value *s, const char *name)
+{
+    size_t min = count_kw(s, "minLength", 0);
+    size_t max = count_kw(s, "maxLength", SIZE_MAX);
+    if (min > max)
+        return cannot(c, "minLength is above maxLength");
+    draw_stream st = stream_here(c);
+    buf b = BUF_INIT;
+    const value *fmt = schema_kw(s, "format");
+    const value *pat = schema_kw(s, "pattern");
+    int done = 0;
+    regex *re = NULL;
+    if (pat && pat->kind == V_STRING) {
+        char why[160];
+        re = regex_compile(pat->u.str.ptr, pat->u.str.len, why, sizeof why);
+    }
+    /* A known format first (a date is a date); the pattern when the
+     * format's value does not match it. */
+    if (fmt && fmt->kind == V_STRING) {
+        done = format_string(&b, &st, fmt->u.str.ptr);
+        if (done && re && regex_search(re, b.data, b.len) != 1) {
+            buf_reset(&b);
+            done = 0;
+        }
+    }
+    if (!done && re) {
+        regex_rng rng = {rng_next, &st};
+        done = regex_generate(re, &rng, min, max, &b) == 0;
+    }
+    regex_free(re);
+    if (!done) {
+        size_t want = min > 6 ? min : (max < 6 ? max : 6);
+        if (name && (name_is(name, "id") || name_is(name, "key") ||
+                     name_is(name, "code") || name_is(name, "sku"))) {
+            make_id(&b, &st, want);
+        } else if (name && name_has(name, "email")) {
+            format_string(&b, &st, "email");
+        } else if (name && (name_has(name, "url") || name_has(name, "uri") ||
+                            name_has(name, "link"))) {
+            format_string(&b, &st, "uri");
+        } else if (name && name_is(name, "name")) {
+            buf_printf(&b, "%s %s", first_names[draw_below(&st, 8)],
+                       last_names[draw_below(&st, 8)]);
+        } else if (name && name_has(name, "phone")) {
+            buf_puts(&b, "+1-555-01");
+            put_digits(&b, &st, 2);
+        } else {
+            size_t n = 1 + draw_below(&st, 3);
+            for (size_t i = 0; i < n; i++)
+                buf_printf(&b, "%s%s", i ? " " : "",
+                           words[draw_below(&st, sizeof words / sizeof *words)]);
+        }
+        fit(&b, &st, min, max);
+    }
+    if (!b.data && buf_reserve(&b, 0) < 0)
+        return nomem(c);
+    value *out = value_new_text(c->a, V_STRING, b.data, b.len, 0, 0);
+    buf_free(&b);
+    return out ? out : nomem(c);
+}
+
+/* A string that the whole schema accepts: a pattern's optional parts or a
+ * format beside a pattern may need another try, each from its own stream
+ * ("$.when", then "$.when#1"...). */
+static value *draw_string_checked(struct dctx *c, const value *s,
+                                  const char *name)
+{
+    size_t mark = c->path.len;
+    value *v = NULL;
+    for (int attempt = 0; attempt < 8; attempt++) {
+        if (attempt)
+            buf_printf(&c->path, "#%d", attempt);
+        v = draw_string(c, s, name);
+        c->path.len = mark;
+        c->path.data[mark] = '\0';
+        if (!v)
+            return NULL;
+        buf msg = BUF_INIT;
+        int rc = schema_check(c->root, s, v, "the value", &msg);
+        buf_free(&msg);
+        if (rc < 0)
+            return nomem(c);
+        if (rc == 0)
+            return v;
+    }
+    return cannot(c, "no string drawn meets all of its keywords (its "
+                     "format and pattern may exclude each other)");
+}
+
+/* ------------------------------------------------------------ the walk */
+
+static value *gen(struct dctx *c, const value *schema, const char *name,
+                  unsigned depth);
+
+static value *gen_at(struct dctx *c, const value *schema, const char *name,
+                     const char *key, size_t index, unsigned depth)
+{
+    size_t mark = c->path.len;
+    if (key)
+        buf_printf(&c->path, ".%s", key);
+    else
+        buf_printf(&c->path, "[%zu]", index);
+    value *v = gen(c, schema, key ? key : name, depth + 1);
+    c->path.len = mark;
+    c->path.data[mark] = '\0';
+    return v;
+}
+
+static int listed(const value *arr, const char *s, size_t len)
+{
+    if (!arr || arr->kind != V_ARRAY)
+        return 0;
+    for (size_t i = 0; i < arr->u.arr.len; i++) {
+        const value *x = arr->u.arr.items[i];
+        if (x->kind == V_STRING && x->u.str.len == len &&
+            memcmp(x->u.str.ptr, s, len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* An object from one or more object schemas (allOf merges them): every
+ * property, or only the required ones once deep. */
+static value *gen_object(struct dctx *c, const value *const *parts,
+                         size_t nparts, unsigned depth, int minimal)
+{
+    size_t cap = 0;
+    for (size_t p = 0; p < nparts; p++) {
+        const value *props = schema_kw(parts[p], "properties");
+        const value *req = schema_kw(parts[p], "required");
+        cap += (props && props->kind == V_OBJECT ? props->u.obj.len : 0) +
+               (req && req->kind == V_ARRAY ? req->u.arr.len : 0);
+    }
+    value *o = value_new(c->a, V_OBJECT, 0, 0);
+    value_member *m = cap ? arena_alloc(c->a, cap * sizeof *m) : NULL;
+    if (!o || (cap && !m))
+        return nomem(c);
+    size_t n = 0;
+    for (size_t p = 0; p < nparts; p++) {
+        const value *props = schema_kw(parts[p], "properties");
+        if (!props || props->kind != V_OBJECT)
+            continue;
+        for (size_t i = 0; i < props->u.obj.len; i++) {
+            const value *k = props->u.obj.items[i].key;
+            if (k->kind != V_STRING)
+                continue;
+            int required = 0, seen = 0;
+            for (size_t q = 0; q < nparts; q++)
+                required |= listed(schema_kw(parts[q], "required"),
+                                   k->u.str.ptr, k->u.str.len);
+            for (size_t j = 0; j < n; j++)
+                seen |= m[j].key == k ||
+                        (m[j].key->u.str.len == k->u.str.len &&
+                         memcmp(m[j].key->u.str.ptr, k->u.str.ptr,
+                                k->u.str.len) == 0);
+            if (seen || (!required && (depth > DEEP || minimal)))
+                continue;
+            /* Parts may each describe the property (a oneOf branch narrows
+             * an enum): draw from the last that does, and keep a value all
+             * of them accept, trying the earlier ones in turn. */
+            const value *defs[32];
+            size_t nd = 0;
+            for (size_t q = 0; q < nparts && nd < 32; q++) {
+                const value *d = value_get(schema_kw(parts[q], "properties"),
+                                           k->u.str.ptr, k->u.str.len);
+                if (d)
+                    defs[nd++] = d;
+            }
+            value *v = NULL;
+            for (size_t q = nd; q-- > 0;) {
+                v = gen_at(c, defs[q], NULL, k->u.str.ptr, 0, depth);
+                if (!v)
+                    return NULL;
+                int ok = 1;
+                for (size_t r = 0; r < nd && ok; r++) {
+                    buf msg = BUF_INIT;
+                    int rc = schema_check(c->root, defs[r], v, "the value",
+                                          &msg);
+                    buf_free(&msg);
+                    if (rc < 0)
+                        return nomem(c);
+                    ok = rc == 0;
+                }
+                if (ok)
+                    break;
+            }
+            m[n].key = (value *)k;
+            m[n++].val = v;
+        }
+    }
+    /* required names that no properties describe: strings */
+    for (size_t p = 0; p < nparts; p++) {
+        const value *req = schema_kw(parts[p], "required");
+        if (!req || req->kind != V_ARRAY)
+            continue;
+        for (size_t i = 0; i < req->u.arr.len; i++) {
+            value *k = req->u.arr.items[i];
+            int seen = 0;
+            if (k->kind != V_STRING)
+                continue;
+            for (size_t j = 0; j < n; j++)
+                seen |= m[j].key->u.str.len == k->u.str.len &&
+                        memcmp(m[j].key->u.str.ptr, k->u.str.ptr,
+                               k->u.str.len) == 0;
+            if (seen)
+                continue;
+            static const value any = {V_OBJECT, 0, 0, 0, {0}};
+            value *v = gen_at(c, &any, NULL, k->u.str.ptr, 0, depth);
+            if (!v)
+                return NULL;
+            m[n].key = k;
+            m[n++].val = v;
+        }
+    }
+    o->u.obj.items = m;
+    o->u.obj.len = n;
+    return o;
+}
+
+static value *gen_array(struct dctx *c, const value *s, const char *name,
+                        unsigned depth)
+{
+    size_t min = count_kw(s, "minItems", 0);
+    size_t max = count_kw(s, "maxItems", SIZE_MAX);
+    if (min > max)
+        return cannot(c, "minItems is above maxItems");
+    size_t lo = depth > DEEP ? min : (min ? min : 1);
+    size_t hi = depth > DEEP ? min : lo + 2;
+    if (hi > max)
+        hi = max;
+    if (lo > hi)
+        lo = hi;
+    draw_stream st = stream_here(c);
+    size_t n = lo + (size_t)draw_below(&st, hi - lo + 1);
+    value *arr = value_new(c->a, V_ARRAY, 0, 0);
+    value **items = n ? arena_alloc(c->a, n * sizeof *items) : NULL;
+    if (!arr || (n && !items))
+        return nomem(c);
+    static const value any = {V_OBJECT, 0, 0, 0, {0}};
+    const value *is = schema_kw(s, "items");
+    if (!is || is->kind != V_OBJECT)
+        is = &any;
+    const value *uniq = schema_kw(s, "uniqueItems");
+    int unique = uniq && uniq->kind == V_BOOL && uniq->u.b;
+    size_t got = 0;
+    /* With uniqueItems, a duplicate is drawn again at the next index, a
+     * few times, and the array ends shorter when the items run out. */
+    for (size_t i = 0, tries = 0; got < n && tries < n + 16; i++, tries++) {
+        value *v = gen_at(c, is, name, NULL, i, depth);
+        if (!v)
+            return NULL;
+        int dup = 0;
+        for (size_t j = 0; unique && j < got && !dup; j++) {
+            buf x = BUF_INIT, y = BUF_INIT;
+            err e;
+            dup = canon_write(&x, v, &e) == 0 && canon_write(&y, items[j], &e) == 0 &&
+                  x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
+            buf_free(&x);
+            buf_free(&y);
+        }
+        if (!dup)
+            items[got++] = v;
+    }
+    if (got < min)
+        return cannot(c, "uniqueItems leaves fewer items than minItems");
+    arr->u.arr.items = items;
+    arr->u.arr.len = got;
+    return arr;
+}
+
+/* The type to draw: the schema's, one of a list's (not null when another
+ * is allowed), or what the keywords suggest. */
+static const char *pick_type(const struct dctx *c, const value *s)
+{
+    const value *t = schema_kw(s, "type");
+    if (t && t->kind == V_STRING)
+        return t->u.str.ptr;
+    if (t && t->kind == V_ARRAY && t->u.arr.len) {
+        const char *types[16];
+        size_t n = 0;
+        for (size_t i = 0; i < t->u.arr.len && n < 16; i++) {
+            const value *x = t->u.arr.items[i];
+            if (x->kind == V_STRING && strcmp(x->u.str.ptr, "null") != 0)
+                types[n++] = x->u.str.ptr;
+        }
+        if (n == 0)
+            return "null";
+        draw_stream st = stream_here(c);
+        return types[draw_below(&st, n)];
+    }
+    if (schema_kw(s, "properties") || schema_kw(s, "required"))
+        return "object";
+    if (schema_kw(s, "items"))
+        return "array";
+    if (schema_kw(s, "minimum") || schema_kw(s, "maximum") ||
+        schema_kw(s, "multipleOf"))
+        return "number";
+    return "string";
+}
+
+/* Adds schema s and, recursively, the schemas its allOf lists to parts. */
+static void collect_parts(struct dctx *c, const value *s, const value **parts,
+                          size_t *n, size_t cap, unsigned guard)
+{
+    err e;
+    if (!s || s->kind != V_OBJECT || *n >= cap || guard > 8)
+        return;
+    parts[(*n)++] = s;
+    const value *all = schema_kw(s, "allOf");
+    if (!all || all->kind != V_ARRAY)
+        return;
+    for (size_t i = 0; i < all->u.arr.len; i++)
+        collect_parts(c, schema_deref(c->root, all->u.arr.items[i], &e), parts,
+                      n, cap, guard + 1);
+}
+
+static int is_object_schema(const value *s)
+{
+    const value *t = schema_kw(s, "type");
+    return schema_kw(s, "properties") != NULL ||
+           (t && t->kind == V_STRING && strcmp(t->u.str.ptr, "object") == 0);
+}
+
+static value *gen(struct dctx *c, const value *schema, const char *name,
+                  unsigned depth)
+{
+    if (depth > TOO_DEEP)
+        return cannot(c, "its schema needs itself without end");
+    err e;
+    const value *s = schema_deref(c->root, schema, &e);
+    if (!s) {
+        err_set(c->e, ERR_VALUE, "no value can be drawn at %s: %s",
+                c->path.data, e.msg);
+        return NULL;
+    }
+    if (s->kind == V_BOOL) {
+        if (!s->u.b)
+            return cannot(c, "its schema is false");
+        static const value any = {V_OBJECT, 0, 0, 0, {0}};
+        s = &any;
+    }
+    if (s->kind != V_OBJECT)
+        return cannot(c, "its schema is not an object");
+
+    const value *cv = schema_kw(s, "const");
+    if (cv)
+        return (value *)cv;
+    const value *en = schema_kw(s, "enum");
+    if (en && en->kind == V_ARRAY && en->u.arr.len) {
+        /* the first value from a drawn start that the schema accepts (an
+         * enum may list null where the type does not allow it) */
+        draw_stream st = stream_here(c);
+        size_t n = en->u.arr.len, first = (size_t)draw_below(&st, n);
+        for (size_t i = 0; i < n; i++) {
+            value *v = en->u.arr.items[(first + i) % n];
+            buf msg = BUF_INIT;
+            int r = schema_check(c->root, s, v, "the value", &msg);
+            buf_free(&msg);
+            if (r < 0)
+                return nomem(c);
+            if (r == 0)
+                return v;
+        }
+        return en->u.arr.items[first];
+    }
+    const value *all = schema_kw(s, "allOf");
+    if (all && all->kind == V_ARRAY && all->u.arr.len) {
+        const value *parts[32];
+        size_t n = 0;
+        int object = 0;
+        collect_parts(c, s, parts, &n, 32, 0);
+        for (size_t i = 0; i < n; i++)
+            object |= is_object_schema(parts[i]);
+        if (object)
+            return gen_object(c, parts, n, depth, 0);
+        return gen(c, all->u.arr.items[0], name, depth);
+    }
+    const value *alt = schema_kw(s, "oneOf");
+    if (!alt)
+        alt = schema_kw(s, "anyOf");
+    if (alt && alt->kind == V_ARRAY && alt->u.arr.len) {
+        /* A branch drawn by the key; the first that the whole schema
+         * accepts wins (oneOf branches may overlap). */
+        draw_stream st = stream_here(c);
+        size_t n = alt->u.arr.len, first = (size_t)draw_below(&st, n);
+        value *fallback = NULL;
+        for (size_t i = 0; i < n; i++) {
+            const value *branch = alt->u.arr.items[(first + i) % n];
+            value *v;
+            if (is_object_schema(s)) {
+                /* properties beside oneOf: the branch adds to them */
+                const value *parts[32];
+                size_t np = 0;
+                collect_parts(c, s, parts, &np, 32, 0);
+                collect_parts(c, schema_deref(c->root, branch, &e), parts, &np,
+                              32, 0);
+                v = gen_object(c, parts, np, depth, 1);
+            } else {
+                v = gen(c, branch, name, depth);
+            }
+            if (!v)
+                return NULL;
+            buf msg = BUF_INIT;
+            int r = schema_check(c->root, s, v, "the value", &msg);
+            buf_free(&msg);
+            if (r < 0)
+                return nomem(c);
+            if (r == 0)
+                return v;
+            if (!fallback)
+                fallback = v;
+        }
+        return fallback;
+    }
+
+    const char *type = pick_type(c, s);
+    if (strcmp(type, "object") == 0)
+        return gen_object(c, &s, 1, depth, 0);
+    if (strcmp(type, "array") == 0)
+        return gen_array(c, s, name, depth);
+    if (strcmp(type, "integer") == 0)
+        return draw_integer(c, s);
+    if (strcmp(type, "number") == 0)
+        return draw_number(c, s);
+    if (strcmp(type, "boolean") == 0) {
+        value *v = value_new(c->a, V_BOOL, 0, 0);
+        if (!v)
+            return nomem(c);
+        draw_stream st = stream_here(c);
+        v->u.b = (int)draw_below(&st, 2);
+        return v;
+    }
+    if (strcmp(type, "null") == 0) {
+        value *v = value_new(c->a, V_NULL, 0, 0);
+        return v ? v : nomem(c);
+    }
+    return draw_string_checked(c, s, name);
+}
+
+int draw_value(value **out, arena *a, const value *root, const value *schema,
+               const draw_key *k, const char *path, err *e)
+{
+    struct dctx c = {a, root, k, e, BUF_INIT};
+    if (buf_puts(&c.path, path) < 0) {
+        err_set(e, ERR_NOMEM, "out of memory drawing a value");
+        return -1;
+    }
+    const char *name = strrchr(path, '.');
+    *out = gen(&c, schema, name ? name + 1 : NULL, 0);
+    buf_free(&c.path);
+    return *out ? 0 : -1;
+}

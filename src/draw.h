@@ -1,0 +1,71 @@
+/*
+ * draw: the keyed draw, and values drawn from a JSON Schema with it.
+ *
+ * Every random choice the simulator makes is a hash: XXH3-64 over a byte
+ * layout of what the choice is about (docs/draws.md):
+ *
+ *   "taskreplay/draw/1" 0x00
+ *   file SHA-256, 64 lower-case hex characters   0x00
+ *   seed, 8 bytes, little-endian
+ *   tool name                                    0x00
+ *   canonical JSON of the call's arguments       0x00
+ *   path of the value drawn ("$.id", "$.lines[2].sku")
+ *
+ * The hash seeds a splitmix64 stream, so one value can make many choices.
+ * Nothing depends on a call's position in an episode: the same call gets
+ * the same answer.  Changing this layout, or any rule below, changes what
+ * the generator produces: bump DRAW_VERSION.
+ *
+ * Values drawn from a schema conform to it (type and type lists, enum,
+ * const, format, minLength/maxLength, pattern, minimum/maximum and their
+ * exclusive forms, multipleOf, minItems/maxItems, items, properties and
+ * required, allOf/anyOf/oneOf, $ref).  Strings look like what they name:
+ * an id like an id ("A-3317" when the bounds say six characters), an email
+ * like an email.  Dates come from a fixed clock, DRAW_CLOCK.
+ */
+#ifndef TR_DRAW_H
+#define TR_DRAW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t lives in draw_key */
+#include <xxhash.h>
+
+#include "arena.h"
+#include "err.h"
+#include "value.h"
+
+#define DRAW_VERSION 1
+#define DRAW_CLOCK "2026-10-26T09:00:00Z"
+
+/* The part of the layout up to the path, hashed once per call. */
+typedef struct draw_key {
+    XXH3_state_t state;
+} draw_key;
+
+/* A stream of draws for one value path. */
+typedef struct draw_stream {
+    uint64_t s;
+} draw_stream;
+
+/* Hashes the fixed part of the layout.  args_canonical is the canonical
+ * JSON of the call's arguments (canon_write). */
+void draw_key_init(draw_key *k, const char *file_sha256, uint64_t seed,
+                   const char *tool, const char *args_canonical,
+                   size_t args_len);
+
+/* The stream for the value at path. */
+draw_stream draw_at(const draw_key *k, const char *path, size_t len);
+
+uint64_t draw_next(draw_stream *s);
+
+/* A number in [0, n), n > 0. */
+uint64_t draw_below(draw_stream *s, uint64_t n);
+
+/* Draws a value conforming to schema (looked up in root for $refs) at
+ * path.  Returns 0, or -1 with e set (out of memory, or a schema no value
+ * can satisfy, said in one line). */
+int draw_value(value **out, arena *a, const value *root, const value *schema,
+               const draw_key *k, const char *path, err *e);
+
+#endif
