@@ -10,6 +10,9 @@ int main(void)
     srunner_add_suite(sr, yaml_suite());
     srunner_add_suite(sr, canon_suite());
     srunner_add_suite(sr, pynum_suite());
+    srunner_add_suite(sr, draw_suite());
+    srunner_add_suite(sr, regex_suite());
+    srunner_add_suite(sr, schema_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -9,5 +9,8 @@ Suite *json_suite(void);
 Suite *yaml_suite(void);
 Suite *canon_suite(void);
 Suite *pynum_suite(void);
+Suite *draw_suite(void);
+Suite *regex_suite(void);
+Suite *schema_suite(void);
 
 #endif
