@@ -28,7 +28,7 @@ check "standard input" "20706331147f32079ef1f855f68a629622a3e3b237f455ed166a46b5
 sum=$("$REPLAY" hash --canonical shop.yaml | tr -d '\n' | sha256sum | cut -d' ' -f1)
 check "canonical text" cf8af7f03f9931e506b7ba9a67ad16386c55be943bc2eb31e1f97e1d0b659157 "$sum"
 got=$("$REPLAY" hash --canonical shop.json | head -c 80)
-check "canonical start" '[{"function":{"description":"Look up one order by its id.","name":"get_order","para' "$got"
+check "canonical start" '[{"function":{"description":"Look up one order by its id.","name":"get_order","p' "$got"
 
 # A refused file among good ones: the others still hash, exit status 1.
 "$REPLAY" hash shop.json "$TOP_SRCDIR/tests/refusals/yaml-nan.yaml" >/dev/null 2>&1
