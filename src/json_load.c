@@ -1,3 +1,1096 @@
-/* STUB: replaced by the real implementation. */
+/*
+ * json_load: see json_load.h.
+ *
+ * yajl parses, but it does not read JSON quite as Python does, so the
+ * text goes through two steps before it, which make up for the difference:
+ *  1. decode: the encoding is detected as json.detect_encoding() does and
+ *     the text checked (UTF-8) or made UTF-8 (UTF-16, UTF-32), with lone
+ *     surrogates kept as their 3-byte forms (utf8.h).  yajl's own UTF-8
+ *     check is weaker than Python's (it takes overlong forms), so it is
+ *     switched off;
+ *  2. prescan: one pass over the text, knowing which bytes are inside
+ *     strings, finds what yajl gets wrong:
+ *      - NaN, Infinity and -Infinity, which yajl refuses: each one standing
+ *        alone as a token is rewritten into a number of the same length
+ *        ("0e0", "1e+00000", "-1e+00000") and its offset remembered, so
+ *        that the number callback turns it back into a float;
+ *      - strings that may hold a lone surrogate: yajl turns an escaped
+ *        lone high surrogate into '?' and pairs a high one with any \u
+ *        escape after it, so these strings are decoded here instead;
+ *      - a vertical tab or form feed between tokens, which yajl takes as
+ *        whitespace and Python does not: yajl is only given the text
+ *        before it;
+ *  3. parse: yajl's callbacks build the tree with a stack of open
+ *     containers.  yajl says where a token ends but not where it starts;
+ *     since only whitespace, ',' and ':' come between the end of one
+ *     token and the start of the next, the start is found by skipping
+ *     those from where the previous token ended.  A cursor moving forward
+ *     turns those offsets into lines and columns.
+ */
 #include "json_load.h"
-int json_load(value **out, arena *a, const char *bytes, size_t len, err *e) { (void)out; (void)a; (void)bytes; (void)len; return err_set(e, ERR_SYNTAX, "JSON loading is not built yet"); }
+
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_parse.h>
+
+#include "buf.h"
+#include "path.h"
+#include "pynum.h"
+#include "utf8.h"
+
+/* What the parser expects next; says what went wrong when it fails. */
+enum expect {
+    EXP_VALUE,      /* at the start, after ':', after ',' in an array */
+    EXP_FIRST_ITEM, /* after '[' */
+    EXP_FIRST_KEY,  /* after '{' */
+    EXP_KEY,        /* after ',' in an object */
+    EXP_COLON,      /* after a key */
+    EXP_ITEM_END,   /* after an element */
+    EXP_MEMBER_END, /* after a member */
+    EXP_NOTHING     /* after the value of the document */
+};
+
+/* Objects with this many members or fewer find duplicate keys by a linear
+ * scan; bigger ones get an index so that loading stays linear. */
+#define LINEAR_KEYS 8
+
+/* Open-addressing index of an open object's keys.  A slot holds a member
+ * number + 1 (0: empty) and its key's hash, which picks the slot, so that
+ * neither probing past other keys nor growing has to look at the keys. */
+struct key_slot {
+    uint32_t member;
+    uint32_t hash;
+};
+
+struct key_index {
+    struct key_slot *slots;
+    size_t cap;
+};
+
+/* An open array or object. */
+struct frame {
+    value *node;
+    size_t base;            /* its first slot in items or members */
+    size_t member;          /* objects: the member the next value goes to */
+    struct key_index index; /* objects past LINEAR_KEYS members */
+    path_seg seg;           /* the child being read, for error paths */
+};
+
+/* A NaN or infinity literal rewritten as a number at byte offset `at`. */
+struct special {
+    size_t at;
+    double d;
+};
+
+struct loader {
+    arena *a;
+    err *e;
+    yajl_handle h;
+    const unsigned char *text; /* UTF-8, after any byte order mark */
+    size_t len;
+    size_t next;    /* where the search for the next token starts */
+    int finishing;  /* inside yajl_complete_parse() */
+    enum expect expect;
+    value *root;
+
+    /* Cursor: line and column of byte offset cur. */
+    size_t cur;
+    uint32_t line, col;
+
+    struct frame *frames;
+    size_t depth, frames_cap;
+    value **items; /* elements of the open arrays */
+    size_t nitems, items_cap;
+    value_member *members; /* members of the open objects */
+    size_t nmembers, members_cap;
+
+    /* Found by the prescan, in text order; the parse walks them along. */
+    struct special *specials;
+    size_t nspecials, specials_cap, next_special;
+    size_t *unpaired; /* starts of strings that may hold a lone surrogate */
+    size_t nunpaired, unpaired_cap, next_unpaired;
+    size_t bad_space; /* first \v or \f between tokens; len when none */
+
+    buf own;     /* the text, when it is not the caller's bytes */
+    buf scratch; /* a number or string being converted */
+    const char *decimal_point; /* the C library's, for strtod */
+};
+
+/* ------------------------------------------------------------ helpers */
+
+/* The array p of *cap elements of `size` bytes, with room for element n:
+ * p itself, or p moved to a bigger block; NULL when memory runs out (p is
+ * then unchanged). */
+static void *reserve(void *p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return p;
+    size_t want = *cap ? *cap * 2 : 16;
+    if (want > SIZE_MAX / size)
+        return NULL;
+    void *q = realloc(p, want * size);
+    if (q)
+        *cap = want;
+    return q;
+}
+
+static int is_space(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static size_t skip_space(const struct loader *L, size_t i)
+{
+    while (i < L->len && is_space(L->text[i]))
+        i++;
+    return i;
+}
+
+/* Line and column of byte offset at, counted from the cursor, which then
+ * moves there.  Columns count characters: every byte but UTF-8
+ * continuation bytes. */
+static void locate(struct loader *L, size_t at, uint32_t *line,
+                   uint32_t *col)
+{
+    if (at > L->len)
+        at = L->len;
+    if (at < L->cur) {
+        L->cur = 0;
+        L->line = L->col = 1;
+    }
+    const unsigned char *p = L->text;
+    uint32_t ln = L->line, c = L->col;
+    for (size_t i = L->cur; i < at; i++) {
+        if (p[i] == '\n') {
+            ln++;
+            c = 1;
+        } else {
+            c += (p[i] & 0xC0) != 0x80;
+        }
+    }
+    L->cur = at;
+    L->line = *line = ln;
+    L->col = *col = c;
+}
+
+/* Links the open frames into a path: every frame's child, except that of
+ * the innermost one unless the place is inside that child. */
+static void set_path(struct loader *L, int in_child)
+{
+    path_seg *leaf = NULL;
+    for (size_t k = 0; k < L->depth; k++) {
+        struct frame *f = &L->frames[k];
+        if (k + 1 == L->depth) {
+            if (!in_child)
+                break;
+            if (f->node->kind == V_ARRAY)
+                f->seg.index = L->nitems - f->base;
+        }
+        f->seg.up = leaf;
+        leaf = &f->seg;
+    }
+    path_format(leaf, L->e->path, sizeof L->e->path);
+}
+
+static int fail_at(struct loader *L, enum err_code code, size_t at,
+                   int in_child, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Refuses the input with a message about byte offset at; returns 0 so that
+ * callbacks can `return fail_at(...)` and stop yajl. */
+static int fail_at(struct loader *L, enum err_code code, size_t at,
+                   int in_child, const char *fmt, ...)
+{
+    char msg[sizeof L->e->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    err_set(L->e, code, "%s", msg);
+    uint32_t line, col;
+    locate(L, at, &line, &col);
+    err_at(L->e, line, col);
+    set_path(L, in_child);
+    return 0;
+}
+
+static int nomem(struct loader *L)
+{
+    err_set(L->e, ERR_NOMEM, "out of memory reading JSON");
+    return 0;
+}
+
+/* --------------------------------------------------------- duplicates */
+
+static uint32_t key_hash(const char *p, size_t n)
+{
+    uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)p[i];
+        h *= UINT64_C(1099511628211);
+    }
+    /* FNV's low bits mix poorly, and they pick the slot: stir them. */
+    h ^= h >> 32;
+    h *= UINT64_C(0xD6E8FEB86659FD93);
+    return (uint32_t)(h >> 32);
+}
+
+static int same_key(const value *a, const value *b)
+{
+    return a->u.str.len == b->u.str.len &&
+           memcmp(a->u.str.ptr, b->u.str.ptr, a->u.str.len) == 0;
+}
+
+/* The slot for key k (hash h) in index x of the members m: the one
+ * holding it, or the empty one where it would go. */
+static size_t index_probe(const struct key_index *x, const value_member *m,
+                          const value *k, uint32_t h)
+{
+    size_t mask = x->cap - 1;
+    size_t i = h & mask;
+    while (x->slots[i].member &&
+           (x->slots[i].hash != h ||
+            !same_key(m[x->slots[i].member - 1].key, k)))
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* Makes the index of frame f, n members, big enough for n + 1 keys at
+ * half load. */
+static int index_grow(struct frame *f, size_t n)
+{
+    size_t cap = 16;
+    while (cap < 2 * (n + 1))
+        cap *= 2;
+    struct key_slot *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < f->index.cap; i++) {
+        struct key_slot s = f->index.slots[i];
+        if (!s.member)
+            continue;
+        size_t j = s.hash & (cap - 1);
+        while (slots[j].member) /* the keys differ: no need to compare */
+            j = (j + 1) & (cap - 1);
+        slots[j] = s;
+    }
+    free(f->index.slots);
+    f->index.slots = slots;
+    f->index.cap = cap;
+    return 0;
+}
+
+/* Puts the first n members of frame f in its index. */
+static void index_fill(struct loader *L, struct frame *f, size_t n)
+{
+    const value_member *m = L->members + f->base;
+    for (size_t i = 0; i < n; i++) {
+        const value *k = m[i].key;
+        uint32_t h = key_hash(k->u.str.ptr, k->u.str.len);
+        size_t slot = index_probe(&f->index, m, k, h);
+        f->index.slots[slot].member = (uint32_t)(i + 1);
+        f->index.slots[slot].hash = h;
+    }
+}
+
+/* Sets f->member to the member of key k in the open object f, adding one
+ * when the key is new: a repeated key keeps its first place and takes the
+ * last value, as a Python dict does.  Keys compare as bytes, which is how
+ * Python compares them, lone surrogates included: they are decoded to one
+ * 3-byte form each, never to '?'. */
+static int find_member(struct loader *L, struct frame *f, value *k)
+{
+    size_t n = L->nmembers - f->base;
+    size_t slot = 0;
+    uint32_t h = 0;
+    if (n <= LINEAR_KEYS) {
+        const value_member *m = L->members + f->base;
+        for (size_t i = 0; i < n; i++) {
+            if (same_key(m[i].key, k)) {
+                f->member = i;
+                return 0;
+            }
+        }
+    } else {
+        if (n > UINT32_MAX - 1)
+            return -1;
+        if (2 * (n + 1) > f->index.cap) {
+            int fresh = !f->index.slots;
+            if (index_grow(f, n) < 0)
+                return -1;
+            if (fresh) /* past the linear scan: index what is there */
+                index_fill(L, f, n);
+        }
+        h = key_hash(k->u.str.ptr, k->u.str.len);
+        slot = index_probe(&f->index, L->members + f->base, k, h);
+        if (f->index.slots[slot].member) {
+            f->member = f->index.slots[slot].member - 1;
+            return 0;
+        }
+    }
+    value_member *m = reserve(L->members, &L->members_cap, L->nmembers,
+                              sizeof *m);
+    if (!m)
+        return -1;
+    L->members = m;
+    L->members[L->nmembers].key = k;
+    L->members[L->nmembers].val = NULL;
+    L->nmembers++;
+    f->member = n;
+    if (f->index.slots) {
+        f->index.slots[slot].member = (uint32_t)(n + 1);
+        f->index.slots[slot].hash = h;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- values */
+
+/* The offset where the token of the current callback starts. */
+static size_t token_start(const struct loader *L)
+{
+    size_t i = L->next;
+    while (i < L->len && (is_space(L->text[i]) || L->text[i] == ',' ||
+                          L->text[i] == ':'))
+        i++;
+    return i;
+}
+
+/* A new value is starting: in an array, it is the next element. */
+static void begin_value(struct loader *L)
+{
+    if (L->depth) {
+        struct frame *f = &L->frames[L->depth - 1];
+        if (f->node->kind == V_ARRAY)
+            f->seg.index = L->nitems - f->base;
+    }
+}
+
+static value *new_node(struct loader *L, value_kind kind, size_t at)
+{
+    uint32_t line, col;
+    locate(L, at, &line, &col);
+    return value_new(L->a, kind, line, col);
+}
+
+/* Puts a finished value in its place. */
+static int add(struct loader *L, value *v)
+{
+    if (!v)
+        return nomem(L);
+    if (!L->depth) {
+        L->root = v;
+        L->expect = EXP_NOTHING;
+        return 1;
+    }
+    struct frame *f = &L->frames[L->depth - 1];
+    if (f->node->kind == V_ARRAY) {
+        value **items =
+            reserve(L->items, &L->items_cap, L->nitems, sizeof *items);
+        if (!items)
+            return nomem(L);
+        L->items = items;
+        L->items[L->nitems++] = v;
+        L->expect = EXP_ITEM_END;
+    } else {
+        L->members[f->base + f->member].val = v;
+        L->expect = EXP_MEMBER_END;
+    }
+    return 1;
+}
+
+static int on_null(void *ctx)
+{
+    struct loader *L = ctx;
+    size_t at = token_start(L);
+    L->next = at + 4;
+    begin_value(L);
+    return add(L, new_node(L, V_NULL, at));
+}
+
+static int on_boolean(void *ctx, int b)
+{
+    struct loader *L = ctx;
+    size_t at = token_start(L);
+    L->next = at + (b ? 4 : 5);
+    begin_value(L);
+    value *v = new_node(L, V_BOOL, at);
+    if (v)
+        v->u.b = b != 0;
+    return add(L, v);
+}
+
+/* Reads a float the way Python's float() does.  yajl hands over JSON
+ * number syntax only, so strtod cannot see hex, "inf" or "nan" here; the
+ * check keeps it that way.  strtod reads the current locale's decimal
+ * point: the programs never set a locale, but a caller that did must not
+ * get "1.5" read as 1. */
+static int read_float(struct loader *L, const char *s, size_t n, size_t at,
+                      double *d)
+{
+    buf_reset(&L->scratch);
+    const char *point = L->decimal_point;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\0' || !strchr("0123456789+-.eE", s[i]))
+            return fail_at(L, ERR_SYNTAX, at, 1,
+                           "invalid JSON: malformed number");
+        int ok = s[i] == '.' ? buf_puts(&L->scratch, point)
+                             : buf_putc(&L->scratch, s[i]);
+        if (ok < 0)
+            return nomem(L);
+    }
+    char *end;
+    *d = strtod(L->scratch.data, &end);
+    if (end != L->scratch.data + L->scratch.len)
+        return fail_at(L, ERR_SYNTAX, at, 1,
+                       "invalid JSON: malformed number");
+    return 1;
+}
+
+static int on_number(void *ctx, const char *s, size_t n)
+{
+    struct loader *L = ctx;
+    size_t at = token_start(L);
+    L->next = at + n;
+    begin_value(L);
+    while (L->next_special < L->nspecials &&
+           L->specials[L->next_special].at < at)
+        L->next_special++;
+    if (L->next_special < L->nspecials &&
+        L->specials[L->next_special].at == at) {
+        value *v = new_node(L, V_FLOAT, at);
+        if (v)
+            v->u.d = L->specials[L->next_special++].d;
+        return add(L, v);
+    }
+    if (!memchr(s, '.', n) && !memchr(s, 'e', n) && !memchr(s, 'E', n)) {
+        size_t digits = n - (s[0] == '-');
+        if (digits > PYINT_MAX_DIGITS)
+            return fail_at(L, ERR_LIMIT, at, 1,
+                           "an integer of %zu digits is longer than "
+                           "Python reads (%d digits); write it as a string",
+                           digits, PYINT_MAX_DIGITS);
+        if (n == 2 && s[0] == '-' && s[1] == '0') {
+            s = "0";
+            n = 1;
+        }
+        uint32_t line, col;
+        locate(L, at, &line, &col);
+        return add(L, value_new_text(L->a, V_INT, s, n, line, col));
+    }
+    double d = 0;
+    if (!read_float(L, s, n, at, &d))
+        return 0;
+    value *v = new_node(L, V_FLOAT, at);
+    if (v)
+        v->u.d = d;
+    return add(L, v);
+}
+
+static unsigned long hex4(const unsigned char *p)
+{
+    unsigned long v = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned char c = p[i];
+        v = v * 16 + (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
+/* Decodes the body of a string that yajl has lexed (so its escapes are
+ * well formed) into out, as Python's scanner does: \uD800-\uDBFF pairs
+ * with a \uDC00-\uDFFF right after it, any other surrogate stays alone.
+ * *lone tells whether one did, escaped or raw. */
+static int unescape(buf *out, const unsigned char *p, size_t n, int *lone)
+{
+    static const char simple[128] = {
+        ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
+        ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t'};
+    buf_reset(out);
+    *lone = 0;
+    size_t i = 0, start = 0;
+    while (i < n) {
+        if (p[i] == 0xED && i + 1 < n && p[i + 1] >= 0xA0) {
+            *lone = 1;
+            i += 3;
+            continue;
+        }
+        if (p[i] != '\\') {
+            i++;
+            continue;
+        }
+        if (buf_append(out, p + start, i - start) < 0)
+            return -1;
+        if (p[i + 1] != 'u') {
+            if (buf_putc(out, simple[p[i + 1] & 0x7F]) < 0)
+                return -1;
+            i += 2;
+        } else {
+            unsigned long cp = hex4(p + i + 2);
+            i += 6;
+            if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= n &&
+                p[i] == '\\' && p[i + 1] == 'u') {
+                unsigned long low = hex4(p + i + 2);
+                if (low >= 0xDC00 && low <= 0xDFFF) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                    i += 6;
+                }
+            }
+            if (cp >= 0xD800 && cp <= 0xDFFF)
+                *lone = 1;
+            if (utf8_put(out, cp) < 0)
+                return -1;
+        }
+        start = i;
+    }
+    return buf_append(out, p + start, n - start);
+}
+
+/* A V_STRING for a string token from at to L->next: yajl's decoding, or
+ * ours when the prescan saw a surrogate in it. */
+static value *string_node(struct loader *L, const unsigned char *s, size_t n,
+                          size_t at)
+{
+    uint32_t line, col;
+    locate(L, at, &line, &col);
+    while (L->next_unpaired < L->nunpaired &&
+           L->unpaired[L->next_unpaired] < at)
+        L->next_unpaired++;
+    if (L->next_unpaired < L->nunpaired &&
+        L->unpaired[L->next_unpaired] == at) {
+        L->next_unpaired++;
+        int lone;
+        if (unescape(&L->scratch, L->text + at + 1, L->next - at - 2,
+                     &lone) < 0)
+            return NULL;
+        value *v = value_new_text(L->a, V_STRING, L->scratch.data,
+                                  L->scratch.len, line, col);
+        if (v && lone)
+            v->flags |= VF_UNENCODABLE;
+        return v;
+    }
+    return value_new_text(L->a, V_STRING, (const char *)s, n, line, col);
+}
+
+/* yajl calls back for a string when it has read its closing quote, so the
+ * string ends where yajl stands; never while finishing, where only a
+ * number can still be pending. */
+static int on_string(void *ctx, const unsigned char *s, size_t n)
+{
+    struct loader *L = ctx;
+    size_t at = token_start(L);
+    L->next = yajl_get_bytes_consumed(L->h);
+    begin_value(L);
+    return add(L, string_node(L, s, n, at));
+}
+
+static int on_key(void *ctx, const unsigned char *s, size_t n)
+{
+    struct loader *L = ctx;
+    size_t at = token_start(L);
+    L->next = yajl_get_bytes_consumed(L->h);
+    value *k = string_node(L, s, n, at);
+    struct frame *f = &L->frames[L->depth - 1];
+    if (!k || find_member(L, f, k) < 0)
+        return nomem(L);
+    f->seg.key = k->u.str.ptr;
+    f->seg.keylen = k->u.str.len;
+    L->expect = EXP_COLON;
+    return 1;
+}
+
+static int open_container(struct loader *L, value_kind kind)
+{
+    size_t at = token_start(L);
+    L->next = at + 1;
+    begin_value(L);
+    if (L->depth >= VALUE_MAX_DEPTH)
+        return fail_at(L, ERR_LIMIT, at, 1,
+                       "nesting deeper than %d levels; this is the limit",
+                       VALUE_MAX_DEPTH);
+    value *v = new_node(L, kind, at);
+    struct frame *frames =
+        reserve(L->frames, &L->frames_cap, L->depth, sizeof *frames);
+    if (!v || !frames)
+        return nomem(L);
+    L->frames = frames;
+    struct frame *f = &L->frames[L->depth++];
+    memset(f, 0, sizeof *f);
+    f->node = v;
+    f->base = kind == V_ARRAY ? L->nitems : L->nmembers;
+    L->expect = kind == V_ARRAY ? EXP_FIRST_ITEM : EXP_FIRST_KEY;
+    return 1;
+}
+
+static int close_container(struct loader *L)
+{
+    size_t at = token_start(L);
+    L->next = at + 1;
+    struct frame *f = &L->frames[L->depth - 1];
+    value *v = f->node;
+    if (v->kind == V_ARRAY) {
+        size_t n = L->nitems - f->base;
+        if (n) {
+            value **items = arena_alloc(L->a, n * sizeof *items);
+            if (!items)
+                return nomem(L);
+            memcpy(items, L->items + f->base, n * sizeof *items);
+            v->u.arr.items = items;
+            v->u.arr.len = n;
+        }
+        L->nitems = f->base;
+    } else {
+        size_t n = L->nmembers - f->base;
+        if (n) {
+            value_member *m = arena_alloc(L->a, n * sizeof *m);
+            if (!m)
+                return nomem(L);
+            memcpy(m, L->members + f->base, n * sizeof *m);
+            v->u.obj.items = m;
+            v->u.obj.len = n;
+        }
+        L->nmembers = f->base;
+        free(f->index.slots);
+        f->index.slots = NULL;
+    }
+    L->depth--;
+    return add(L, v);
+}
+
+static int on_start_map(void *ctx)
+{
+    return open_container(ctx, V_OBJECT);
+}
+
+static int on_start_array(void *ctx)
+{
+    return open_container(ctx, V_ARRAY);
+}
+
+static int on_end(void *ctx)
+{
+    return close_container(ctx);
+}
+
+/* ------------------------------------------------------------ prescan */
+
+enum { OUT_STRING = 1, OUT_WORD, OUT_BAD_SPACE };
+
+/* Bytes that need a look outside strings. */
+static const unsigned char outside_class[256] = {
+    ['"'] = OUT_STRING, ['N'] = OUT_WORD, ['I'] = OUT_WORD, ['-'] = OUT_WORD,
+    ['\v'] = OUT_BAD_SPACE, ['\f'] = OUT_BAD_SPACE};
+
+/* Bytes that need a look inside strings (0xED may start a surrogate). */
+static const unsigned char inside_class[256] = {
+    ['"'] = 1, ['\\'] = 1, [0xED] = 1};
+
+static const struct {
+    const char *word, *number;
+    size_t len;
+} words[] = {{"NaN", "0e0", 3},
+             {"Infinity", "1e+00000", 8},
+             {"-Infinity", "-1e+00000", 9}};
+
+static int ends_token(unsigned char c)
+{
+    return is_space(c) || c == ',' || c == ']' || c == '}';
+}
+
+/* Notes a NaN/Infinity/-Infinity at i if one stands there as a token of
+ * its own: after a byte that ends the token before (or at the start) and
+ * before one that ends it.  Then the number written in its place is a
+ * token of its own too, in the same place of the grammar, so yajl accepts
+ * the text exactly when Python does: "1NaN", "NaN1", "-NaN" and
+ * "Infinity0" stay as they are and stay refused. */
+static int note_word(struct loader *L, size_t i)
+{
+    if (i > 0 && !is_space(L->text[i - 1]) && L->text[i - 1] != '[' &&
+        L->text[i - 1] != ':' && L->text[i - 1] != ',')
+        return 0;
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+        size_t n = words[w].len;
+        if (L->len - i < n || memcmp(L->text + i, words[w].word, n) != 0)
+            continue;
+        if (i + n < L->len && !ends_token(L->text[i + n]))
+            return 0;
+        struct special *sp = reserve(L->specials, &L->specials_cap,
+                                     L->nspecials, sizeof *sp);
+        if (!sp)
+            return -1;
+        L->specials = sp;
+        double d = w == 0 ? NAN : w == 1 ? INFINITY : -INFINITY;
+        L->specials[L->nspecials].at = i;
+        L->specials[L->nspecials].d = d;
+        L->nspecials++;
+        return 0;
+    }
+    return 0;
+}
+
+/* Skips the string starting at i (its opening quote) and returns the
+ * offset after it.  Notes it when it may hold a lone surrogate: an escape
+ * \uD800-\uDFFF, or (when the text has any) a raw one. */
+static size_t skip_string(struct loader *L, size_t i, int raw_surrogates,
+                          int *nomem_hit)
+{
+    const unsigned char *p = L->text;
+    size_t n = L->len, start = i;
+    int maybe = 0;
+    for (i++; i < n; i++) {
+        while (i < n && !inside_class[p[i]])
+            i++;
+        if (i >= n)
+            break;
+        if (p[i] == '"') {
+            i++;
+            break;
+        }
+        if (p[i] == '\\') {
+            if (i + 3 < n && p[i + 1] == 'u' && (p[i + 2] | 0x20) == 'd' &&
+                strchr("89abcdefABCDEF", p[i + 3]) && p[i + 3])
+                maybe = 1;
+            i++; /* the escaped byte, so that \" does not end the string */
+        } else if (raw_surrogates && i + 1 < n && p[i + 1] >= 0xA0) {
+            maybe = 1; /* 0xED then A0..BF: a surrogate */
+        }
+    }
+    if (maybe) {
+        size_t *u = reserve(L->unpaired, &L->unpaired_cap, L->nunpaired,
+                            sizeof *u);
+        if (!u) {
+            *nomem_hit = 1;
+        } else {
+            L->unpaired = u;
+            L->unpaired[L->nunpaired++] = start;
+        }
+    }
+    return i;
+}
+
+/* The prescan (see the top of the file).  It follows strings as yajl
+ * does, so the two agree on what is inside a string up to the first
+ * error yajl finds; what the prescan notes after that does not matter. */
+static int prescan(struct loader *L, int raw_surrogates)
+{
+    const unsigned char *p = L->text;
+    size_t n = L->len, i = 0;
+    int nomem_hit = 0;
+    L->bad_space = n;
+    while (i < n && !nomem_hit) {
+        switch (outside_class[p[i]]) {
+        case OUT_STRING:
+            i = skip_string(L, i, raw_surrogates, &nomem_hit);
+            continue;
+        case OUT_WORD:
+            if (note_word(L, i) < 0)
+                nomem_hit = 1;
+            break;
+        case OUT_BAD_SPACE:
+            /* yajl will stop here: nothing after matters. */
+            L->bad_space = i;
+            return 0;
+        }
+        i++;
+    }
+    return nomem_hit ? -1 : 0;
+}
+
+/* Writes the numbers in place of the NaN and Infinity literals, in a copy
+ * of the text when it is still the caller's. */
+static int rewrite_words(struct loader *L)
+{
+    if (!L->nspecials)
+        return 0;
+    if (L->text != (const unsigned char *)L->own.data) {
+        if (buf_append(&L->own, L->text, L->len) < 0)
+            return -1;
+        L->text = (const unsigned char *)L->own.data;
+    }
+    for (size_t k = 0; k < L->nspecials; k++) {
+        const struct special *s = &L->specials[k];
+        size_t w = isnan(s->d) ? 0 : s->d > 0 ? 1 : 2;
+        memcpy(L->own.data + s->at, words[w].number, words[w].len);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- decode */
+
+/* Refuses text that does not decode; L->text and L->len hold what decoded
+ * before the bad part, whose end is the place. */
+static int refuse_encoding(struct loader *L, const char *encoding,
+                           const utf8_report *r)
+{
+    uint32_t line, col;
+    locate(L, L->len, &line, &col);
+    err_set(L->e, ERR_SYNTAX,
+            "invalid JSON: the text is not valid %s (%s); save it as UTF-8",
+            encoding, r->why);
+    err_at(L->e, line, col);
+    L->e->path[0] = '\0';
+    return -1;
+}
+
+/* Sets L->text to the text as UTF-8, refusing what Python's decoder
+ * refuses; *raw_surrogates tells whether lone surrogates are in it. */
+static int decode(struct loader *L, const unsigned char *bytes, size_t len,
+                  int *raw_surrogates)
+{
+    utf8_encoding enc;
+    size_t bom = utf8_detect_json(bytes, len, &enc);
+    utf8_report r;
+    bytes += bom;
+    len -= bom;
+    if (enc == UTF8_ENC_UTF8) {
+        if (utf8_check(bytes, len, UTF8_SURROGATEPASS, &r) != UTF8_OK) {
+            /* Lines and columns of the valid text before the bad byte. */
+            L->text = bytes;
+            L->len = r.bad_at;
+            return refuse_encoding(L, "UTF-8", &r);
+        }
+        L->text = bytes;
+        L->len = len;
+    } else {
+        int rc = utf8_transcode(&L->own, bytes, len, enc, &r);
+        L->text = (const unsigned char *)(L->own.data ? L->own.data : "");
+        L->len = L->own.len;
+        if (rc == UTF8_NOMEM) {
+            nomem(L);
+            return -1;
+        }
+        if (rc != UTF8_OK)
+            return refuse_encoding(L,
+                                   enc == UTF8_ENC_UTF16LE ||
+                                           enc == UTF8_ENC_UTF16BE
+                                       ? "UTF-16"
+                                       : "UTF-32",
+                                   &r);
+    }
+    *raw_surrogates = r.surrogates > 0;
+    return 0;
+}
+
+/* -------------------------------------------------------------- parse */
+
+static const char *expected(enum expect ex)
+{
+    switch (ex) {
+    case EXP_VALUE: return "expected a value";
+    case EXP_FIRST_ITEM: return "expected a value or ']'";
+    case EXP_FIRST_KEY: return "expected a key in double quotes or '}'";
+    case EXP_KEY: return "expected a key in double quotes after ','";
+    case EXP_COLON: return "expected ':' after a key";
+    case EXP_ITEM_END: return "expected ',' or ']' after an element";
+    case EXP_MEMBER_END: return "expected ',' or '}' after a member";
+    case EXP_NOTHING:
+        return "unexpected text after the value; only whitespace may "
+               "follow it";
+    }
+    return "unexpected text";
+}
+
+/* Whether an error met in state ex lies inside the innermost container's
+ * current child (rather than between its children). */
+static int in_child(enum expect ex)
+{
+    return ex == EXP_VALUE || ex == EXP_FIRST_ITEM || ex == EXP_COLON;
+}
+
+/* Where yajl's error lies: at the start of the token, on the byte where
+ * yajl stopped inside a string, or on the backslash of the escape it
+ * stopped in. */
+enum { AT_TOKEN, AT_BYTE, AT_ESCAPE };
+
+/* yajl's lexical errors, by the start of their text, in our words. */
+static const struct {
+    const char *yajl, *ours;
+    int place;
+} lexical[] = {
+    {"invalid character inside string",
+     "a control character in a string; write it as an escape (\\n, \\t, "
+     "\\u001f...)",
+     AT_BYTE},
+    {"inside a string, '\\' occurs before",
+     "invalid escape in a string; a '\\' may only come before one of "
+     "\" \\ / b f n r t u",
+     AT_ESCAPE},
+    {"invalid (non-hex) character occurs after",
+     "\\u in a string must be followed by four hex digits", AT_ESCAPE},
+    {"invalid bytes in UTF8", "invalid UTF-8 in a string", AT_BYTE},
+    {"malformed number, a digit is required after the exponent",
+     "malformed number: a digit must follow the exponent", AT_TOKEN},
+    {"malformed number, a digit is required after the decimal",
+     "malformed number: a digit must follow the decimal point", AT_TOKEN},
+    {"malformed number, a digit is required after the minus",
+     "malformed number: a digit must follow the minus sign", AT_TOKEN},
+    {"probable comment", "comments are not allowed in JSON", AT_TOKEN},
+    {"invalid string in json text",
+     "expected a value (a word here must be true, false or null)", AT_TOKEN},
+    {"probable hex number", "hexadecimal numbers are not JSON", AT_TOKEN},
+};
+
+/* Where yajl stopped: the first token after the last one read, past a
+ * ',' or ':' that yajl took (without a callback) before it stopped, and
+ * what the parser expects there. */
+static size_t stop_place(struct loader *L, enum expect *ex)
+{
+    *ex = L->expect;
+    size_t at = skip_space(L, L->next);
+    if (at < L->len && ((L->text[at] == ',' && *ex == EXP_ITEM_END) ||
+                        (L->text[at] == ',' && *ex == EXP_MEMBER_END) ||
+                        (L->text[at] == ':' && *ex == EXP_COLON))) {
+        *ex = *ex == EXP_MEMBER_END ? EXP_KEY : EXP_VALUE;
+        at = skip_space(L, at + 1);
+    }
+    return at;
+}
+
+/* Turns yajl's error into one line of our own, at the place it is. */
+static int refuse_parse(struct loader *L)
+{
+    unsigned char *text = yajl_get_error(L->h, 0, L->text, L->len);
+    const char *what = text ? (const char *)text : "";
+    size_t consumed = yajl_get_bytes_consumed(L->h);
+    enum expect ex;
+    size_t at = stop_place(L, &ex);
+
+    char msg[400];
+    const char *lex = strstr(what, "lexical error: ");
+    const char *ours = NULL;
+    if (lex) {
+        lex += strlen("lexical error: ");
+        for (size_t k = 0; k < sizeof lexical / sizeof lexical[0]; k++) {
+            if (strncmp(lex, lexical[k].yajl, strlen(lexical[k].yajl)))
+                continue;
+            ours = lexical[k].ours;
+            if (lexical[k].place != AT_TOKEN && !L->finishing &&
+                consumed > at && consumed < L->len) {
+                size_t start = at;
+                at = consumed;
+                while (lexical[k].place == AT_ESCAPE && at > start &&
+                       L->text[at] != '\\')
+                    at--;
+            }
+            break;
+        }
+        if (!ours && strncmp(lex, "invalid char", 12) != 0) {
+            size_t n = strcspn(lex, "\n");
+            snprintf(msg, sizeof msg, "%.*s", (int)n, lex);
+            ours = msg;
+        }
+    }
+    if (!ours)
+        ours = expected(ex);
+    if (at >= L->len && ex == EXP_VALUE && L->depth == 0)
+        fail_at(L, ERR_SYNTAX, at, 0, "invalid JSON: the text is empty");
+    else if (at >= L->len)
+        fail_at(L, ERR_SYNTAX, at, in_child(ex),
+                "invalid JSON: the text ends early; %s", ours);
+    else
+        fail_at(L, ERR_SYNTAX, at, in_child(ex), "invalid JSON: %s", ours);
+    if (text)
+        yajl_free_error(L->h, text);
+    return -1;
+}
+
+static const yajl_callbacks callbacks = {
+    on_null, on_boolean, NULL, NULL, on_number, on_string,
+    on_start_map, on_key, on_end, on_start_array, on_end};
+
+static int parse(struct loader *L)
+{
+    L->h = yajl_alloc(&callbacks, NULL, L);
+    if (!L->h) {
+        nomem(L);
+        return -1;
+    }
+    /* One value, nothing after it but whitespace, no comments; UTF-8 was
+     * checked already, and better. */
+    yajl_config(L->h, yajl_allow_comments, 0);
+    yajl_config(L->h, yajl_allow_trailing_garbage, 0);
+    yajl_config(L->h, yajl_allow_multiple_values, 0);
+    yajl_config(L->h, yajl_allow_partial_values, 0);
+    yajl_config(L->h, yajl_dont_validate_strings, 1);
+
+    /* One chunk: yajl's offsets are then offsets into the text. */
+    yajl_status st = yajl_parse(L->h, L->text, L->bad_space);
+    if (st == yajl_status_ok && L->bad_space < L->len) {
+        enum expect ex;
+        stop_place(L, &ex);
+        fail_at(L, ERR_SYNTAX, L->bad_space, in_child(ex),
+                "invalid JSON: a %s between tokens; only spaces, tabs and "
+                "line breaks may stand there",
+                L->text[L->bad_space] == '\v' ? "vertical tab"
+                                               : "form feed");
+        return -1;
+    }
+    if (st == yajl_status_ok) {
+        L->finishing = 1;
+        st = yajl_complete_parse(L->h);
+    }
+    if (st == yajl_status_client_canceled)
+        return -1; /* a callback said why */
+    if (st != yajl_status_ok)
+        return refuse_parse(L);
+    /* yajl misses trailing text that is an unfinished token (an open
+     * string, "tru"): it waits for the rest, then ends content. */
+    size_t after = skip_space(L, L->next);
+    if (after < L->len) {
+        fail_at(L, ERR_SYNTAX, after, 0, "invalid JSON: %s",
+                expected(EXP_NOTHING));
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- entry */
+
+static void loader_free(struct loader *L)
+{
+    if (L->h)
+        yajl_free(L->h);
+    for (size_t k = 0; k < L->depth; k++)
+        free(L->frames[k].index.slots);
+    free(L->frames);
+    free(L->items);
+    free(L->members);
+    free(L->specials);
+    free(L->unpaired);
+    buf_free(&L->own);
+    buf_free(&L->scratch);
+}
+
+int json_load(value **out, arena *a, const char *bytes, size_t len, err *e)
+{
+    struct loader L;
+    memset(&L, 0, sizeof L);
+    L.a = a;
+    L.e = e;
+    L.line = L.col = 1;
+    L.expect = EXP_VALUE;
+    L.decimal_point = localeconv()->decimal_point;
+    if (!L.decimal_point || !*L.decimal_point)
+        L.decimal_point = ".";
+    if (!bytes)
+        bytes = "";
+
+    int raw_surrogates = 0;
+    int rc = decode(&L, (const unsigned char *)bytes, len, &raw_surrogates);
+    if (rc == 0 && (prescan(&L, raw_surrogates) < 0 || rewrite_words(&L) < 0)) {
+        nomem(&L);
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = parse(&L);
+    if (rc == 0)
+        *out = L.root;
+    loader_free(&L);
+    return rc;
+}

@@ -1,4 +1,68 @@
-/* STUB header: see the real one. */
+/*
+ * utf8: text bytes checked and decoded the way Python decodes them.
+ *
+ *  - utf8_detect_json() names the encoding of a JSON text from its first
+ *    bytes, as Python's json.detect_encoding() does, and says how many
+ *    bytes of byte order mark to skip.
+ *  - utf8_check() validates UTF-8 exactly as Python's decoder does: no
+ *    overlong forms, nothing past U+10FFFF, no stray or missing
+ *    continuation bytes.  A surrogate (ED A0..BF xx) is an error, or with
+ *    UTF8_SURROGATEPASS a lone surrogate kept as is (errors='surrogatepass').
+ *  - utf8_transcode() decodes UTF-16 or UTF-32 with 'surrogatepass' into
+ *    UTF-8: a surrogate pair becomes its code point, an unpaired surrogate
+ *    its 3-byte form (so the output is WTF-8-like, and the same bytes as a
+ *    UTF-8 input holding the same code points would have).
+ * On failure the report says where (byte offset in the input) and why, in
+ * a few words fit for an error message.
+ */
 #ifndef TR_UTF8_H
 #define TR_UTF8_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+typedef enum utf8_encoding {
+    UTF8_ENC_UTF8,
+    UTF8_ENC_UTF16LE,
+    UTF8_ENC_UTF16BE,
+    UTF8_ENC_UTF32LE,
+    UTF8_ENC_UTF32BE
+} utf8_encoding;
+
+/* Flags of utf8_check(). */
+enum { UTF8_SURROGATEPASS = 1 };
+
+/* Results of utf8_check() and utf8_transcode(). */
+enum { UTF8_OK = 0, UTF8_INVALID = -1, UTF8_NOMEM = -2 };
+
+typedef struct utf8_report {
+    size_t bad_at;      /* UTF8_INVALID: offset of the first bad byte */
+    const char *why;    /* UTF8_INVALID: what is wrong there */
+    size_t surrogates;  /* lone surrogates passed through */
+} utf8_report;
+
+/* The encoding json.detect_encoding(b) names for the len bytes at b, in
+ * *enc; returns the length of the byte order mark that the decoder drops
+ * (0, 2, 3 or 4). */
+size_t utf8_detect_json(const unsigned char *b, size_t len,
+                        utf8_encoding *enc);
+
+/* Whether the len bytes at s are valid UTF-8 (UTF8_OK or UTF8_INVALID);
+ * flags: 0 or UTF8_SURROGATEPASS. */
+int utf8_check(const unsigned char *s, size_t len, int flags,
+               utf8_report *r);
+
+/* Appends to out the UTF-8 form of the len bytes at s, decoded from enc
+ * with 'surrogatepass' (UTF-8 is checked as utf8_check() does, then
+ * copied).  Returns UTF8_OK, UTF8_INVALID (out then holds the text decoded
+ * before the bad unit, except for UTF-8, where it is unchanged) or
+ * UTF8_NOMEM. */
+int utf8_transcode(buf *out, const unsigned char *s, size_t len,
+                   utf8_encoding enc, utf8_report *r);
+
+/* Appends the UTF-8 form of code point cp (< 0x110000; a surrogate gets
+ * its 3-byte form) to out; 0, or -1 when memory runs out. */
+int utf8_put(buf *out, unsigned long cp);
+
 #endif
