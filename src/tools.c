@@ -366,6 +366,15 @@ static void read_function_tool(struct builder *b, const value *item,
                value_kind_name((value_kind)fn->kind));
         return;
     }
+    const char *type = mcp ? NULL : kw_str(item, "type");
+    if (type && strcmp(type, "function") != 0) {
+        const char *nm = kw_str(item, "name");
+        refuse(b, nm, item,
+               "is a \"%s\" tool, not a function; only functions can be "
+               "called",
+               type);
+        return;
+    }
     const value *nv = value_getz(fn, "name");
     if (!nv || nv->kind != V_STRING || nv->u.str.len == 0) {
         refuse(b, NULL, fn, "has no name");
@@ -620,15 +629,14 @@ static void read_operation(struct builder *b, const char *path,
                 const value *k = bprops->u.obj.items[i].key;
                 if (k->kind != V_STRING)
                     continue;
-                for (size_t j = 0; j < props.n; j++)
-                    if (strcmp(props.items[j].key->u.str.ptr,
-                               k->u.str.ptr) == 0) {
-                        refuse(b, name, op,
-                               "argument \"%s\" is both a parameter and a "
-                               "request body property",
-                               k->u.str.ptr);
-                        return;
-                    }
+                /* A body property named as a parameter is the same
+                 * argument sent twice: the parameter stands for both. */
+                int twin = 0;
+                for (size_t j = 0; j < props.n && !twin; j++)
+                    twin = strcmp(props.items[j].key->u.str.ptr,
+                                  k->u.str.ptr) == 0;
+                if (twin)
+                    continue;
                 if (ob_add(b, &props, (value *)k,
                            bprops->u.obj.items[i].val) < 0)
                     return;
@@ -747,8 +755,8 @@ static int recognise(struct builder *b, err *e)
     const value *r = b->root;
     toolset *ts = b->ts;
     if (r->kind == V_OBJECT) {
-        const value *paths = value_getz(r, "paths");
-        if ((kw_str(r, "openapi") || kw_str(r, "swagger")) && paths) {
+        if (kw_str(r, "openapi") || kw_str(r, "swagger")) {
+            /* 3.1 allows a document of webhooks alone: no tools then */
             ts->format = TOOLS_OPENAPI;
             read_openapi(b, kw_str(r, "swagger") != NULL);
             return 0;
