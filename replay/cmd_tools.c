@@ -67,6 +67,8 @@ static void print_text(const char *path, const toolset *ts)
         if (t->output_schema)
             summary(ts, t->output_schema, &line);
         printf("  output: %s\n", t->output_schema ? line.data : "none");
+        for (size_t n = 0; n < t->nnotes; n++)
+            printf("  note: %s\n", t->notes[n]);
     }
     if (ts->nrefused) {
         printf("\nrefused:\n");
@@ -113,6 +115,12 @@ static int print_json(const char *path, const toolset *ts)
                 put_str(&b, t->args[a].in);
             }
             buf_puts(&b, "}");
+        }
+        buf_puts(&b, "],\"notes\":[");
+        for (size_t n = 0; n < t->nnotes; n++) {
+            if (n)
+                buf_putc(&b, ',');
+            put_str(&b, t->notes[n]);
         }
         buf_puts(&b, "],\"output_schema\":");
         if (!t->output_schema) {

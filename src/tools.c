@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "regex.h"
 #include "schema.h"
 #include "strmap.h"
 
@@ -260,6 +261,32 @@ static int in_required(const value *req, const char *name, size_t len)
     return 0;
 }
 
+/* Notes an argument whose pattern is outside the subset src/regex.h
+ * reads: drawn values ignore it, and arguments are not checked against it,
+ * which a user should hear about. */
+static void note_pattern(struct builder *b, tool *t, const tool_arg *a,
+                         size_t cap)
+{
+    err e;
+    const value *s = schema_deref(b->root, a->schema, &e);
+    const value *pat = s ? schema_kw(s, "pattern") : NULL;
+    if (!pat || pat->kind != V_STRING || t->nnotes >= cap)
+        return;
+    char why[200];
+    regex *re = regex_compile(pat->u.str.ptr, pat->u.str.len, why, sizeof why);
+    if (re) {
+        regex_free(re);
+        return;
+    }
+    const char *n = dupf(b,
+                         "argument \"%s\": its pattern is outside the "
+                         "supported subset (%s); values are drawn and checked "
+                         "without it",
+                         a->name, why);
+    if (n)
+        t->notes[t->nnotes++] = n;
+}
+
 /* Fills t->args from an object schema's properties. */
 static int args_from_schema(struct builder *b, tool *t, const value *schema)
 {
@@ -270,7 +297,8 @@ static int args_from_schema(struct builder *b, tool *t, const value *schema)
     if (!props || props->kind != V_OBJECT || props->u.obj.len == 0)
         return 0;
     t->args = arena_alloc(b->ts->arena, props->u.obj.len * sizeof *t->args);
-    if (!t->args) {
+    t->notes = arena_alloc(b->ts->arena, props->u.obj.len * sizeof *t->notes);
+    if (!t->args || !t->notes) {
         b->nomem = 1;
         return -1;
     }
@@ -284,6 +312,7 @@ static int args_from_schema(struct builder *b, tool *t, const value *schema)
         a->type = type_text(b, a->schema);
         a->required = in_required(req, k->u.str.ptr, k->u.str.len);
         a->in = NULL;
+        note_pattern(b, t, a, props->u.obj.len);
     }
     return 0;
 }

@@ -49,6 +49,9 @@ typedef struct tool {
     tool_arg *args;             /* the input schema's properties, in order */
     size_t nargs;
     const char *method, *path; /* OpenAPI operations; else NULL */
+    const char **notes;        /* what a user should know (patterns
+                                  outside the supported subset) */
+    size_t nnotes;
     unsigned line, col;
 } tool;
 
