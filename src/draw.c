@@ -79,6 +79,15 @@ static draw_stream stream_here(const struct dctx *c)
     return draw_at(c->k, c->path.data, c->path.len);
 }
 
+/* 1 when schema accepts v, 0 when not, -1 out of memory. */
+static int accepts(const struct dctx *c, const value *schema, const value *v)
+{
+    buf msg = BUF_INIT;
+    int rc = schema_check(c->root, schema, v, "the value", &msg);
+    buf_free(&msg);
+    return rc < 0 ? -1 : rc == 0;
+}
+
 static value *nomem(struct dctx *c)
 {
     err_set(c->e, ERR_NOMEM, "out of memory drawing a value");
@@ -421,12 +430,10 @@ static value *draw_string_checked(struct dctx *c, const value *s,
         c->path.data[mark] = '\0';
         if (!v)
             return NULL;
-        buf msg = BUF_INIT;
-        int rc = schema_check(c->root, s, v, "the value", &msg);
-        buf_free(&msg);
-        if (rc < 0)
+        int ok = accepts(c, s, v);
+        if (ok < 0)
             return nomem(c);
-        if (rc == 0)
+        if (ok)
             return v;
     }
     return cannot(c, "no string drawn meets all of its keywords (its "
@@ -519,13 +526,9 @@ static value *gen_object(struct dctx *c, const value *const *parts,
                     return NULL;
                 int ok = 1;
                 for (size_t r = 0; r < nd && ok; r++) {
-                    buf msg = BUF_INIT;
-                    int rc = schema_check(c->root, defs[r], v, "the value",
-                                          &msg);
-                    buf_free(&msg);
-                    if (rc < 0)
+                    ok = accepts(c, defs[r], v);
+                    if (ok < 0)
                         return nomem(c);
-                    ok = rc == 0;
                 }
                 if (ok)
                     break;
@@ -699,12 +702,10 @@ static value *gen(struct dctx *c, const value *schema, const char *name,
         size_t n = en->u.arr.len, first = (size_t)draw_below(&st, n);
         for (size_t i = 0; i < n; i++) {
             value *v = en->u.arr.items[(first + i) % n];
-            buf msg = BUF_INIT;
-            int r = schema_check(c->root, s, v, "the value", &msg);
-            buf_free(&msg);
-            if (r < 0)
+            int ok = accepts(c, s, v);
+            if (ok < 0)
                 return nomem(c);
-            if (r == 0)
+            if (ok)
                 return v;
         }
         return en->u.arr.items[first];
@@ -746,12 +747,10 @@ static value *gen(struct dctx *c, const value *schema, const char *name,
             }
             if (!v)
                 return NULL;
-            buf msg = BUF_INIT;
-            int r = schema_check(c->root, s, v, "the value", &msg);
-            buf_free(&msg);
-            if (r < 0)
+            int ok = accepts(c, s, v);
+            if (ok < 0)
                 return nomem(c);
-            if (r == 0)
+            if (ok)
                 return v;
             if (!fallback)
                 fallback = v;

@@ -27,6 +27,7 @@
  * is how the anchors stay honest in both directions.
  */
 #include "regex.h"
+#include "utf8.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -462,17 +463,6 @@ static node *set_node(parser *ps, bool negate)
     return n;
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Reads exactly n hex digits at p into *v; false (p unmoved) if not. */
 static bool read_hex(parser *ps, int n, uint32_t *v)
 {
@@ -480,7 +470,7 @@ static bool read_hex(parser *ps, int n, uint32_t *v)
         return false;
     uint32_t x = 0;
     for (int i = 0; i < n; i++) {
-        int h = hexval(ps->p[i]);
+        int h = hex_digit_value(ps->p[i]);
         if (h < 0)
             return false;
         x = x << 4 | (uint32_t)h;
@@ -516,9 +506,9 @@ static int parse_u_escape(parser *ps, atom *out)
         const unsigned char *q = ps->p + 1;
         v = 0;
         int digits = 0;
-        while (q < ps->end && hexval(*q) >= 0) {
+        while (q < ps->end && hex_digit_value(*q) >= 0) {
             if (v <= CP_MAX)
-                v = v << 4 | (uint32_t)hexval(*q);
+                v = v << 4 | (uint32_t)hex_digit_value(*q);
             q++, digits++;
         }
         if (digits == 0 || q >= ps->end || *q != '}')

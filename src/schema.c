@@ -7,6 +7,7 @@
  * the two as plain helpers.
  */
 #include "schema.h"
+#include "utf8.h"
 
 #include <float.h>
 #include <math.h>
@@ -41,16 +42,6 @@ static int is_alpha(int c)
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 static int is_alnum(int c) { return is_alpha(c) || is_digit(c); }
-static int hex_value(int c)
-{
-    if (is_digit(c))
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 /* The text a key stands for once written as JSON (see canon.h): YAML keys
  * need not be strings, and pointers and property names address them by
@@ -146,11 +137,11 @@ static int frag_byte(frag *f)
     unsigned char c = (unsigned char)*f->p++;
     if (c != '%')
         return c;
-    if (f->end - f->p < 2 || hex_value((unsigned char)f->p[0]) < 0 ||
-        hex_value((unsigned char)f->p[1]) < 0)
+    if (f->end - f->p < 2 || hex_digit_value((unsigned char)f->p[0]) < 0 ||
+        hex_digit_value((unsigned char)f->p[1]) < 0)
         return TOK_BAD;
-    int v = hex_value((unsigned char)f->p[0]) * 16 +
-            hex_value((unsigned char)f->p[1]);
+    int v = hex_digit_value((unsigned char)f->p[0]) * 16 +
+            hex_digit_value((unsigned char)f->p[1]);
     f->p += 2;
     return v;
 }
@@ -765,8 +756,8 @@ static int is_uri(const char *s, size_t n)
         if (c <= 0x20 || c >= 0x7F || strchr("\"<>\\^`{|}", c))
             return 0;
         if (c == '%') {
-            if (n - i < 3 || hex_value((unsigned char)s[i + 1]) < 0 ||
-                hex_value((unsigned char)s[i + 2]) < 0)
+            if (n - i < 3 || hex_digit_value((unsigned char)s[i + 1]) < 0 ||
+                hex_digit_value((unsigned char)s[i + 2]) < 0)
                 return 0;
             i += 2;
         }
@@ -783,7 +774,7 @@ static int is_uuid(const char *s, size_t n)
         if (i == 8 || i == 13 || i == 18 || i == 23) {
             if (s[i] != '-')
                 return 0;
-        } else if (hex_value((unsigned char)s[i]) < 0) {
+        } else if (hex_digit_value((unsigned char)s[i]) < 0) {
             return 0;
         }
     }
@@ -838,7 +829,7 @@ static int is_ipv6(const char *s, size_t n)
         if (j == i || j - i > 4)
             return 0;
         for (size_t k = i; k < j; k++)
-            if (hex_value((unsigned char)s[k]) < 0)
+            if (hex_digit_value((unsigned char)s[k]) < 0)
                 return 0;
         groups++;
         if (groups > 8)
@@ -1185,6 +1176,8 @@ static int check_string(check_ctx *cx, const value *s, const value *inst)
         if (re) {
             int found = regex_search(re, str, len);
             regex_free(re);
+            if (found < 0)
+                return -1; /* out of memory */
             if (!found)
                 return fail(cx, " must match the pattern %.*s",
                             (int)kw->u.str.len, kw->u.str.ptr);

@@ -241,3 +241,14 @@ int utf8_transcode(buf *out, const unsigned char *s, size_t len,
         return UTF8_INVALID;
     return buf_append(out, s, len) < 0 ? UTF8_NOMEM : UTF8_OK;
 }
+
+int hex_digit_value(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}

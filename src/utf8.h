@@ -65,4 +65,7 @@ int utf8_transcode(buf *out, const unsigned char *s, size_t len,
  * its 3-byte form) to out; 0, or -1 when memory runs out. */
 int utf8_put(buf *out, unsigned long cp);
 
+/* The value of an ASCII hex digit (0-9, a-f, A-F), or -1. */
+int hex_digit_value(int c);
+
 #endif
