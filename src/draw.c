@@ -368,6 +368,8 @@ static value *draw_string(struct dctx *c, const value *s, const char *name)
     if (pat && pat->kind == V_STRING) {
         char why[160];
         re = regex_compile(pat->u.str.ptr, pat->u.str.len, why, sizeof why);
+        if (!re && strcmp(why, REGEX_NOMEM) == 0)
+            return nomem(c);
     }
     /* A known format first (a date is a date); the pattern when the
      * format's value does not match it. */

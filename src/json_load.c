@@ -617,9 +617,10 @@ static int open_container(struct loader *L, value_kind kind)
     value *v = new_node(L, kind, at);
     struct frame *frames =
         reserve(L->frames, &L->frames_cap, L->depth, sizeof *frames);
+    if (frames) /* moved or not, it is the frames' block now */
+        L->frames = frames;
     if (!v || !frames)
         return nomem(L);
-    L->frames = frames;
     struct frame *f = &L->frames[L->depth++];
     memset(f, 0, sizeof *f);
     f->node = v;

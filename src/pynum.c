@@ -609,10 +609,10 @@ int pynum_ascii(buf *out, const char *s, size_t len)
         size_t at = i;
         long cp = next_cp(s, len, &i);
         if (cp < 0)
-            return -1;
+            return PYNUM_BAD_DIGIT;
         if (py_space((unsigned)cp)) {
             if (seen && buf_putc(out, ' ') < 0)
-                return -1;
+                return PYNUM_NOMEM;
             continue;
         }
         seen = 1;
@@ -630,7 +630,7 @@ int pynum_ascii(buf *out, const char *s, size_t len)
         else
             rc = buf_append(out, s + at, i - at);
         if (rc < 0)
-            return -1;
+            return PYNUM_NOMEM;
         keep = out->len;
     }
     /* trailing whitespace goes; inner whitespace stays (and fails later) */

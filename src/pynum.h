@@ -43,8 +43,8 @@ int pyint_sexagesimal(buf *out, const char *const *parts, const size_t *lens,
 
 /* Appends s to out as Python's int() and float() read it before parsing:
  * without the whitespace around it (str.isspace), every Unicode decimal
- * digit (Nd) turned into its ASCII digit.  -1 when s is not UTF-8 or memory
- * runs out. */
+ * digit (Nd) turned into its ASCII digit.  PYNUM_NOMEM when memory runs
+ * out, PYNUM_BAD_DIGIT when s is not UTF-8. */
 int pynum_ascii(buf *out, const char *s, size_t len);
 
 /* Whether the decimal integer text (as a V_INT holds it) and the double are

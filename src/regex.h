@@ -65,7 +65,9 @@ typedef struct regex_rng {
 } regex_rng;
 
 /* Compiles pattern (len bytes, UTF-8).  On failure returns NULL and writes
- * a one-line reason into why (e.g. "lookahead (?=...) is not supported"). */
+ * a one-line reason into why (e.g. "lookahead (?=...) is not supported");
+ * when memory ran out, the reason is exactly REGEX_NOMEM. */
+#define REGEX_NOMEM "out of memory"
 regex *regex_compile(const char *pattern, size_t len, char *why, size_t whysize);
 
 /* 1 when the pattern matches somewhere in s, 0 when not, -1 when memory

@@ -1173,6 +1173,8 @@ static int check_string(check_ctx *cx, const value *s, const value *inst)
         char why[160];
         regex *re = regex_compile(kw->u.str.ptr, kw->u.str.len, why,
                                   sizeof why);
+        if (!re && strcmp(why, REGEX_NOMEM) == 0)
+            return -1;
         if (re) {
             int found = regex_search(re, str, len);
             regex_free(re);

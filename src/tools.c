@@ -83,6 +83,16 @@ static void refuse(struct builder *b, const char *name, const value *where,
         ts->nrefused++;
 }
 
+/* schema_deref, remembering when it ran out of memory (which must fail
+ * the whole table, not refuse one tool). */
+static const value *deref(struct builder *b, const value *schema, err *e)
+{
+    const value *s = schema_deref(b->root, schema, e);
+    if (!s && e->code == ERR_NOMEM)
+        b->nomem = 1;
+    return s;
+}
+
 /* ------------------------------------------------------------ kinds */
 
 int tool_name_reads(const char *name, char *word, size_t size)
@@ -226,7 +236,7 @@ static int schema_refs_ok(struct builder *b, const char *name,
 static const char *type_text(struct builder *b, const value *schema)
 {
     err e;
-    const value *s = schema_deref(b->root, schema, &e);
+    const value *s = deref(b, schema, &e);
     const value *t = s ? value_getz(s, "type") : NULL;
     if (t && t->kind == V_STRING)
         return t->u.str.ptr;
@@ -268,13 +278,14 @@ static void note_pattern(struct builder *b, tool *t, const tool_arg *a,
                          size_t cap)
 {
     err e;
-    const value *s = schema_deref(b->root, a->schema, &e);
+    const value *s = deref(b, a->schema, &e);
     const value *pat = s ? schema_kw(s, "pattern") : NULL;
     if (!pat || pat->kind != V_STRING || t->nnotes >= cap)
         return;
     char why[200];
     regex *re = regex_compile(pat->u.str.ptr, pat->u.str.len, why, sizeof why);
-    if (re) {
+    if (re || strcmp(why, REGEX_NOMEM) == 0) {
+        b->nomem |= !re;
         regex_free(re);
         return;
     }
@@ -291,7 +302,7 @@ static void note_pattern(struct builder *b, tool *t, const tool_arg *a,
 static int args_from_schema(struct builder *b, tool *t, const value *schema)
 {
     err e;
-    const value *s = schema_deref(b->root, schema, &e);
+    const value *s = deref(b, schema, &e);
     const value *props = s ? value_getz(s, "properties") : NULL;
     const value *req = s ? value_getz(s, "required") : NULL;
     if (!props || props->kind != V_OBJECT || props->u.obj.len == 0)
@@ -322,7 +333,7 @@ static int args_from_schema(struct builder *b, tool *t, const value *schema)
 static const char *not_object_schema(struct builder *b, const value *schema)
 {
     err e;
-    const value *s = schema_deref(b->root, schema, &e);
+    const value *s = deref(b, schema, &e);
     if (!s || s->kind != V_OBJECT)
         return "is not an object schema";
     const value *t = value_getz(s, "type");
@@ -522,7 +533,7 @@ static const value *output_of(struct builder *b, const value *op, int v2)
         if (code[0] != '2')
             continue;
         err e;
-        const value *r = schema_deref(b->root, resp->u.obj.items[i].val, &e);
+        const value *r = deref(b, resp->u.obj.items[i].val, &e);
         if (!r)
             return NULL;
         return v2 ? value_getz(r, "schema")
@@ -567,7 +578,7 @@ static void collect_params(struct builder *b, struct params *p,
         return;
     for (size_t i = 0; i < list->u.arr.len; i++) {
         err e;
-        const value *prm = schema_deref(b->root, list->u.arr.items[i], &e);
+        const value *prm = deref(b, list->u.arr.items[i], &e);
         if (!prm || prm->kind != V_OBJECT)
             continue;
         const char *name = kw_str(prm, "name"), *in = kw_str(prm, "in");
@@ -637,7 +648,7 @@ static void read_operation(struct builder *b, const char *path,
     if (!v2) {
         const value *rb = value_getz(op, "requestBody");
         if (rb) {
-            const value *rbd = schema_deref(b->root, rb, &e);
+            const value *rbd = deref(b, rb, &e);
             if (!rbd) {
                 refuse(b, name, op, "its requestBody: %s", e.msg);
                 return;
@@ -646,7 +657,7 @@ static void read_operation(struct builder *b, const char *path,
         }
     }
     if (body) {
-        const value *bs = schema_deref(b->root, body, &e);
+        const value *bs = deref(b, body, &e);
         if (!bs) {
             refuse(b, name, op, "its request body: %s", e.msg);
             return;
@@ -748,7 +759,7 @@ static void read_openapi(struct builder *b, int v2)
         if (k->kind != V_STRING)
             continue;
         err e;
-        const value *item = schema_deref(b->root, paths->u.obj.items[i].val, &e);
+        const value *item = deref(b, paths->u.obj.items[i].val, &e);
         if (!item || item->kind != V_OBJECT)
             continue;
         for (size_t m = 0; methods[m]; m++) {

@@ -935,10 +935,10 @@ static value *build_timestamp(struct loader *L, const ynode *n,
 static int py_float_text(const char *text, size_t tn, double *out)
 {
     buf norm = BUF_INIT;
-    if (pynum_ascii(&norm, text, tn) < 0 || norm.len == 0 ||
-        norm.len >= 512) {
+    int r = pynum_ascii(&norm, text, tn);
+    if (r < 0 || norm.len == 0 || norm.len >= 512) {
         buf_free(&norm);
-        return -1;
+        return r == PYNUM_NOMEM ? -2 : -1;
     }
     const char *s = norm.data;
     size_t n = norm.len, i = 0;
@@ -998,7 +998,7 @@ static value *build_float(struct loader *L, const ynode *n, const ynode *s,
     }
     clean[len] = '\0';
     double d = 0;
-    int ok = len > 0 && len + 1 < sizeof clean;
+    int ok = len > 0 && len + 1 < sizeof clean, oom = 0;
     if (ok) {
         const char *p = clean;
         size_t plen = len;
@@ -1020,7 +1020,9 @@ static value *build_float(struct loader *L, const ynode *n, const ynode *s,
                 while (colon > p && colon[-1] != ':')
                     colon--;
                 double part;
-                ok = py_float_text(colon, (size_t)(end - colon), &part) == 0;
+                int r = py_float_text(colon, (size_t)(end - colon), &part);
+                oom |= r == -2;
+                ok = r == 0;
                 sum += part * base;
                 base *= 60;
                 end = colon > p ? colon - 1 : p;
@@ -1029,9 +1031,15 @@ static value *build_float(struct loader *L, const ynode *n, const ynode *s,
             }
             d = sign * sum;
         } else {
-            ok = py_float_text(p, plen, &d) == 0;
+            int r = py_float_text(p, plen, &d);
+            oom |= r == -2;
+            ok = r == 0;
             d *= sign;
         }
+    }
+    if (oom) {
+        nomem(L);
+        return NULL;
     }
     if (!ok) {
         fail(L, n->line, n->col, where, ERR_VALUE,
@@ -1053,8 +1061,12 @@ static int py_int(buf *out, const char *text, size_t n, unsigned base,
                   int negate)
 {
     buf a = BUF_INIT;
-    int rc = PYNUM_BAD_DIGIT;
-    if (pynum_ascii(&a, text, n) == 0 && a.len) {
+    int rc = pynum_ascii(&a, text, n);
+    if (rc == PYNUM_OK)
+        rc = PYNUM_BAD_DIGIT;
+    else
+        a.len = 0; /* not UTF-8, or out of memory: rc says which */
+    if (a.len) {
         const char *p = a.data;
         size_t len = a.len;
         int neg = 0;
