@@ -1,0 +1,11 @@
+# Every allocation failure is survived: tests/oomcheck fails the project's
+# Nth allocation, for N = 1, 2, 3... until loading, hashing and reading the
+# tool table succeed, on the sample, tool-table and refusal files; each
+# shorter run must end in "out of memory", and AddressSanitizer's leak
+# check (when built with it) proves nothing leaked.
+set -u
+cd "$TOP_SRCDIR/tests" || exit 99
+files=$(ls ../samples/tools/* tools/*.json tools/*.yaml refusals/* |
+    grep -v -e '\.err$' -e '\.gold$')
+# shellcheck disable=SC2086
+exec "$OOMCHECK" $files
