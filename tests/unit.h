@@ -10,6 +10,7 @@ Suite *yaml_suite(void);
 Suite *canon_suite(void);
 Suite *pynum_suite(void);
 Suite *draw_suite(void);
+Suite *answer_suite(void);
 Suite *regex_suite(void);
 Suite *schema_suite(void);
 

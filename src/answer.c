@@ -1,0 +1,172 @@
+/* answer: see answer.h. */
+#include "answer.h"
+
+#include <string.h>
+
+#include "canon.h"
+#include "draw.h"
+#include "json_load.h"
+#include "schema.h"
+
+static const struct {
+    const char *code;
+    int status;
+} errors[] = {
+    [SIM_NOT_FOUND] = {"not_found", 404},
+    [SIM_INVALID_ARGUMENTS] = {"invalid_arguments", 422},
+    [SIM_NOT_READY] = {"not_ready", 409},
+    [SIM_UNAVAILABLE] = {"unavailable", 503},
+    [SIM_TIMEOUT] = {"timeout", 504},
+    [SIM_RATE_LIMITED] = {"rate_limited", 429},
+};
+
+const char *sim_error_code(enum sim_error code)
+{
+    return errors[code].code;
+}
+
+int sim_error_status(enum sim_error code)
+{
+    return errors[code].status;
+}
+
+int answer_error(buf *out, enum tool_format format, enum sim_error code,
+                 const char *message)
+{
+    int retry = code == SIM_RATE_LIMITED;
+    int rc = 0;
+    switch (format) {
+    case TOOLS_OPENAI:
+        rc |= buf_printf(out, "{\"error\":{\"code\":\"%s\",\"message\":",
+                         errors[code].code);
+        rc |= canon_write_string(out, message, strlen(message));
+        rc |= buf_puts(out, retry ? ",\"retry_after\":1}}" : "}}");
+        break;
+    case TOOLS_MCP:
+        rc |= buf_puts(out, "{\"content\":[{\"text\":");
+        rc |= canon_write_string(out, message, strlen(message));
+        rc |= buf_puts(out, ",\"type\":\"text\"}],\"isError\":true}");
+        break;
+    case TOOLS_OPENAPI:
+        rc |= buf_puts(out, "{\"detail\":");
+        rc |= canon_write_string(out, message, strlen(message));
+        rc |= buf_printf(out, "%s,\"status\":%d}",
+                         retry ? ",\"retry_after\":1" : "", errors[code].status);
+        break;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+static value *text(arena *a, const char *s)
+{
+    return value_new_text(a, V_STRING, s, strlen(s), 0, 0);
+}
+
+int answer_draw(value **out, arena *a, const toolset *ts, const tool *t,
+                const value *args, uint64_t seed, err *e)
+{
+    buf canon = BUF_INIT;
+    draw_key k;
+    int rc = 0;
+    if (args) {
+        rc = canon_write(&canon, args, e);
+    } else if (buf_puts(&canon, "{}") < 0) {
+        rc = err_set(e, ERR_NOMEM, "out of memory drawing an answer");
+    }
+    if (rc < 0) {
+        buf_free(&canon);
+        return -1;
+    }
+    draw_key_init(&k, ts->doc->file_sha256, seed, t->name, canon.data,
+                  canon.len);
+    buf_free(&canon);
+    if (t->output_schema)
+        return draw_value(out, a, ts->doc->root, t->output_schema, &k, "$", e);
+
+    /* {"ok": true, "id": "A-3317"}: an id of six characters */
+    static const char id_schema[] =
+        "{\"type\":\"string\",\"minLength\":6,\"maxLength\":6}";
+    value *schema = NULL, *id = NULL;
+    value *o = value_new(a, V_OBJECT, 0, 0);
+    value *ok = value_new(a, V_BOOL, 0, 0);
+    value_member *m = arena_alloc(a, 2 * sizeof *m);
+    if (!o || !ok || !m ||
+        json_load(&schema, a, id_schema, sizeof id_schema - 1, e) < 0)
+        return err_set(e, ERR_NOMEM, "out of memory drawing an answer");
+    if (draw_value(&id, a, schema, schema, &k, "$.id", e) < 0)
+        return -1;
+    ok->u.b = 1;
+    m[0].key = text(a, "ok");
+    m[0].val = ok;
+    m[1].key = text(a, "id");
+    m[1].val = id;
+    if (!m[0].key || !m[1].key)
+        return err_set(e, ERR_NOMEM, "out of memory drawing an answer");
+    o->u.obj.items = m;
+    o->u.obj.len = 2;
+    *out = o;
+    return 0;
+}
+
+/* The member of object o keyed by the string k, as an index, or -1. */
+static long member_at(const value_member *m, size_t n, const value *k)
+{
+    for (size_t i = 0; i < n; i++)
+        if (m[i].key->kind == V_STRING && m[i].key->u.str.len == k->u.str.len &&
+            memcmp(m[i].key->u.str.ptr, k->u.str.ptr, k->u.str.len) == 0)
+            return (long)i;
+    return -1;
+}
+
+int answer_place_args(value **out, arena *a, const toolset *ts,
+                      const tool *t, const value *answer, const value *args,
+                      err *e)
+{
+    *out = (value *)answer;
+    if (!args || args->kind != V_OBJECT || answer->kind != V_OBJECT)
+        return 0;
+    const value *root = ts->doc->root;
+    const value *props = NULL;
+    if (t->output_schema) {
+        const value *s = schema_deref(root, t->output_schema, e);
+        props = s ? schema_kw(s, "properties") : NULL;
+        if (!props || props->kind != V_OBJECT)
+            return 0; /* nowhere to put them: the answer as drawn */
+    }
+    size_t cap = answer->u.obj.len + args->u.obj.len;
+    value_member *m = arena_alloc(a, cap * sizeof *m);
+    value *o = value_new(a, V_OBJECT, 0, 0);
+    if (!m || !o)
+        return err_set(e, ERR_NOMEM, "out of memory placing arguments");
+    memcpy(m, answer->u.obj.items, answer->u.obj.len * sizeof *m);
+    size_t n = answer->u.obj.len;
+    for (size_t i = 0; i < args->u.obj.len; i++) {
+        value *k = args->u.obj.items[i].key;
+        value *v = args->u.obj.items[i].val;
+        if (k->kind != V_STRING)
+            continue;
+        if (props) {
+            const value *field = value_get(props, k->u.str.ptr, k->u.str.len);
+            if (!field)
+                continue;
+            buf msg = BUF_INIT;
+            int r = schema_check(root, field, v, "the value", &msg);
+            buf_free(&msg);
+            if (r < 0)
+                return err_set(e, ERR_NOMEM, "out of memory placing arguments");
+            if (r != 0)
+                continue; /* does not fit: the drawn value stays */
+        }
+        long at = member_at(m, n, k);
+        if (at >= 0) {
+            m[at].val = v;
+        } else {
+            m[n].key = k;
+            m[n++].val = v;
+        }
+    }
+    o->u.obj.items = m;
+    o->u.obj.len = n;
+    *out = o;
+    return 0;
+}
