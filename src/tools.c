@@ -564,9 +564,13 @@ static const char *derived_name(struct builder *b, const char *method,
     return dupf(b, "%s", tmp);
 }
 
+#define MAX_PARAMS 128   /* parameters of one operation */
+#define MAX_REQUIRED 256 /* required arguments of one operation */
+
 struct params {
-    const value *list[128];
+    const value *list[MAX_PARAMS];
     size_t n;
+    int overflow;
 };
 
 /* Operation parameters override path-level ones of the same name and
@@ -591,8 +595,10 @@ static void collect_params(struct builder *b, struct params *p,
                 break;
         if (j < p->n)
             p->list[j] = prm;
-        else if (p->n < sizeof p->list / sizeof p->list[0])
+        else if (p->n < MAX_PARAMS)
             p->list[p->n++] = prm;
+        else
+            p->overflow = 1;
     }
 }
 
@@ -610,10 +616,17 @@ static void read_operation(struct builder *b, const char *path,
     struct params p = {.n = 0};
     collect_params(b, &p, value_getz(item, "parameters"));
     collect_params(b, &p, value_getz(op, "parameters"));
+    if (p.overflow) {
+        refuse(b, name, op,
+               "has more than %d parameters, the most one tool can have here",
+               MAX_PARAMS);
+        return;
+    }
 
     struct obj_builder props = {NULL, 0, 0};
     size_t nreq = 0;
-    value **reqs = arena_alloc(b->ts->arena, 256 * sizeof *reqs);
+    value **reqs = arena_alloc(b->ts->arena, MAX_REQUIRED * sizeof *reqs);
+    int too_many = 0;
     if (!reqs) {
         b->nomem = 1;
         return;
@@ -642,8 +655,12 @@ static void read_operation(struct builder *b, const char *path,
         const value *r = value_getz(p.list[i], "required");
         if (ob_add(b, &props, str_value(b, pname), (value *)schema) < 0)
             return;
-        if (r && r->kind == V_BOOL && r->u.b && nreq < 256)
-            reqs[nreq++] = str_value(b, pname);
+        if (r && r->kind == V_BOOL && r->u.b) {
+            if (nreq < MAX_REQUIRED)
+                reqs[nreq++] = str_value(b, pname);
+            else
+                too_many = 1;
+        }
     }
     if (!v2) {
         const value *rb = value_getz(op, "requestBody");
@@ -680,17 +697,30 @@ static void read_operation(struct builder *b, const char *path,
                 if (ob_add(b, &props, (value *)k,
                            bprops->u.obj.items[i].val) < 0)
                     return;
-                if (in_required(breq, k->u.str.ptr, k->u.str.len) &&
-                    nreq < 256)
-                    reqs[nreq++] = (value *)k;
+                if (in_required(breq, k->u.str.ptr, k->u.str.len)) {
+                    if (nreq < MAX_REQUIRED)
+                        reqs[nreq++] = (value *)k;
+                    else
+                        too_many = 1;
+                }
             }
         } else {
             /* A body that is not an object: one argument, "body". */
             if (ob_add(b, &props, str_value(b, "body"), (value *)body) < 0)
                 return;
-            if (nreq < 256)
+            if (nreq < MAX_REQUIRED)
                 reqs[nreq++] = str_value(b, "body");
+            else
+                too_many = 1;
         }
+    }
+
+    if (too_many) {
+        refuse(b, name, op,
+               "has more than %d required arguments, the most one tool can "
+               "have here",
+               MAX_REQUIRED);
+        return;
     }
 
     /* {"type":"object","properties":{...},"required":[...]} */
