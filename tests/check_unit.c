@@ -12,6 +12,7 @@ int main(void)
     srunner_add_suite(sr, pynum_suite());
     srunner_add_suite(sr, draw_suite());
     srunner_add_suite(sr, answer_suite());
+    srunner_add_suite(sr, arm_suite());
     srunner_add_suite(sr, regex_suite());
     srunner_add_suite(sr, schema_suite());
     srunner_run_all(sr, CK_NORMAL);

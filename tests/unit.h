@@ -11,6 +11,7 @@ Suite *canon_suite(void);
 Suite *pynum_suite(void);
 Suite *draw_suite(void);
 Suite *answer_suite(void);
+Suite *arm_suite(void);
 Suite *regex_suite(void);
 Suite *schema_suite(void);
 

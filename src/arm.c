@@ -1,0 +1,85 @@
+/* arm: see arm.h.  The valid ids are few (29), so a mistake is matched
+ * against each of them. */
+#include "arm.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    char letter;
+    const int *levels;
+    size_t nlevels;
+} knobs[] = {
+    [KNOB_BASE] = {"base", 0, (const int[]){0}, 1},
+    [KNOB_DEPTH] = {"depth", 'd', (const int[]){1, 2, 3, 4, 5, 6, 7, 8}, 8},
+    [KNOB_FAULTS] = {"faults", 'f', (const int[]){0, 1, 2, 4}, 4},
+    [KNOB_TIMEOUTS] = {"timeouts", 'o', (const int[]){0, 1, 2, 4}, 4},
+    [KNOB_RATELIMITS] = {"ratelimits", 'r', (const int[]){0, 1, 2, 4}, 4},
+    [KNOB_LANDED] = {"landed", 'l', (const int[]){0, 1}, 2},
+    [KNOB_BADDATA] = {"baddata", 'b', (const int[]){0, 1, 2, 3}, 4},
+    [KNOB_LAGGED] = {"lagged", 'g', (const int[]){0, 1}, 2},
+};
+#define NKNOBS (sizeof knobs / sizeof knobs[0])
+
+const char *knob_name(enum knob k)
+{
+    return knobs[k].name;
+}
+
+void arm_id(const arm *a, char out[ARM_ID_MAX])
+{
+    if (a->knob == KNOB_BASE)
+        snprintf(out, ARM_ID_MAX, "base");
+    else
+        snprintf(out, ARM_ID_MAX, "%s:%c%d", knobs[a->knob].name,
+                 knobs[a->knob].letter, a->level);
+}
+
+/* Levenshtein distance, for ids of at most a few dozen bytes. */
+static size_t distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    size_t row[ARM_ID_MAX + 64];
+    if (lb >= sizeof row / sizeof row[0])
+        lb = sizeof row / sizeof row[0] - 1;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+int arm_parse(arm *out, const char *id, size_t len, err *e)
+{
+    char best[ARM_ID_MAX] = "base";
+    size_t best_d = (size_t)-1;
+    for (size_t k = 0; k < NKNOBS; k++)
+        for (size_t l = 0; l < knobs[k].nlevels; l++) {
+            arm a = {(enum knob)k, knobs[k].levels[l]};
+            char text[ARM_ID_MAX];
+            arm_id(&a, text);
+            if (strlen(text) == len && memcmp(text, id, len) == 0) {
+                *out = a;
+                return 0;
+            }
+            size_t d = distance(id, len > 64 ? 64 : len, text, strlen(text));
+            if (d < best_d) {
+                best_d = d;
+                memcpy(best, text, sizeof best);
+            }
+        }
+    return err_set(e, ERR_USAGE, "unknown arm \"%.*s\"; did you mean %s?",
+                   (int)(len > 40 ? 40 : len), id, best);
+}
