@@ -1,5 +1,5 @@
 /* arm: see arm.h.  The valid ids are few (29), so a mistake is matched
- * against each of them. */
+ * against each of them: edit distance first, then how far the level is. */
 #include "arm.h"
 
 #include <stdio.h>
@@ -74,7 +74,14 @@ int arm_parse(arm *out, const char *id, size_t len, err *e)
                 *out = a;
                 return 0;
             }
-            size_t d = distance(id, len > 64 ? 64 : len, text, strlen(text));
+            /* ties go to the nearest level: faults:f3 -> faults:f2 */
+            size_t tl = strlen(text);
+            size_t d = 16 * distance(id, len > 64 ? 64 : len, text, tl);
+            if (len && id[len - 1] >= '0' && id[len - 1] <= '9' &&
+                text[tl - 1] >= '0' && text[tl - 1] <= '9') {
+                int gap = id[len - 1] - text[tl - 1];
+                d += (size_t)(gap < 0 ? -gap : gap);
+            }
             if (d < best_d) {
                 best_d = d;
                 memcpy(best, text, sizeof best);

@@ -10,8 +10,9 @@
  *   baddata:b0..b3          the named read answers wrongly once
  *   lagged:g0,1             the first read after the target write lags
  *
- * A mistyped id is refused with the nearest valid one (edit distance,
- * ties to the first in the order above): did you mean depth:d3?
+ * A mistyped id is refused with the nearest valid one (edit distance;
+ * among equals, the nearest level, then the first in the order above):
+ * did you mean depth:d3?
  */
 #ifndef TR_ARM_H
 #define TR_ARM_H

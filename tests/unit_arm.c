@@ -42,8 +42,9 @@ START_TEST(mistakes_name_the_nearest_id)
 {
     assert_refused("depht:d3", "unknown arm \"depht:d3\"; did you mean depth:d3?");
     assert_refused("depth:3", "unknown arm \"depth:3\"; did you mean depth:d3?");
-    assert_refused("faults:f3", "unknown arm \"faults:f3\"; did you mean faults:f0?");
-    assert_refused("depth:d9", "unknown arm \"depth:d9\"; did you mean depth:d1?");
+    assert_refused("faults:f3", "unknown arm \"faults:f3\"; did you mean faults:f2?");
+    assert_refused("depth:d9", "unknown arm \"depth:d9\"; did you mean depth:d8?");
+    assert_refused("lagged:g5", "unknown arm \"lagged:g5\"; did you mean lagged:g1?");
     assert_refused("Base", "unknown arm \"Base\"; did you mean base?");
     assert_refused("", "unknown arm \"\"; did you mean base?");
     assert_refused("timeout:o1", "unknown arm \"timeout:o1\"; did you mean timeouts:o1?");
