@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "cmds.h"
+#include "generator.h"
 
 static const char usage_text[] =
     "usage: replay hash [--canonical] FILE...\n"
@@ -45,7 +46,16 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("replay (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+        char fp[SHA256_HEX_LEN + 1];
+        err e;
+        err_clear(&e);
+        if (generator_fingerprint(fp, &e) < 0) {
+            fprintf(stderr, "replay: cannot fingerprint the generator: %s\n",
+                    e.msg);
+            return EXIT_REFUSED;
+        }
+        printf("replay (%s) %s\ngenerator %d, fingerprint %s\n",
+               PACKAGE_NAME, PACKAGE_VERSION, GENERATOR_VERSION, fp);
         return 0;
     }
     if (strcmp(cmd, "hash") == 0)

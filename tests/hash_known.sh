@@ -36,6 +36,12 @@ check "exit status with a refused file" 1 $?
 got=$("$REPLAY" hash shop.json /nonexistent/tools.json 2>&1 >/dev/null)
 check "missing file" "/nonexistent/tools.json: cannot open: No such file or directory" "$got"
 
+# The generator's version and fingerprint, pinned: a change to anything
+# the generator produces changes the fingerprint, and must come with a new
+# GENERATOR_VERSION (src/generator.h) and this line updated.
+got=$("$REPLAY" --version | sed -n 2p)
+check "generator fingerprint" "generator 1, fingerprint 23789fd0e9a0eee958af44aff97f9d1bf62b1eba3906050f530046572680e565" "$got"
+
 # Usage errors: exit status 2.
 "$REPLAY" hash >/dev/null 2>&1
 check "no file" 2 $?

@@ -1,0 +1,111 @@
+/* generator: see generator.h. */
+#include "generator.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "answer.h"
+#include "canon.h"
+#include "doc.h"
+#include "draw.h"
+#include "tools.h"
+
+/* The probe: MCP tools whose schemas use every rule of docs/draws.md. */
+static const char probe[] =
+    "{\"tools\":["
+    "{\"name\":\"get_order\",\"inputSchema\":{\"type\":\"object\","
+    "\"required\":[\"order_id\"],\"properties\":{\"order_id\":{\"type\":"
+    "\"string\",\"minLength\":6,\"maxLength\":6}}}},"
+    "{\"name\":\"refund_order\",\"inputSchema\":{\"type\":\"object\","
+    "\"required\":[\"order_id\",\"amount\"],\"properties\":{\"order_id\":"
+    "{\"type\":\"string\"},\"amount\":{\"type\":\"number\",\"minimum\":0,"
+    "\"exclusiveMaximum\":500},\"reason\":{\"enum\":[\"damaged\",\"late\","
+    "\"other\"]}}},\"outputSchema\":{\"type\":\"object\",\"properties\":{"
+    "\"refund_id\":{\"type\":\"string\",\"pattern\":\"^R-[0-9]{5}$\"},"
+    "\"order_id\":{\"type\":\"string\"},\"amount\":{\"type\":\"number\"},"
+    "\"at\":{\"type\":\"string\",\"format\":\"date-time\"}}}},"
+    "{\"name\":\"list_people\",\"annotations\":{\"readOnlyHint\":true},"
+    "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":"
+    "\"integer\",\"minimum\":1,\"maximum\":50,\"multipleOf\":5},\"tags\":{"
+    "\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,"
+    "\"maxItems\":4,\"uniqueItems\":true}}},\"outputSchema\":{\"type\":"
+    "\"object\",\"properties\":{\"people\":{\"type\":\"array\",\"items\":{"
+    "\"$ref\":\"#/$defs/Person\"}}}}},"
+    "{\"name\":\"set_contact\",\"inputSchema\":{\"type\":\"object\","
+    "\"properties\":{\"contact\":{\"oneOf\":[{\"type\":\"object\",\"required\":"
+    "[\"email\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":"
+    "\"email\"}}},{\"type\":\"object\",\"required\":[\"phone\"],\"properties\":"
+    "{\"phone\":{\"type\":\"string\"}}}]},\"when\":{\"type\":\"string\","
+    "\"format\":\"date\"},\"site\":{\"type\":\"string\",\"format\":\"uri\"},"
+    "\"key\":{\"type\":\"string\",\"format\":\"uuid\"},\"on\":{\"type\":"
+    "\"boolean\"},\"note\":{\"type\":[\"string\",\"null\"]}}}}],"
+    "\"$defs\":{\"Person\":{\"allOf\":[{\"type\":\"object\",\"required\":["
+    "\"id\"],\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":"
+    "\"string\"}}},{\"properties\":{\"host\":{\"type\":\"string\",\"format\":"
+    "\"hostname\"},\"ip\":{\"type\":\"string\",\"format\":\"ipv4\"}}}]}}}";
+
+static int put_value(buf *out, const value *v, err *e)
+{
+    buf one = BUF_INIT;
+    int rc = canon_write(&one, v, e);
+    if (rc == 0 && (buf_append(out, one.data, one.len) < 0 ||
+                    buf_putc(out, '\n') < 0))
+        rc = err_set(e, ERR_NOMEM, "out of memory");
+    buf_free(&one);
+    return rc;
+}
+
+/* Everything the generator makes on the probe, one JSON text a line. */
+static int produce(buf *out, const toolset *ts, err *e)
+{
+    for (uint64_t seed = 1; seed <= 16; seed++)
+        for (size_t i = 0; i < ts->ntools; i++) {
+            const tool *t = &ts->tools[i];
+            arena *a = arena_new();
+            value *args = NULL, *answer = NULL, *placed = NULL;
+            draw_key k;
+            draw_key_init(&k, ts->doc->file_sha256, seed, t->name, "{}", 2);
+            int rc = a ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+            if (rc == 0)
+                rc = draw_value(&args, a, ts->doc->root, t->input_schema, &k,
+                                "$", e);
+            if (rc == 0)
+                rc = answer_draw(&answer, a, ts, t, args, seed, e);
+            if (rc == 0)
+                rc = answer_place_args(&placed, a, ts, t, answer, args, e);
+            if (rc == 0)
+                rc = put_value(out, args, e);
+            if (rc == 0)
+                rc = put_value(out, answer, e);
+            if (rc == 0)
+                rc = put_value(out, placed, e);
+            arena_free(a);
+            if (rc < 0)
+                return -1;
+        }
+    for (int f = TOOLS_OPENAI; f <= TOOLS_OPENAPI; f++)
+        for (int c = SIM_NOT_FOUND; c <= SIM_RATE_LIMITED; c++)
+            if (answer_error(out, (enum tool_format)f, (enum sim_error)c,
+                             "probe") < 0 ||
+                buf_putc(out, '\n') < 0)
+                return err_set(e, ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e)
+{
+    doc *d = NULL;
+    toolset *ts = NULL;
+    buf out = BUF_INIT;
+    int rc = doc_parse(&d, probe, sizeof probe - 1, e);
+    if (rc == 0)
+        rc = toolset_build(&ts, d, e);
+    if (rc == 0)
+        rc = produce(&out, ts, e);
+    if (rc == 0 && sha256_hex(hex, out.data, out.len) < 0)
+        rc = err_set(e, ERR_NOMEM, "SHA-256 is not available from OpenSSL");
+    buf_free(&out);
+    toolset_free(ts);
+    doc_free(d);
+    return rc;
+}

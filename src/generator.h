@@ -1,0 +1,23 @@
+/*
+ * generator: the version and the fingerprint of what the simulator makes.
+ *
+ * Every run records them ("made with"), so that two runs are compared
+ * only when the same generator made their tasks and answers.  The
+ * fingerprint is the SHA-256 of everything the generator produces on a
+ * fixed probe built into the program (a tool file of every kind of schema,
+ * seeds 1 to 16, drawn arguments, answers, the write rule and the errors
+ * of each idiom).  Any change to what it produces changes the fingerprint;
+ * GENERATOR_VERSION is bumped with it, on purpose.
+ */
+#ifndef TR_GENERATOR_H
+#define TR_GENERATOR_H
+
+#include "err.h"
+#include "sha256.h"
+
+#define GENERATOR_VERSION 1
+
+/* Computes the fingerprint (lower-case hex).  0, or -1 with e set. */
+int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e);
+
+#endif
