@@ -21,6 +21,7 @@
  * before any quadratic work, and checked exactly once it is known.
  */
 #include "pynum.h"
+#include "utf8.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -582,33 +583,16 @@ static int py_space(unsigned c)
            c == 0x3000;
 }
 
-/* Decodes one code point at s[*i]; -1 when the bytes are not UTF-8. */
-static long next_cp(const char *s, size_t len, size_t *i)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    unsigned c = u[*i];
-    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
-                            : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || *i + n > len)
-        return -1;
-    unsigned long cp = n == 1 ? c : c & (0x7Fu >> n);
-    for (size_t k = 1; k < n; k++) {
-        if ((u[*i + k] & 0xC0) != 0x80)
-            return -1;
-        cp = (cp << 6) | (u[*i + k] & 0x3F);
-    }
-    *i += n;
-    return (long)cp;
-}
-
 int pynum_ascii(buf *out, const char *s, size_t len)
 {
     size_t i = 0, start = out->len, keep = out->len;
     int seen = 0;
     while (i < len) {
         size_t at = i;
-        long cp = next_cp(s, len, &i);
-        if (cp < 0)
+        uint32_t cp;
+        int ok;
+        i += utf8_next((const unsigned char *)s + i, len - i, &cp, &ok);
+        if (!ok)
             return PYNUM_BAD_DIGIT;
         if (py_space((unsigned)cp)) {
             if (seen && buf_putc(out, ' ') < 0)
@@ -626,7 +610,7 @@ int pynum_ascii(buf *out, const char *s, size_t len)
         }
         int rc;
         if (lo > 0 && (unsigned long)cp < nd_zeros[lo - 1] + 10)
-            rc = buf_putc(out, (char)('0' + (cp - (long)nd_zeros[lo - 1])));
+            rc = buf_putc(out, (char)('0' + (cp - nd_zeros[lo - 1])));
         else
             rc = buf_append(out, s + at, i - at);
         if (rc < 0)

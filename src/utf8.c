@@ -252,3 +252,42 @@ int hex_digit_value(int c)
         return c - 'A' + 10;
     return -1;
 }
+
+/* Decodes the code point at s (n > 0 bytes), accepting the 3-byte form of
+ * a lone surrogate as the loaders pass them on.  Returns the bytes used;
+ * a byte that starts no valid sequence is one byte of U+FFFD with *ok 0. */
+size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp, int *ok)
+{
+    unsigned c = s[0];
+    *ok = 1;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    size_t len;
+    uint32_t v, min;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2, v = c & 0x1F, min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3, v = c & 0x0F, min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4, v = c & 0x07, min = 0x10000;
+    } else {
+        len = 0, v = 0, min = 0;
+    }
+    if (len == 0 || len > n)
+        goto bad;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            goto bad;
+        v = v << 6 | (s[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFFu)
+        goto bad;
+    *cp = v;
+    return len;
+bad:
+    *ok = 0;
+    *cp = 0xFFFD;
+    return 1;
+}

@@ -19,6 +19,7 @@
 #define TR_UTF8_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 
@@ -67,5 +68,11 @@ int utf8_put(buf *out, unsigned long cp);
 
 /* The value of an ASCII hex digit (0-9, a-f, A-F), or -1. */
 int hex_digit_value(int c);
+
+/* Decodes the code point at s (n > 0 bytes), accepting the 3-byte form of
+ * a lone surrogate as the loaders pass them on.  Returns the bytes used;
+ * a byte that starts no valid sequence counts as one byte of U+FFFD, with
+ * *ok 0. */
+size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp, int *ok);
 
 #endif
