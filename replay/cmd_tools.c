@@ -169,18 +169,18 @@ int cmd_tools(int argc, char **argv)
     toolset *ts = NULL;
     err e;
     err_clear(&e);
-    if (doc_load_file(&d, path, &e) < 0 || toolset_build(&ts, d, &e) < 0) {
+    if (load_doc(&d, path, &e) < 0 || toolset_build(&ts, d, &e) < 0) {
         char line[1600];
-        err_format(&e, path, line, sizeof line);
+        err_format(&e, shown_path(path), line, sizeof line);
         fprintf(stderr, "%s\n", line);
         doc_free(d);
         return EXIT_REFUSED;
     }
     int rc = 0;
     if (json)
-        rc = print_json(path, ts);
+        rc = print_json(shown_path(path), ts);
     else
-        print_text(path, ts);
+        print_text(shown_path(path), ts);
     toolset_free(ts);
     doc_free(d);
     if (rc < 0 || fflush(stdout) != 0) {

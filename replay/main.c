@@ -21,6 +21,9 @@ static const char usage_text[] =
     "                      write) and why, arguments, output schema, and\n"
     "                      the refused tools with their reasons\n"
     "\n"
+    "  --version           the program's version, and the generator's\n"
+    "                      version and fingerprint\n"
+    "\n"
     "A FILE of '-' is standard input.  Exit status: 0 done, 1 some file\n"
     "refused (one line each on stderr), 2 usage error.\n"
     "See replay(1) for the rules and the limits.\n";

@@ -24,6 +24,20 @@ check "three renderings, one contract" "$want" "$got"
 got=$("$REPLAY" hash - < shop.yaml 2>&1)
 check "standard input" "20706331147f32079ef1f855f68a629622a3e3b237f455ed166a46b56430693d  cf8af7f03f9931e506b7ba9a67ad16386c55be943bc2eb31e1f97e1d0b659157  -" "$got"
 
+# replay tools reads standard input too, and names it <stdin>.
+got=$("$REPLAY" tools - < shop.yaml 2>&1 | head -1)
+check "tools on standard input" "<stdin>: OpenAI tools, 5 tools, 0 refused" "$got"
+
+# Past the size limit (64 MiB), a file and standard input are refused in
+# one line, before any parsing.
+big=$(mktemp) || exit 99
+trap 'rm -f "$big"' EXIT
+truncate -s 65M "$big"
+got=$("$REPLAY" hash "$big" 2>&1 >/dev/null)
+check "file size limit" "$big: file is larger than the limit of 64 MiB for a tool file; split it or trim it" "$got"
+got=$("$REPLAY" hash - < "$big" 2>&1 >/dev/null)
+check "input size limit" "<stdin>: input is larger than the limit of 64 MiB for a tool file; split it or trim it" "$got"
+
 # The canonical text hashes to the contract hash.
 sum=$("$REPLAY" hash --canonical shop.yaml | tr -d '\n' | sha256sum | cut -d' ' -f1)
 check "canonical text" cf8af7f03f9931e506b7ba9a67ad16386c55be943bc2eb31e1f97e1d0b659157 "$sum"
