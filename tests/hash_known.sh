@@ -63,6 +63,12 @@ check "no file" 2 $?
 check "unknown option" 2 $?
 "$REPLAY" >/dev/null 2>&1
 check "no command" 2 $?
+got=$("$REPLAY" tools shop.json shop.yaml 2>&1 | head -1)
+check "tools: one file at a time" "replay: tools: one FILE at a time" "$got"
+"$REPLAY" tools --yaml shop.json >/dev/null 2>&1
+check "tools: unknown option" 2 $?
+"$REPLAY" tools >/dev/null 2>&1
+check "tools: no file" 2 $?
 
 echo "hash known answers: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -154,9 +154,6 @@ START_TEST(a_write_fills_the_output_schema_where_values_fit)
     ck_assert_int_eq(answer_draw(&drawn, f.a, f.ts, t, args, 1, &e), 0);
     ck_assert_int_eq(answer_place_args(&placed, f.a, f.ts, t, drawn, args, &e),
                      0);
-    buf x = BUF_INIT, y = BUF_INIT;
-    canonical(drawn, &x);
-    canonical(placed, &y);
     /* order_id fits its field and is placed; amount -4 breaks minimum 0,
      * so the drawn amount stays; note has no field and is left out */
     const value *amount = value_getz(placed, "amount");
@@ -164,8 +161,6 @@ START_TEST(a_write_fills_the_output_schema_where_values_fit)
     ck_assert_ptr_eq(amount, value_getz(drawn, "amount"));
     ck_assert_ptr_null(value_getz(placed, "note"));
     ck_assert_uint_eq(placed->u.obj.len, 2);
-    buf_free(&x);
-    buf_free(&y);
     close_tools(&f);
 }
 END_TEST
