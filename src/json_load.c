@@ -42,6 +42,7 @@
 #include "buf.h"
 #include "path.h"
 #include "pynum.h"
+#include "strmap.h"
 #include "utf8.h"
 
 /* What the parser expects next; says what went wrong when it fails. */
@@ -60,25 +61,13 @@ enum expect {
  * scan; bigger ones get an index so that loading stays linear. */
 #define LINEAR_KEYS 8
 
-/* Open-addressing index of an open object's keys.  A slot holds a member
- * number + 1 (0: empty) and its key's hash, which picks the slot, so that
- * neither probing past other keys nor growing has to look at the keys. */
-struct key_slot {
-    uint32_t member;
-    uint32_t hash;
-};
-
-struct key_index {
-    struct key_slot *slots;
-    size_t cap;
-};
-
 /* An open array or object. */
 struct frame {
     value *node;
     size_t base;            /* its first slot in items or members */
     size_t member;          /* objects: the member the next value goes to */
-    struct key_index index; /* objects past LINEAR_KEYS members */
+    strmap index;           /* objects past LINEAR_KEYS members: key ->
+                               member number */
     path_seg seg;           /* the child being read, for error paths */
 };
 
@@ -228,75 +217,10 @@ static int nomem(struct loader *L)
 
 /* --------------------------------------------------------- duplicates */
 
-static uint32_t key_hash(const char *p, size_t n)
-{
-    uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)p[i];
-        h *= UINT64_C(1099511628211);
-    }
-    /* FNV's low bits mix poorly, and they pick the slot: stir them. */
-    h ^= h >> 32;
-    h *= UINT64_C(0xD6E8FEB86659FD93);
-    return (uint32_t)(h >> 32);
-}
-
 static int same_key(const value *a, const value *b)
 {
     return a->u.str.len == b->u.str.len &&
            memcmp(a->u.str.ptr, b->u.str.ptr, a->u.str.len) == 0;
-}
-
-/* The slot for key k (hash h) in index x of the members m: the one
- * holding it, or the empty one where it would go. */
-static size_t index_probe(const struct key_index *x, const value_member *m,
-                          const value *k, uint32_t h)
-{
-    size_t mask = x->cap - 1;
-    size_t i = h & mask;
-    while (x->slots[i].member &&
-           (x->slots[i].hash != h ||
-            !same_key(m[x->slots[i].member - 1].key, k)))
-        i = (i + 1) & mask;
-    return i;
-}
-
-/* Makes the index of frame f, n members, big enough for n + 1 keys at
- * half load. */
-static int index_grow(struct frame *f, size_t n)
-{
-    size_t cap = 16;
-    while (cap < 2 * (n + 1))
-        cap *= 2;
-    struct key_slot *slots = calloc(cap, sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t i = 0; i < f->index.cap; i++) {
-        struct key_slot s = f->index.slots[i];
-        if (!s.member)
-            continue;
-        size_t j = s.hash & (cap - 1);
-        while (slots[j].member) /* the keys differ: no need to compare */
-            j = (j + 1) & (cap - 1);
-        slots[j] = s;
-    }
-    free(f->index.slots);
-    f->index.slots = slots;
-    f->index.cap = cap;
-    return 0;
-}
-
-/* Puts the first n members of frame f in its index. */
-static void index_fill(struct loader *L, struct frame *f, size_t n)
-{
-    const value_member *m = L->members + f->base;
-    for (size_t i = 0; i < n; i++) {
-        const value *k = m[i].key;
-        uint32_t h = key_hash(k->u.str.ptr, k->u.str.len);
-        size_t slot = index_probe(&f->index, m, k, h);
-        f->index.slots[slot].member = (uint32_t)(i + 1);
-        f->index.slots[slot].hash = h;
-    }
 }
 
 /* Sets f->member to the member of key k in the open object f, adding one
@@ -307,10 +231,8 @@ static void index_fill(struct loader *L, struct frame *f, size_t n)
 static int find_member(struct loader *L, struct frame *f, value *k)
 {
     size_t n = L->nmembers - f->base;
-    size_t slot = 0;
-    uint32_t h = 0;
+    const value_member *m = L->members + f->base;
     if (n <= LINEAR_KEYS) {
-        const value_member *m = L->members + f->base;
         for (size_t i = 0; i < n; i++) {
             if (same_key(m[i].key, k)) {
                 f->member = i;
@@ -318,35 +240,31 @@ static int find_member(struct loader *L, struct frame *f, value *k)
             }
         }
     } else {
-        if (n > UINT32_MAX - 1)
+        if (!f->index.cap) /* past the linear scan: index what is there */
+            for (size_t i = 0; i < n; i++) {
+                size_t at = i;
+                if (strmap_get_or_put(&f->index, m[i].key->u.str.ptr,
+                                      m[i].key->u.str.len, &at) < 0)
+                    return -1;
+            }
+        size_t at = n;
+        int r = strmap_get_or_put(&f->index, k->u.str.ptr, k->u.str.len, &at);
+        if (r < 0)
             return -1;
-        if (2 * (n + 1) > f->index.cap) {
-            int fresh = !f->index.slots;
-            if (index_grow(f, n) < 0)
-                return -1;
-            if (fresh) /* past the linear scan: index what is there */
-                index_fill(L, f, n);
-        }
-        h = key_hash(k->u.str.ptr, k->u.str.len);
-        slot = index_probe(&f->index, L->members + f->base, k, h);
-        if (f->index.slots[slot].member) {
-            f->member = f->index.slots[slot].member - 1;
+        if (r == 1) {
+            f->member = at;
             return 0;
         }
     }
-    value_member *m = reserve(L->members, &L->members_cap, L->nmembers,
-                              sizeof *m);
-    if (!m)
+    value_member *grown = reserve(L->members, &L->members_cap, L->nmembers,
+                                  sizeof *grown);
+    if (!grown)
         return -1;
-    L->members = m;
+    L->members = grown;
     L->members[L->nmembers].key = k;
     L->members[L->nmembers].val = NULL;
     L->nmembers++;
     f->member = n;
-    if (f->index.slots) {
-        f->index.slots[slot].member = (uint32_t)(n + 1);
-        f->index.slots[slot].hash = h;
-    }
     return 0;
 }
 
@@ -657,8 +575,7 @@ static int close_container(struct loader *L)
             v->u.obj.len = n;
         }
         L->nmembers = f->base;
-        free(f->index.slots);
-        f->index.slots = NULL;
+        strmap_free(&f->index);
     }
     L->depth--;
     return add(L, v);
@@ -1058,7 +975,7 @@ static void loader_free(struct loader *L)
     if (L->h)
         yajl_free(L->h);
     for (size_t k = 0; k < L->depth; k++)
-        free(L->frames[k].index.slots);
+        strmap_free(&L->frames[k].index);
     free(L->frames);
     free(L->items);
     free(L->members);
