@@ -167,15 +167,8 @@ int cmd_tools(int argc, char **argv)
 
     doc *d = NULL;
     toolset *ts = NULL;
-    err e;
-    err_clear(&e);
-    if (load_doc(&d, path, &e) < 0 || toolset_build(&ts, d, &e) < 0) {
-        char line[1600];
-        err_format(&e, shown_path(path), line, sizeof line);
-        fprintf(stderr, "%s\n", line);
-        doc_free(d);
+    if (load_tools(path, &d, &ts) < 0)
         return EXIT_REFUSED;
-    }
     int rc = 0;
     if (json)
         rc = print_json(shown_path(path), ts);

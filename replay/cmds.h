@@ -5,13 +5,29 @@
 
 #include <stdio.h>
 
+#include "arm.h"
 #include "doc.h"
+#include "tools.h"
 
 #define EXIT_REFUSED 1 /* some input could not be used */
 #define EXIT_USAGE 2   /* the command line is wrong */
 
 int cmd_hash(int argc, char **argv);
 int cmd_tools(int argc, char **argv);
+int cmd_tasks(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+
+typedef struct seed_range {
+    unsigned long long lo, hi;
+} seed_range;
+
+/* Reads a comma-separated list of arm ids; on a mistake, prints the usage
+ * error (with the nearest id) and returns EXIT_USAGE. */
+int parse_arms(const char *text, arm *arms, size_t max, size_t *n);
+
+/* Loads a tool file and its tool table; on failure prints one line
+ * (FILE:LINE:COL: PATH: what) and returns -1. */
+int load_tools(const char *path, doc **d, toolset **ts);
 
 /* Loads the tool file at path, "-" meaning standard input. */
 int load_doc(doc **d, const char *path, err *e);

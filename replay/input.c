@@ -1,4 +1,5 @@
 /* input: a tool file named on the command line, "-" being standard input. */
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,4 +38,21 @@ int load_doc(doc **d, const char *path, err *e)
 const char *shown_path(const char *path)
 {
     return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+int load_tools(const char *path, doc **d, toolset **ts)
+{
+    err e;
+    err_clear(&e);
+    *d = NULL;
+    *ts = NULL;
+    if (load_doc(d, path, &e) < 0 || toolset_build(ts, *d, &e) < 0) {
+        char line[1600];
+        err_format(&e, shown_path(path), line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+        doc_free(*d);
+        *d = NULL;
+        return -1;
+    }
+    return 0;
 }

@@ -65,5 +65,9 @@ int main(int argc, char **argv)
         return cmd_hash(argc - 2, argv + 2);
     if (strcmp(cmd, "tools") == 0)
         return cmd_tools(argc - 2, argv + 2);
+    if (strcmp(cmd, "tasks") == 0)
+        return cmd_tasks(argc - 2, argv + 2);
+    if (strcmp(cmd, "sim") == 0)
+        return cmd_sim(argc - 2, argv + 2);
     return usage_error("unknown command '%s'", cmd);
 }

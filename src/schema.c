@@ -488,7 +488,7 @@ static int is_multiple(const value *v, const value *m)
 /* Equality as JSON Schema's enum, const and uniqueItems mean it: numbers
  * by value (1 equals 1.0), booleans apart from numbers, objects whatever
  * their member order.  A YAML timestamp equals the string it becomes. */
-static int json_equal(const value *a, const value *b)
+int schema_equal(const value *a, const value *b)
 {
     if (is_number(a) && is_number(b)) {
         int c;
@@ -508,7 +508,7 @@ static int json_equal(const value *a, const value *b)
         if (a->u.arr.len != b->u.arr.len)
             return 0;
         for (size_t i = 0; i < a->u.arr.len; i++)
-            if (!json_equal(a->u.arr.items[i], b->u.arr.items[i]))
+            if (!schema_equal(a->u.arr.items[i], b->u.arr.items[i]))
                 return 0;
         return 1;
     case V_OBJECT:
@@ -521,7 +521,7 @@ static int json_equal(const value *a, const value *b)
             if (!key_text(a->u.obj.items[i].key, tmp, &k, &n))
                 return 0;
             const value *other = member_by_text(b, k, n);
-            if (!other || !json_equal(a->u.obj.items[i].val, other))
+            if (!other || !schema_equal(a->u.obj.items[i].val, other))
                 return 0;
         }
         return 1;
@@ -1105,7 +1105,7 @@ static int check_enum(check_ctx *cx, const value *s, const value *inst)
     const value *c = schema_kw(s, "const");
     buf shown = BUF_INIT;
     int rc = 0;
-    if (c && !json_equal(c, inst)) {
+    if (c && !schema_equal(c, inst)) {
         rc = put_json(&shown, c) < 0 ? -1
                                      : fail(cx, " must be %s", shown.data);
         buf_free(&shown);
@@ -1115,7 +1115,7 @@ static int check_enum(check_ctx *cx, const value *s, const value *inst)
     if (!e || e->kind != V_ARRAY || e->u.arr.len == 0)
         return 0;
     for (size_t i = 0; i < e->u.arr.len; i++)
-        if (json_equal(e->u.arr.items[i], inst))
+        if (schema_equal(e->u.arr.items[i], inst))
             return 0;
     size_t n = e->u.arr.len;
     for (size_t i = 0; i < n && i < ENUM_SHOWN_MAX && rc == 0; i++)
@@ -1270,7 +1270,7 @@ static int check_array(check_ctx *cx, const frame *me, const value *s,
     if (kw && kw->kind == V_BOOL && kw->u.b)
         for (size_t i = 0; i < n; i++)
             for (size_t j = i + 1; j < n; j++)
-                if (json_equal(inst->u.arr.items[i], inst->u.arr.items[j]))
+                if (schema_equal(inst->u.arr.items[i], inst->u.arr.items[j]))
                     return fail(cx, " must have unique items, but [%zu] and "
                                 "[%zu] are equal", i, j);
     /* Positional schemas: 2020-12's prefixItems (then items for the

@@ -95,6 +95,11 @@ const value *schema_deref(const value *root, const value *schema, err *e);
 int schema_check(const value *root, const value *schema,
                  const value *instance, const char *name, buf *msg);
 
+/* JSON equality as enum, const and uniqueItems mean it: numbers by value
+ * (1 equals 1.0), booleans apart from numbers, objects whatever their
+ * member order; a YAML timestamp equals the string it becomes. */
+int schema_equal(const value *a, const value *b);
+
 /* Looks up a keyword of a schema object ($ref not followed). */
 const value *schema_kw(const value *schema, const char *keyword);
 

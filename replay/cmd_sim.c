@@ -1,0 +1,350 @@
+/* replay sim: the simulator driven live.  Reads one call a line on
+ * standard input and writes, for each, one line on standard output: the
+ * answer the agent receives, in the tool file's idiom.  Optionally writes
+ * the transcript `replay` reads (docs/transcript.md) and a report of what
+ * each call did and the episode's verdict. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "call.h"
+#include "canon.h"
+#include "cmds.h"
+#include "json_load.h"
+#include "sim.h"
+#include "task.h"
+#include "vbuild.h"
+
+struct session {
+    const char *path; /* the tool file, as named */
+    const char *run, *episode;
+    FILE *transcript, *report;
+    const char *transcript_path, *report_path;
+    const toolset *ts;
+    const task *t;
+    sim *sim;
+    int failed_write;
+    unsigned calls; /* answered so far */
+};
+
+/* path, relative to the folder of `from` (a file that may not exist). */
+static char *relative_to(const char *path, const char *from)
+{
+    char target[PATH_MAX], base[PATH_MAX], dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", from);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (!realpath(path, target) || !realpath(dir, base))
+        return NULL;
+    size_t common = 0, i = 0;
+    for (; target[i] && target[i] == base[i]; i++)
+        if (target[i] == '/')
+            common = i;
+    if (base[i] == '\0' && target[i] == '/')
+        common = i;
+    else if (base[i] == '\0' && strcmp(base, "/") == 0)
+        common = 0;
+    buf out = BUF_INIT;
+    /* one ".." for each folder of base past the common part */
+    for (const char *p = base + common; *p; p++)
+        if (*p == '/' && p[1])
+            buf_puts(&out, "../");
+    buf_puts(&out, target + common + 1);
+    if (buf_putc(&out, '\0') < 0) {
+        buf_free(&out);
+        return NULL;
+    }
+    return out.data;
+}
+
+/* Appends v's canonical JSON to b. */
+static int put_json(buf *b, const value *v)
+{
+    err e;
+    buf text = BUF_INIT;
+    int rc = canon_write(&text, v, &e);
+    if (rc == 0)
+        rc = buf_append(b, text.data, text.len);
+    buf_free(&text);
+    return rc;
+}
+
+static void emit(struct session *s, FILE *f, const char *what, buf *line)
+{
+    if (!f || s->failed_write)
+        return;
+    if (buf_putc(line, '\n') < 0 || fwrite(line->data, 1, line->len, f) !=
+                                         line->len ||
+        fflush(f) != 0) {
+        fprintf(stderr, "replay sim: cannot write the %s %s: %s\n", what,
+                f == s->transcript ? s->transcript_path : s->report_path,
+                strerror(errno));
+        s->failed_write = 1;
+    }
+}
+
+/* {"type":"KIND","run":R,"episode":E, then the caller's members */
+static int head(buf *b, const struct session *s, const char *kind)
+{
+    buf_reset(b);
+    int rc = buf_printf(b, "{\"type\":\"%s\",\"run\":", kind);
+    rc |= canon_write_string(b, s->run, strlen(s->run));
+    if (strcmp(kind, "run") != 0) {
+        rc |= buf_puts(b, ",\"episode\":");
+        rc |= canon_write_string(b, s->episode, strlen(s->episode));
+    }
+    return rc;
+}
+
+static void begin(struct session *s)
+{
+    buf b = BUF_INIT;
+    if (s->transcript) {
+        char *rel = relative_to(s->path, s->transcript_path);
+        char arm_text[ARM_ID_MAX];
+        arm_id(&s->t->arm, arm_text);
+        int rc = head(&b, s, "run");
+        rc |= buf_puts(&b, ",\"tools\":");
+        rc |= canon_write_string(&b, rel ? rel : s->path,
+                                 strlen(rel ? rel : s->path));
+        rc |= buf_printf(&b, ",\"tools_sha256\":\"%s\"}",
+                         s->ts->doc->file_sha256);
+        free(rel);
+        if (rc == 0)
+            emit(s, s->transcript, "transcript", &b);
+        rc = head(&b, s, "episode");
+        rc |= buf_printf(&b, ",\"seed\":%llu,\"arm\":\"%s\"}",
+                         (unsigned long long)s->t->seed, arm_text);
+        if (rc == 0)
+            emit(s, s->transcript, "transcript", &b);
+    }
+    buf_free(&b);
+}
+
+/* Answers line number n (no newline), writing one line to stdout. */
+static int one_line(struct session *s, const char *text, size_t len,
+                    unsigned long n, sim_result *r)
+{
+    arena *a = arena_new();
+    value *v = NULL;
+    call_view c;
+    err e;
+    err_clear(&e);
+    buf b = BUF_INIT;
+    int rc = a ? 0 : -1;
+    if (rc == 0 && (json_load(&v, a, text, len, &e) < 0 ||
+                    call_read(&c, a, v, &e) < 0)) {
+        if (e.code == ERR_NOMEM) {
+            rc = -1;
+        } else {
+            /* not a call: an error back, and the session goes on */
+            char msg[700];
+            snprintf(msg, sizeof msg, "line %lu is not a call: %s", n, e.msg);
+            fprintf(stderr, "replay sim: <stdin>:%lu: %s\n", n, e.msg);
+            buf_reset(&r->answer);
+            rc = answer_error(&r->answer, s->ts->format,
+                              SIM_INVALID_ARGUMENTS, msg);
+            if (rc == 0) {
+                fwrite(r->answer.data, 1, r->answer.len, stdout);
+                putchar('\n');
+            }
+            goto done;
+        }
+    }
+    if (rc == 0)
+        rc = sim_call(s->sim, c.name, c.name_len, c.args, c.bad_args, r, &e);
+    if (rc == 0)
+        s->calls++;
+    if (rc == 0) {
+        fwrite(r->answer.data, 1, r->answer.len, stdout);
+        putchar('\n');
+    }
+    if (rc == 0 && s->transcript) {
+        rc = head(&b, s, "call");
+        rc |= buf_puts(&b, ",\"call\":");
+        if (rc == 0 && put_json(&b, v) < 0)
+            rc = -1;
+        rc |= buf_puts(&b, ",\"answer\":");
+        rc |= buf_append(&b, r->answer.data, r->answer.len);
+        rc |= buf_putc(&b, '}');
+        if (rc == 0)
+            emit(s, s->transcript, "transcript", &b);
+    }
+    if (rc == 0 && s->report) {
+        buf_reset(&b);
+        rc = buf_printf(&b, "{\"call\":%u,\"line\":%lu,\"tool\":",
+                        s->calls, n);
+        if (r->tool)
+            rc |= canon_write_string(&b, r->tool->name, strlen(r->tool->name));
+        else
+            rc |= buf_puts(&b, "null");
+        rc |= buf_printf(&b, ",\"step\":%d,\"effect\":\"%s\",\"error\":",
+                         r->step, effect_name(r->effect));
+        rc |= r->error >= 0
+                  ? buf_printf(&b, "\"%s\"",
+                               sim_error_code((enum sim_error)r->error))
+                  : buf_puts(&b, "null");
+        rc |= buf_puts(&b, ",\"dial\":");
+        rc |= r->event >= 0
+                  ? buf_printf(&b, "\"%s\"",
+                               knob_name(s->t->events[r->event].dial))
+                  : buf_puts(&b, "null");
+        rc |= buf_putc(&b, '}');
+        if (rc == 0)
+            emit(s, s->report, "report", &b);
+    }
+done:
+    if (fflush(stdout) != 0)
+        rc = -1;
+    buf_free(&b);
+    arena_free(a);
+    return rc;
+}
+
+static void finish(struct session *s)
+{
+    sim_verdict v;
+    sim_judge(s->sim, &v);
+    arena *a = arena_new();
+    value *jv = a ? sim_verdict_value(a, s->t, &v) : NULL;
+    buf b = BUF_INIT;
+    if (s->transcript && head(&b, s, "end") == 0 &&
+        buf_puts(&b, ",\"status\":\"done\"}") == 0)
+        emit(s, s->transcript, "transcript", &b);
+    buf_reset(&b);
+    if (s->report && jv && buf_puts(&b, "{\"verdict\":") == 0 &&
+        put_json(&b, jv) == 0 && buf_putc(&b, '}') == 0)
+        emit(s, s->report, "report", &b);
+    fprintf(stderr, "replay sim: %u call%s; %s, %s (%u side effect%s, %u "
+                    "duplicate write%s)",
+            v.calls, v.calls == 1 ? "" : "s",
+            v.reached ? "reached" : "not reached",
+            v.pass ? "a pass" : "not a pass", v.side_effects,
+            v.side_effects == 1 ? "" : "s", v.duplicates,
+            v.duplicates == 1 ? "" : "s");
+    for (int i = 0; i < v.nevents; i++)
+        fprintf(stderr, "%s %s %s", i ? "," : ";",
+                knob_name(s->t->events[i].dial),
+                outcome_name(v.events[i].outcome));
+    fputc('\n', stderr);
+    buf_free(&b);
+    arena_free(a);
+}
+
+static const char sim_usage[] =
+    "sim FILE [--seed N] [--arm ARM] [--transcript OUT.jsonl "
+    "[--run R] [--episode E]] [--report OUT.jsonl]";
+
+int cmd_sim(int argc, char **argv)
+{
+    struct session s = {0};
+    const char *seed_text = "1", *arm_text = "base";
+    s.run = "sim";
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i];
+        int has = i + 1 < argc;
+        if (strcmp(o, "--seed") == 0 && has)
+            seed_text = argv[++i];
+        else if (strcmp(o, "--arm") == 0 && has)
+            arm_text = argv[++i];
+        else if (strcmp(o, "--transcript") == 0 && has)
+            s.transcript_path = argv[++i];
+        else if (strcmp(o, "--run") == 0 && has)
+            s.run = argv[++i];
+        else if (strcmp(o, "--episode") == 0 && has)
+            s.episode = argv[++i];
+        else if (strcmp(o, "--report") == 0 && has)
+            s.report_path = argv[++i];
+        else if (o[0] == '-')
+            return usage_error("sim: unknown option '%s' (usage: %s)", o,
+                               sim_usage);
+        else if (s.path)
+            return usage_error("sim: one FILE at a time");
+        else
+            s.path = o;
+    }
+    if (!s.path)
+        return usage_error("sim: no FILE given (usage: %s)", sim_usage);
+    char *end;
+    errno = 0;
+    unsigned long long seed = strtoull(seed_text, &end, 10);
+    if (*seed_text < '0' || *seed_text > '9' || *end || errno)
+        return usage_error("sim: --seed takes a number, not '%s'", seed_text);
+    arm arm;
+    size_t narms;
+    if (parse_arms(arm_text, &arm, 1, &narms) != 0)
+        return EXIT_USAGE;
+
+    doc *d = NULL;
+    toolset *ts = NULL;
+    if (load_tools(s.path, &d, &ts) < 0)
+        return EXIT_REFUSED;
+    arena *a = arena_new();
+    task *t = NULL;
+    err e;
+    err_clear(&e);
+    int status = 0;
+    if (!a || task_make(&t, a, ts, seed, &arm, &e) < 0 ||
+        sim_new(&s.sim, ts, t, &e) < 0) {
+        fprintf(stderr, "replay: %s: %s\n", s.path, a ? e.msg : "out of memory");
+        status = EXIT_REFUSED;
+        goto out;
+    }
+    s.ts = ts;
+    s.t = t;
+    if (!s.episode)
+        s.episode = t->id;
+    if (s.transcript_path && !(s.transcript = fopen(s.transcript_path, "a"))) {
+        fprintf(stderr, "replay sim: cannot open the transcript %s: %s\n",
+                s.transcript_path, strerror(errno));
+        status = EXIT_REFUSED;
+        goto out;
+    }
+    if (s.report_path && !(s.report = fopen(s.report_path, "w"))) {
+        fprintf(stderr, "replay sim: cannot open the report %s: %s\n",
+                s.report_path, strerror(errno));
+        status = EXIT_REFUSED;
+        goto out;
+    }
+    begin(&s);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    unsigned long n = 0;
+    sim_result r = {BUF_INIT, NULL, EFFECT_READ, -1, 0, -1};
+    while ((got = getline(&line, &cap, stdin)) >= 0) {
+        n++;
+        size_t len = (size_t)got;
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            len--;
+        if (strspn(line, " \t") >= len)
+            continue; /* a blank line is no call */
+        if (one_line(&s, line, len, n, &r) < 0) {
+            fprintf(stderr, "replay sim: <stdin>:%lu: out of memory, or "
+                            "standard output is closed\n", n);
+            status = EXIT_REFUSED;
+            break;
+        }
+    }
+    free(line);
+    buf_free(&r.answer);
+    finish(&s);
+    if (s.failed_write)
+        status = EXIT_REFUSED;
+out:
+    if (s.transcript && fclose(s.transcript) != 0)
+        status = EXIT_REFUSED;
+    if (s.report && fclose(s.report) != 0)
+        status = EXIT_REFUSED;
+    sim_free(s.sim);
+    arena_free(a);
+    toolset_free(ts);
+    doc_free(d);
+    return status;
+}

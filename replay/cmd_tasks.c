@@ -1,0 +1,130 @@
+/* replay tasks: the tasks of a tool file for seeds and arms, one JSON
+ * object a line (docs/tasks.md), seeds in the outer loop. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canon.h"
+#include "cmds.h"
+#include "generator.h"
+#include "task.h"
+
+/* Reads "1-50", "7" or "1,3,10-12" into ranges; 0, or -1 when malformed. */
+static int parse_seeds(const char *text, seed_range *r, size_t max, size_t *n)
+{
+    const char *p = text;
+    *n = 0;
+    for (;;) {
+        char *end;
+        if (*p < '0' || *p > '9' || *n == max)
+            return -1;
+        unsigned long long lo = strtoull(p, &end, 10), hi = lo;
+        p = end;
+        if (*p == '-') {
+            if (p[1] < '0' || p[1] > '9')
+                return -1;
+            hi = strtoull(p + 1, &end, 10);
+            p = end;
+        }
+        if (hi < lo)
+            return -1;
+        r[(*n)++] = (seed_range){lo, hi};
+        if (*p == '\0')
+            return 0;
+        if (*p++ != ',')
+            return -1;
+    }
+}
+
+int parse_arms(const char *text, arm *arms, size_t max, size_t *n)
+{
+    *n = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        err e;
+        err_clear(&e);
+        if (*n == max)
+            return usage_error("too many arms (at most %zu)", max);
+        if (arm_parse(&arms[(*n)++], p, len, &e) < 0)
+            return usage_error("%s", e.msg);
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
+    }
+}
+
+int cmd_tasks(int argc, char **argv)
+{
+    const char *path = NULL, *seeds = "1", *arms_text = "base";
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--seeds") == 0 && i + 1 < argc)
+            seeds = argv[++i];
+        else if (strcmp(argv[i], "--arms") == 0 && i + 1 < argc)
+            arms_text = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return usage_error("tasks: unknown option '%s'", argv[i]);
+        else if (path)
+            return usage_error("tasks: one FILE at a time");
+        else
+            path = argv[i];
+    }
+    if (!path)
+        return usage_error("tasks: no FILE given");
+    seed_range ranges[64];
+    size_t nranges;
+    if (parse_seeds(seeds, ranges, 64, &nranges) < 0)
+        return usage_error("tasks: --seeds takes numbers and ranges such as "
+                           "1-50 or 1,3,10-12, not '%s'",
+                           seeds);
+    arm arms[64];
+    size_t narms;
+    if (parse_arms(arms_text, arms, 64, &narms) != 0)
+        return EXIT_USAGE;
+
+    doc *d = NULL;
+    toolset *ts = NULL;
+    if (load_tools(path, &d, &ts) < 0)
+        return EXIT_REFUSED;
+    int status = 0;
+    err e;
+    err_clear(&e);
+    for (size_t i = 0; i < narms && status == 0; i++)
+        if (task_check_depth(ts, task_depth(&arms[i]), &e) < 0) {
+            fprintf(stderr, "replay: %s: %s\n", shown_path(path), e.msg);
+            status = EXIT_REFUSED;
+        }
+    buf line = BUF_INIT;
+    for (size_t r = 0; r < nranges && status == 0; r++)
+        for (unsigned long long seed = ranges[r].lo; status == 0; seed++) {
+            for (size_t i = 0; i < narms && status == 0; i++) {
+                arena *a = arena_new();
+                task *t = NULL;
+                value *v = NULL;
+                buf_reset(&line);
+                if (!a || task_make(&t, a, ts, seed, &arms[i], &e) < 0 ||
+                    !(v = task_to_value(a, t, GENERATOR_VERSION)) ||
+                    canon_write(&line, v, &e) < 0) {
+                    if (!a || (t && !v))
+                        err_set(&e, ERR_NOMEM, "out of memory");
+                    fprintf(stderr, "replay: %s: %s\n", shown_path(path),
+                            e.msg);
+                    status = EXIT_REFUSED;
+                } else {
+                    fwrite(line.data, 1, line.len, stdout);
+                    putchar('\n');
+                }
+                arena_free(a);
+            }
+            if (seed == ranges[r].hi)
+                break;
+        }
+    buf_free(&line);
+    toolset_free(ts);
+    doc_free(d);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "replay: cannot write the tasks to standard output\n");
+        return EXIT_REFUSED;
+    }
+    return status;
+}

@@ -1,0 +1,719 @@
+/* task: see task.h; the rules are written out in docs/tasks.md. */
+#include "task.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "canon.h"
+#include "draw.h"
+#include "schema.h"
+#include "vbuild.h"
+
+#define TRIES 16
+
+static int nomem(err *e)
+{
+    return err_set(e, ERR_NOMEM, "out of memory making a task");
+}
+
+/* ------------------------------------------------------------ the chain */
+
+/* Whether an argument takes any free string: its type admits a string,
+ * and no enum or const narrows it. */
+static int free_string(const toolset *ts, const tool_arg *a)
+{
+    err e;
+    const value *s = schema_deref(ts->doc->root, a->schema, &e);
+    if (!s || s->kind != V_OBJECT || schema_kw(s, "enum") ||
+        schema_kw(s, "const"))
+        return 0;
+    const char *p = a->type;
+    size_t n = strlen("string");
+    for (;;) {
+        if (strncmp(p, "string", n) == 0 && (p[n] == '\0' || p[n] == '|'))
+            return 1;
+        p = strchr(p, '|');
+        if (!p)
+            return 0;
+        p++;
+    }
+}
+
+static const tool_arg *arg_named(const tool *t, const char *name)
+{
+    for (size_t i = 0; i < t->nargs; i++)
+        if (strcmp(t->args[i].name, name) == 0)
+            return &t->args[i];
+    return NULL;
+}
+
+/* An id's name: "id", "order_id", "order-id", "orderId", "ORDER_ID". */
+static int names_id(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 2 || tolower((unsigned char)name[n - 2]) != 'i' ||
+        tolower((unsigned char)name[n - 1]) != 'd')
+        return 0;
+    if (n == 2)
+        return 1;
+    char before = name[n - 3];
+    return before == '_' || before == '-' || before == '.' ||
+           (name[n - 2] == 'I' && name[n - 1] == 'd' &&
+            islower((unsigned char)before)) ||
+           (name[n - 2] == 'I' && name[n - 1] == 'D');
+}
+
+/* The output schema's properties, deref'd, or NULL. */
+static const value *output_props(const toolset *ts, const tool *t)
+{
+    err e;
+    if (!t->output_schema)
+        return NULL;
+    const value *s = schema_deref(ts->doc->root, t->output_schema, &e);
+    const value *p = s && s->kind == V_OBJECT ? schema_kw(s, "properties")
+                                              : NULL;
+    return p && p->kind == V_OBJECT ? p : NULL;
+}
+
+/* Whether the output-schema property m takes free strings. */
+static int free_string_field(const toolset *ts, const value_member *m)
+{
+    tool_arg a = {0};
+    if (m->key->kind != V_STRING)
+        return 0;
+    err e;
+    const value *s = schema_deref(ts->doc->root, m->val, &e);
+    const value *type = s && s->kind == V_OBJECT ? schema_kw(s, "type") : NULL;
+    if (!type)
+        return 0;
+    if (type->kind == V_STRING) {
+        a.type = type->u.str.ptr;
+    } else if (type->kind == V_ARRAY) {
+        for (size_t i = 0; i < type->u.arr.len; i++)
+            if (type->u.arr.items[i]->kind == V_STRING &&
+                strcmp(type->u.arr.items[i]->u.str.ptr, "string") == 0)
+                a.type = "string";
+    }
+    if (!a.type)
+        return 0;
+    a.schema = m->val;
+    return free_string(ts, &a);
+}
+
+/* Whether read r can hand a value: it has no output schema (the answer's
+ * "id" holds it) or a free string field. */
+static int can_hand(const toolset *ts, const tool *r)
+{
+    if (!r->output_schema)
+        return 1;
+    const value *p = output_props(ts, r);
+    for (size_t i = 0; p && i < p->u.obj.len; i++)
+        if (free_string_field(ts, &p->u.obj.items[i]))
+            return 1;
+    return 0;
+}
+
+/* What a handed argument named h can chain: the writes with a free
+ * string argument h, and the reads without an argument h that can hand. */
+struct links {
+    const tool *writes[TASK_MAX_DEPTH];
+    size_t nwrites; /* counted past TASK_MAX_DEPTH - 1, kept up to it */
+    const tool *reads[64];
+    size_t nreads;
+    int reads_with_args; /* some of the reads take arguments */
+};
+
+static void links_of(const toolset *ts, const char *h, struct links *l)
+{
+    memset(l, 0, sizeof *l);
+    for (size_t i = 0; i < ts->ntools; i++) {
+        const tool *t = &ts->tools[i];
+        const tool_arg *a = arg_named(t, h);
+        if (t->kind == TOOL_WRITE && a && free_string(ts, a)) {
+            if (l->nwrites < TASK_MAX_DEPTH)
+                l->writes[l->nwrites] = t;
+            l->nwrites++;
+        } else if (t->kind == TOOL_READ && !a && can_hand(ts, t) &&
+                   l->nreads < sizeof l->reads / sizeof l->reads[0]) {
+            l->reads[l->nreads++] = t;
+            l->reads_with_args |= t->nargs > 0;
+        }
+    }
+}
+
+/* Calls fn for every name a handed argument may have (each once, in the
+ * order of the tool table). */
+static void each_handed_name(const toolset *ts,
+                             void (*fn)(const toolset *, const char *, void *),
+                             void *ctx)
+{
+    for (size_t i = 0; i < ts->ntools; i++) {
+        const tool *t = &ts->tools[i];
+        if (t->kind != TOOL_WRITE)
+            continue;
+        for (size_t j = 0; j < t->nargs; j++) {
+            const char *h = t->args[j].name;
+            int seen = 0;
+            for (size_t k = 0; k < i && !seen; k++)
+                seen = ts->tools[k].kind == TOOL_WRITE &&
+                       arg_named(&ts->tools[k], h) != NULL;
+            for (size_t k = 0; k < j && !seen; k++)
+                seen = strcmp(t->args[k].name, h) == 0;
+            if (!seen && free_string(ts, &t->args[j]))
+                fn(ts, h, ctx);
+        }
+    }
+}
+
+struct longest {
+    size_t depth;
+    const char *h;
+};
+
+static void longer(const toolset *ts, const char *h, void *ctx)
+{
+    struct longest *best = ctx;
+    struct links l;
+    links_of(ts, h, &l);
+    size_t d = l.nreads ? 1 + l.nwrites : 0;
+    if (d > TASK_MAX_DEPTH)
+        d = TASK_MAX_DEPTH;
+    if (d > best->depth) {
+        best->depth = d;
+        best->h = h;
+    }
+}
+
+int task_longest(const toolset *ts, char *text, size_t size)
+{
+    struct longest best = {0, NULL};
+    each_handed_name(ts, longer, &best);
+    size_t n = 0;
+    text[0] = '\0';
+    if (best.depth >= 2) {
+        struct links l;
+        links_of(ts, best.h, &l);
+        n += (size_t)snprintf(text, size, "%s", l.reads[0]->name);
+        for (size_t i = 0; i + 1 < best.depth && n < size; i++)
+            n += (size_t)snprintf(text + n, size - n, ", %s",
+                                  l.writes[i]->name);
+        return (int)best.depth;
+    }
+    for (size_t i = 0; i < ts->ntools; i++)
+        if (ts->tools[i].kind == TOOL_WRITE) {
+            snprintf(text, size, "%s", ts->tools[i].name);
+            return 1;
+        }
+    return 0;
+}
+
+int task_depth(const arm *a)
+{
+    return a->knob == KNOB_DEPTH ? a->level : TASK_DEFAULT_DEPTH;
+}
+
+int task_check_depth(const toolset *ts, int depth, err *e)
+{
+    char chain[512];
+    int longest = task_longest(ts, chain, sizeof chain);
+    if (depth <= longest)
+        return 0;
+    if (longest == 0)
+        return err_set(e, ERR_VALUE,
+                       "depth %d cannot be built from these tools: there is "
+                       "no write among them",
+                       depth);
+    return err_set(e, ERR_VALUE,
+                   "depth %d cannot be built from these tools: the longest "
+                   "chain is %d step%s (%s)",
+                   depth, longest, longest == 1 ? "" : "s", chain);
+}
+
+/* The handed argument names that can build depth d, ids first. */
+struct choices {
+    int depth;
+    const char *names[64];
+    size_t n;
+    int ids; /* names[] holds only id names */
+};
+
+static void choose(const toolset *ts, const char *h, void *ctx)
+{
+    struct choices *c = ctx;
+    struct links l;
+    links_of(ts, h, &l);
+    if (l.nreads == 0 || (int)l.nwrites < c->depth - 1)
+        return;
+    if (names_id(h) && !c->ids) {
+        c->n = 0;
+        c->ids = 1;
+    }
+    if ((names_id(h) || !c->ids) &&
+        c->n < sizeof c->names / sizeof c->names[0])
+        c->names[c->n++] = h;
+}
+
+/* ---------------------------------------------------------- arguments */
+
+struct maker {
+    arena *a;
+    const toolset *ts;
+    task *t;
+    draw_key key;
+    err *e;
+};
+
+/* A value drawn for argument arg at path "$.task.<where>.<name>". */
+static int draw_arg(struct maker *m, const tool_arg *arg, const char *where,
+                    value **out)
+{
+    char path[512];
+    snprintf(path, sizeof path, "$.task.%s.%s", where, arg->name);
+    return draw_value(out, m->a, m->ts->doc->root, arg->schema, &m->key, path,
+                      m->e);
+}
+
+static int fits(struct maker *m, const value *schema, const value *v)
+{
+    buf msg = BUF_INIT;
+    int r = schema_check(m->ts->doc->root, schema, v, "the value", &msg);
+    buf_free(&msg);
+    return r;
+}
+
+/* The arguments a step states: the required ones (a read with none
+ * required states its first argument of a scalar type), drawn, and the
+ * handed one when it takes it; checked against the input schema. */
+static int step_args(struct maker *m, int k, const tool *t, int handed,
+                     const char *prefix, value **out)
+{
+    const tool_arg *first = NULL;
+    int any_required = 0;
+    for (size_t i = 0; i < t->nargs; i++) {
+        any_required |= t->args[i].required;
+        const char *ty = t->args[i].type;
+        if (!first && (strncmp(ty, "string", 6) == 0 ||
+                       strncmp(ty, "integer", 7) == 0 ||
+                       strncmp(ty, "number", 6) == 0 ||
+                       strncmp(ty, "boolean", 7) == 0 ||
+                       strcmp(ty, "enum") == 0))
+            first = &t->args[i];
+    }
+    for (int attempt = 0; attempt < TRIES; attempt++) {
+        char where[64];
+        snprintf(where, sizeof where, "%s%d.%d", prefix, k, attempt);
+        value *o = vb_object(m->a);
+        if (!o)
+            return nomem(m->e);
+        for (size_t i = 0; i < t->nargs; i++) {
+            const tool_arg *arg = &t->args[i];
+            value *v = NULL;
+            if (handed && strcmp(arg->name, m->t->hand_arg) == 0) {
+                v = m->t->handed;
+            } else if (arg->required ||
+                       (t->kind == TOOL_READ && !any_required &&
+                        arg == first)) {
+                if (draw_arg(m, arg, where, &v) < 0)
+                    return -1;
+            } else {
+                continue;
+            }
+            if (vb_put(m->a, o, arg->name, v) < 0)
+                return nomem(m->e);
+        }
+        int r = fits(m, t->input_schema, o);
+        if (r < 0)
+            return nomem(m->e);
+        if (r == 0) {
+            *out = o;
+            return 0;
+        }
+    }
+    return err_set(m->e, ERR_VALUE,
+                   "cannot draw arguments that %s accepts for a task",
+                   t->name);
+}
+
+/* The field of read r that hands a value v: one named as the handed
+ * argument, else "id", else one whose name says id, else the first free
+ * string field v fits.  "id" when r has no output schema. */
+static const char *hand_field(struct maker *m, const tool *r, const value *v)
+{
+    const value *p = output_props(m->ts, r);
+    if (!r->output_schema)
+        return "id";
+    for (int pass = 0; pass < 4; pass++)
+        for (size_t i = 0; p && i < p->u.obj.len; i++) {
+            const value_member *f = &p->u.obj.items[i];
+            if (!free_string_field(m->ts, f))
+                continue;
+            const char *name = f->key->u.str.ptr;
+            int take = pass == 0   ? strcmp(name, m->t->hand_arg) == 0
+                       : pass == 1 ? strcmp(name, "id") == 0
+                       : pass == 2 ? names_id(name)
+                                   : 1;
+            if (take && fits(m, f->val, v) == 0)
+                return name;
+        }
+    return NULL;
+}
+
+/* Whether v fits the handed argument of every write of the chain. */
+static int fits_writes(struct maker *m, const value *v)
+{
+    for (int k = 1; k < m->t->depth; k++) {
+        const tool_arg *a = arg_named(m->t->steps[k].tool, m->t->hand_arg);
+        if (fits(m, a->schema, v) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Draws the handed value (label "handed") or a wrong one ("wrong"):
+ * drawn for the first write's argument, fitting every write and the
+ * field.  NULL with e set when no try fits. */
+static value *draw_handed(struct maker *m, const char *label,
+                          const value *unlike)
+{
+    const tool_arg *a = arg_named(m->t->steps[1].tool, m->t->hand_arg);
+    for (int attempt = 0; attempt < TRIES; attempt++) {
+        char where[64];
+        value *v;
+        snprintf(where, sizeof where, "%s.%d", label, attempt);
+        if (draw_arg(m, a, where, &v) < 0)
+            return NULL;
+        if (unlike && schema_equal(v, unlike))
+            continue;
+        if (!fits_writes(m, v))
+            continue;
+        if (!unlike) {
+            const char *f = hand_field(m, m->t->steps[0].tool, v);
+            if (!f)
+                continue;
+            m->t->hand_field = f;
+        } else if (m->t->steps[0].tool->output_schema) {
+            const value *p = output_props(m->ts, m->t->steps[0].tool);
+            const value *f = value_getz(p, m->t->hand_field);
+            if (fits(m, f, v) != 0)
+                continue;
+        }
+        return v;
+    }
+    err_set(m->e, ERR_VALUE,
+            "cannot draw a value for %s that every step of the task accepts",
+            m->t->hand_arg);
+    return NULL;
+}
+
+/* The handed value off by one in its last digit (or, with no digit, its
+ * last letter): baddata level 3. */
+static value *off_by_one(struct maker *m, const value *v)
+{
+    char *s = arena_memdup(m->a, v->u.str.ptr, v->u.str.len);
+    if (!s)
+        return NULL;
+    for (int letters = 0; letters < 2; letters++)
+        for (size_t i = v->u.str.len; i-- > 0;) {
+            char c = s[i];
+            if (!letters && isdigit((unsigned char)c)) {
+                s[i] = c == '9' ? '8' : (char)(c + 1);
+            } else if (letters && isalpha((unsigned char)c)) {
+                s[i] = c == 'z' ? 'y' : c == 'Z' ? 'Y' : (char)(c + 1);
+            } else {
+                continue;
+            }
+            return vb_strn(m->a, s, v->u.str.len);
+        }
+    return NULL;
+}
+
+/* -------------------------------------------------------------- events */
+
+static void plan_events(task *t)
+{
+    int level = t->arm.level;
+    t->nevents = 0;
+    switch (t->arm.knob) {
+    case KNOB_FAULTS:
+    case KNOB_TIMEOUTS:
+    case KNOB_RATELIMITS:
+        for (int i = 0; i < level && i < TASK_MAX_EVENTS; i++)
+            t->events[t->nevents++] =
+                (task_event){t->arm.knob, i % t->depth + 1, i / t->depth + 1};
+        break;
+    case KNOB_LANDED:
+    case KNOB_LAGGED:
+        if (level > 0)
+            t->events[t->nevents++] = (task_event){t->arm.knob, t->depth, 1};
+        break;
+    case KNOB_BADDATA:
+        if (level > 0 && t->depth >= 2)
+            t->events[t->nevents++] = (task_event){t->arm.knob, 1, 1};
+        break;
+    default:
+        break;
+    }
+}
+
+/* ------------------------------------------------------------- request */
+
+static int say_args(buf *b, const task *t, const task_step *s, err *e)
+{
+    size_t n = s->args->u.obj.len, said = 0;
+    int rc = 0;
+    if (n == 0)
+        return buf_puts(b, " with no arguments");
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const value_member *m = &s->args->u.obj.items[i];
+        rc |= buf_puts(b, said == 0       ? " with "
+                          : said + 1 == n ? " and "
+                                          : ", ");
+        said++;
+        rc |= buf_append(b, m->key->u.str.ptr, m->key->u.str.len);
+        if (s->takes_handed && strcmp(m->key->u.str.ptr, t->hand_arg) == 0) {
+            rc |= buf_puts(b, " set to the value that answer gave");
+        } else {
+            buf text = BUF_INIT;
+            rc |= buf_putc(b, ' ');
+            if (rc == 0 && canon_write(&text, m->val, e) < 0)
+                return -1;
+            rc |= buf_append(b, text.data, text.len);
+            buf_free(&text);
+        }
+    }
+    return rc;
+}
+
+static int write_request(struct maker *m)
+{
+    task *t = m->t;
+    buf b = BUF_INIT;
+    const task_step *target = &t->steps[t->depth - 1];
+    int rc = buf_printf(&b, "Goal: %s", target->tool->name);
+    size_t dl = strlen(target->tool->description);
+    while (dl && (target->tool->description[dl - 1] == '.' ||
+                  target->tool->description[dl - 1] == ' ' ||
+                  target->tool->description[dl - 1] == '\n'))
+        dl--;
+    if (dl)
+        rc |= buf_printf(&b, " (%.*s)", (int)dl, target->tool->description);
+    rc |= buf_puts(&b, ".");
+    for (int k = 0; k < t->depth && rc == 0; k++) {
+        const task_step *s = &t->steps[k];
+        rc |= buf_printf(&b, " %s %s",
+                         t->depth == 1         ? "Call"
+                         : k == 0              ? "First call"
+                         : k + 1 == t->depth ? "Last, call"
+                                               : "Then call",
+                         s->tool->name);
+        if (rc == 0 && say_args(&b, t, s, m->e) < 0) {
+            buf_free(&b);
+            return -1;
+        }
+        if (k == 0 && t->depth >= 2)
+            rc |= buf_printf(&b, "; the \"%s\" field of its answer holds the "
+                                 "%s you are not given",
+                             t->hand_field, t->hand_arg);
+        rc |= buf_putc(&b, '.');
+    }
+    if (rc == 0)
+        t->request = arena_memdup(m->a, b.data, b.len + 1);
+    buf_free(&b);
+    return rc == 0 && t->request ? 0 : nomem(m->e);
+}
+
+/* ---------------------------------------------------------------- make */
+
+static void make_id(task *t)
+{
+    char arm_text[ARM_ID_MAX];
+    unsigned char layout[256];
+    size_t n = 0;
+    static const char tag[] = "taskreplay/task/1";
+    arm_id(&t->arm, arm_text);
+    memcpy(layout + n, tag, sizeof tag);
+    n += sizeof tag;
+    memcpy(layout + n, t->file_sha256, 65);
+    n += 65;
+    for (int i = 0; i < 8; i++)
+        layout[n++] = (unsigned char)(t->seed >> (8 * i));
+    memcpy(layout + n, arm_text, strlen(arm_text));
+    n += strlen(arm_text);
+    snprintf(t->id, sizeof t->id, "t-%016llx",
+             (unsigned long long)XXH3_64bits(layout, n));
+}
+
+/* Picks the chain's tools for depth d >= 2. */
+static int pick_chain(struct maker *m, draw_stream *st)
+{
+    task *t = m->t;
+    struct choices c = {.depth = t->depth};
+    each_handed_name(m->ts, choose, &c);
+    if (c.n == 0)
+        return task_check_depth(m->ts, t->depth, m->e);
+    t->hand_arg = c.names[draw_below(st, c.n)];
+    struct links l;
+    links_of(m->ts, t->hand_arg, &l);
+    const tool *reads[64];
+    size_t nreads = 0;
+    for (size_t i = 0; i < l.nreads; i++)
+        if (!l.reads_with_args || l.reads[i]->nargs > 0)
+            reads[nreads++] = l.reads[i];
+    t->steps[0].tool = reads[draw_below(st, nreads)];
+    size_t nw = l.nwrites < TASK_MAX_DEPTH ? l.nwrites : TASK_MAX_DEPTH;
+    for (size_t i = nw; i > 1; i--) { /* Fisher-Yates */
+        size_t j = draw_below(st, i);
+        const tool *tmp = l.writes[i - 1];
+        l.writes[i - 1] = l.writes[j];
+        l.writes[j] = tmp;
+    }
+    for (int k = 1; k < t->depth; k++) {
+        t->steps[k].tool = l.writes[k - 1];
+        t->steps[k].takes_handed = 1;
+    }
+    return 0;
+}
+
+static int plan_baddata(struct maker *m)
+{
+    task *t = m->t;
+    if (t->arm.level == 3) {
+        t->wrong = off_by_one(m, t->handed);
+        if (t->wrong && !fits_writes(m, t->wrong))
+            t->wrong = NULL;
+    }
+    if (!t->wrong) {
+        t->wrong = draw_handed(m, "wrong", t->handed);
+        if (!t->wrong)
+            return -1;
+    }
+    if (t->arm.level == 1 && t->steps[0].args->u.obj.len > 0) {
+        for (int attempt = 0; attempt < TRIES; attempt++) {
+            value *other;
+            char prefix[32];
+            snprintf(prefix, sizeof prefix, "other%d.s", attempt);
+            if (step_args(m, 1, t->steps[0].tool, 0, prefix, &other) < 0)
+                return -1;
+            if (!schema_equal(other, t->steps[0].args)) {
+                t->wrong_args = other;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+int task_make(task **out, arena *a, const toolset *ts, uint64_t seed,
+              const arm *arm, err *e)
+{
+    task *t = arena_alloc(a, sizeof *t);
+    if (!t)
+        return nomem(e);
+    memset(t, 0, sizeof *t);
+    t->arm = *arm;
+    t->seed = seed;
+    memcpy(t->file_sha256, ts->doc->file_sha256, sizeof t->file_sha256);
+    t->depth = task_depth(arm);
+    make_id(t);
+
+    struct maker m = {.a = a, .ts = ts, .t = t, .e = e};
+    char what[32];
+    snprintf(what, sizeof what, "task/d%d", t->depth);
+    draw_key_init(&m.key, ts->doc->file_sha256, seed, "", what, strlen(what));
+    draw_stream st = draw_at(&m.key, "$.task.chain", strlen("$.task.chain"));
+
+    if (t->depth == 1) {
+        const tool *writes[256];
+        size_t n = 0;
+        for (size_t i = 0; i < ts->ntools && n < 256; i++)
+            if (ts->tools[i].kind == TOOL_WRITE)
+                writes[n++] = &ts->tools[i];
+        if (n == 0)
+            return task_check_depth(ts, 1, e);
+        t->steps[0].tool = writes[draw_below(&st, n)];
+    } else {
+        if (pick_chain(&m, &st) < 0)
+            return -1;
+        t->handed = draw_handed(&m, "handed", NULL);
+        if (!t->handed)
+            return -1;
+    }
+    for (int k = 0; k < t->depth; k++)
+        if (step_args(&m, k + 1, t->steps[k].tool, t->steps[k].takes_handed,
+                      "s", &t->steps[k].args) < 0)
+            return -1;
+    if (t->arm.knob == KNOB_BADDATA && t->arm.level > 0 && t->depth >= 2 &&
+        plan_baddata(&m) < 0)
+        return -1;
+    plan_events(t);
+    if (write_request(&m) < 0)
+        return -1;
+    *out = t;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+value *task_to_value(arena *a, const task *t, int generator_version)
+{
+    char arm_text[ARM_ID_MAX];
+    arm_id(&t->arm, arm_text);
+    value *o = vb_object(a);
+    value *seed = NULL;
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)t->seed);
+    seed = value_new_text(a, V_INT, digits, (size_t)n, 0, 0);
+    int rc = vb_put(a, o, "id", vb_str(a, t->id));
+    rc |= vb_put(a, o, "file_sha256", vb_str(a, t->file_sha256));
+    rc |= vb_put(a, o, "seed", seed);
+    rc |= vb_put(a, o, "arm", vb_str(a, arm_text));
+    rc |= vb_put(a, o, "generator", vb_int(a, generator_version));
+    rc |= vb_put(a, o, "depth", vb_int(a, t->depth));
+    rc |= vb_put(a, o, "request", vb_str(a, t->request));
+    value *steps = vb_array(a);
+    for (int k = 0; k < t->depth && rc == 0; k++) {
+        const task_step *s = &t->steps[k];
+        value *so = vb_object(a);
+        rc |= vb_put(a, so, "step", vb_int(a, k + 1));
+        rc |= vb_put(a, so, "tool", vb_str(a, s->tool->name));
+        rc |= vb_put(a, so, "kind", vb_str(a, s->tool->kind == TOOL_READ
+                                                  ? "read"
+                                                  : "write"));
+        rc |= vb_put(a, so, "arguments", s->args);
+        if (k == 0 && t->depth >= 2) {
+            value *h = vb_object(a);
+            rc |= vb_put(a, h, "field", vb_str(a, t->hand_field));
+            rc |= vb_put(a, h, "value", t->handed);
+            rc |= vb_put(a, h, "argument", vb_str(a, t->hand_arg));
+            rc |= vb_put(a, so, "hands", h);
+        }
+        if (s->takes_handed) {
+            value *h = vb_object(a);
+            rc |= vb_put(a, h, "argument", vb_str(a, t->hand_arg));
+            rc |= vb_put(a, h, "from_step", vb_int(a, 1));
+            rc |= vb_put(a, h, "field", vb_str(a, t->hand_field));
+            rc |= vb_put(a, so, "handed", h);
+        }
+        rc |= vb_push(a, steps, so);
+    }
+    rc |= vb_put(a, o, "steps", steps);
+    rc |= vb_put(a, o, "target", vb_int(a, t->depth));
+    value *events = vb_array(a);
+    for (int i = 0; i < t->nevents && rc == 0; i++) {
+        value *ev = vb_object(a);
+        rc |= vb_put(a, ev, "dial", vb_str(a, knob_name(t->events[i].dial)));
+        rc |= vb_put(a, ev, "step", vb_int(a, t->events[i].step));
+        rc |= vb_put(a, ev, "nth", vb_int(a, t->events[i].nth));
+        rc |= vb_push(a, events, ev);
+    }
+    rc |= vb_put(a, o, "events", events);
+    if (t->wrong) {
+        value *b = vb_object(a);
+        rc |= vb_put(a, b, "wrong", t->wrong);
+        if (t->wrong_args)
+            rc |= vb_put(a, b, "arguments", t->wrong_args);
+        rc |= vb_put(a, o, "baddata", b);
+    }
+    return rc == 0 ? o : NULL;
+}

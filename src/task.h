@@ -1,0 +1,94 @@
+/*
+ * task: what an episode asks of the agent (SPEC 3.6), made from the tool
+ * file (through its file hash), a seed and an arm, by keyed draws only.
+ *
+ * A task is a chain of steps whose last step is the target write:
+ *  - depth 1: the target write alone, every argument stated;
+ *  - depth D >= 2: step 1 is a read (the read the request names); its
+ *    answer, to the call with the task's arguments, holds the handed value
+ *    in a named string field; steps 2..D are distinct writes that all take
+ *    that value as one argument (the handed argument, a free string whose
+ *    name ends in "id" when the tools allow), besides their stated ones.
+ * The chain, its arguments and the handed value depend on (file, seed,
+ * depth) only, so the arms of one seed share their chain.  The planned
+ * dial events depend on the arm (docs/tasks.md has every rule).
+ * A depth the tools cannot build is refused in one line that names the
+ * longest chain they can.
+ */
+#ifndef TR_TASK_H
+#define TR_TASK_H
+
+#include <stdint.h>
+
+#include "arena.h"
+#include "arm.h"
+#include "buf.h"
+#include "err.h"
+#include "tools.h"
+#include "value.h"
+
+#define TASK_MAX_DEPTH 8
+#define TASK_DEFAULT_DEPTH 2
+#define TASK_MAX_EVENTS 4
+#define TASK_ID_LEN 18 /* "t-" and 16 hex digits */
+
+/* A planned dial event: the nth call matching step `step` that is valid
+ * and ready answers the dial (faults, timeouts, ratelimits, landed,
+ * baddata); for lagged, the first read after the target write that would
+ * show it. */
+typedef struct task_event {
+    enum knob dial;
+    int step; /* 1-based */
+    int nth;
+} task_event;
+
+typedef struct task_step {
+    const tool *tool;
+    value *args; /* every argument the step names, handed ones included */
+    int takes_handed;
+} task_step;
+
+typedef struct task {
+    char id[TASK_ID_LEN + 1];
+    arm arm;
+    uint64_t seed;
+    char file_sha256[65];
+    int depth;
+    task_step steps[TASK_MAX_DEPTH];
+    /* depth >= 2: step 1's answer field hand_field holds handed, which
+     * steps 2..depth take as their argument hand_arg */
+    const char *hand_field, *hand_arg;
+    value *handed;
+    /* baddata above level 0: the wrong value the named read answers
+     * first, and (b1) the other arguments that answer is for */
+    value *wrong;
+    value *wrong_args;
+    task_event events[TASK_MAX_EVENTS];
+    int nevents;
+    const char *request;
+} task;
+
+/* Makes the task of (ts's file, seed, arm) in arena a.  Fails with
+ * ERR_VALUE when the tools cannot build the arm's depth:
+ *   depth 4 cannot be built from these tools: the longest chain is 3
+ *   steps (search_orders, refund_order, notify_customer)
+ * and ERR_NOMEM. */
+int task_make(task **out, arena *a, const toolset *ts, uint64_t seed,
+              const arm *arm, err *e);
+
+/* The longest chain the tools can build (0 when there is no write), and
+ * that chain's tools, comma-separated, in text (size bytes). */
+int task_longest(const toolset *ts, char *text, size_t size);
+
+/* 0 when the tools can build a chain of depth steps; else -1 with the
+ * refusal task_make gives (ERR_VALUE). */
+int task_check_depth(const toolset *ts, int depth, err *e);
+
+/* The depth of an arm's tasks. */
+int task_depth(const arm *a);
+
+/* The task as a JSON value (docs/tasks.md), as `replay tasks` prints it
+ * and a transcript's episode line may carry it. */
+value *task_to_value(arena *a, const task *t, int generator_version);
+
+#endif
