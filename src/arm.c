@@ -90,3 +90,12 @@ int arm_parse(arm *out, const char *id, size_t len, err *e)
     return err_set(e, ERR_USAGE, "unknown arm \"%.*s\"; did you mean %s?",
                    (int)(len > 40 ? 40 : len), id, best);
 }
+
+size_t arm_all(arm out[ARM_COUNT])
+{
+    size_t n = 0;
+    for (size_t k = 0; k < NKNOBS; k++)
+        for (size_t i = 0; i < knobs[k].nlevels; i++)
+            out[n++] = (arm){(enum knob)k, knobs[k].levels[i]};
+    return n;
+}

@@ -32,6 +32,7 @@ typedef struct arm {
 } arm;
 
 #define ARM_ID_MAX 16 /* bytes of the longest id, with the NUL */
+#define ARM_COUNT 29  /* valid ids */
 
 /* Reads an arm id (len bytes).  On a mistake: ERR_USAGE and a message
  * naming the nearest valid id. */
@@ -39,6 +40,9 @@ int arm_parse(arm *out, const char *id, size_t len, err *e);
 
 /* The id of an arm: "base", "depth:d3". */
 void arm_id(const arm *a, char out[ARM_ID_MAX]);
+
+/* Every valid arm, in the order above; returns ARM_COUNT. */
+size_t arm_all(arm out[ARM_COUNT]);
 
 /* "base", "depth", "faults", ... */
 const char *knob_name(enum knob k);

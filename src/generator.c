@@ -8,7 +8,10 @@
 #include "canon.h"
 #include "doc.h"
 #include "draw.h"
+#include "sim.h"
+#include "task.h"
 #include "tools.h"
+#include "vbuild.h"
 
 /* The probe: MCP tools whose schemas use every rule of docs/draws.md. */
 static const char probe[] =
@@ -92,6 +95,98 @@ static int produce(buf *out, const toolset *ts, err *e)
     return 0;
 }
 
+/* The second probe: the reference page's five tools. */
+static const char shop[] =
+    "[{\"type\":\"function\",\"function\":{\"name\":\"get_order\","
+    "\"parameters\":{\"type\":\"object\",\"required\":[\"order_id\"],"
+    "\"properties\":{\"order_id\":{\"type\":\"string\",\"minLength\":6,"
+    "\"maxLength\":6}}}}},"
+    "{\"type\":\"function\",\"function\":{\"name\":\"search_orders\","
+    "\"parameters\":{\"type\":\"object\",\"properties\":{\"query\":{"
+    "\"type\":\"string\"}}}}},"
+    "{\"type\":\"function\",\"function\":{\"name\":\"refund_order\","
+    "\"parameters\":{\"type\":\"object\",\"required\":[\"order_id\","
+    "\"amount\"],\"properties\":{\"order_id\":{\"type\":\"string\","
+    "\"minLength\":6,\"maxLength\":6},\"amount\":{\"type\":\"number\","
+    "\"minimum\":0},\"reason\":{\"type\":\"string\",\"enum\":["
+    "\"damaged\",\"late\",\"other\"]}}}}},"
+    "{\"type\":\"function\",\"function\":{\"name\":\"notify_customer\","
+    "\"parameters\":{\"type\":\"object\",\"required\":[\"order_id\","
+    "\"channel\"],\"properties\":{\"order_id\":{\"type\":\"string\","
+    "\"minLength\":6,\"maxLength\":6},\"channel\":{\"type\":\"string\","
+    "\"enum\":[\"email\",\"sms\"]}}}}},"
+    "{\"type\":\"function\",\"function\":{\"name\":\"list_channels\","
+    "\"parameters\":{\"type\":\"object\",\"properties\":{}}}}]";
+
+/* One scripted call of the episode probe. */
+static int probe_call(buf *out, sim *s, const tool *t, const value *args,
+                      err *e)
+{
+    sim_result r = {BUF_INIT, NULL, EFFECT_READ, -1, 0, -1};
+    int rc = sim_call(s, t->name, strlen(t->name), args, NULL, &r, e);
+    if (rc == 0 &&
+        (buf_append(out, r.answer.data, r.answer.len) < 0 ||
+         buf_printf(out, " %s %d %d %d\n", effect_name(r.effect), r.error,
+                    r.step, r.event) < 0))
+        rc = err_set(e, ERR_NOMEM, "out of memory");
+    buf_free(&r.answer);
+    return rc;
+}
+
+/* Tasks of every arm the probe can build, seeds 1 to 4, each with a
+ * scripted episode: the target write too early, each step twice, then a
+ * read of the handed value; the answers, effects and the verdict. */
+static int produce_tasks(buf *out, const toolset *ts, err *e)
+{
+    arm arms[ARM_COUNT];
+    size_t narms = arm_all(arms);
+    const tool *get = toolset_find(ts, "get_order", strlen("get_order"));
+    for (uint64_t seed = 1; seed <= 4; seed++)
+        for (size_t i = 0; i < narms; i++) {
+            if (task_depth(&arms[i]) > 3)
+                continue;
+            arena *a = arena_new();
+            task *t = NULL;
+            sim *s = NULL;
+            value *v = NULL;
+            int rc = a ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+            if (rc == 0)
+                rc = task_make(&t, a, ts, seed, &arms[i], e);
+            if (rc == 0 && !(v = task_to_value(a, t, GENERATOR_VERSION)))
+                rc = err_set(e, ERR_NOMEM, "out of memory");
+            if (rc == 0)
+                rc = put_value(out, v, e);
+            if (rc == 0)
+                rc = sim_new(&s, ts, t, e);
+            const task_step *last = t ? &t->steps[t->depth - 1] : NULL;
+            if (rc == 0)
+                rc = probe_call(out, s, last->tool, last->args, e);
+            for (int k = 0; k < (t ? t->depth : 0) && rc == 0; k++)
+                for (int twice = 0; twice < 2 && rc == 0; twice++)
+                    rc = probe_call(out, s, t->steps[k].tool,
+                                    t->steps[k].args, e);
+            if (rc == 0 && t->handed) {
+                value *q = vb_object(a);
+                if (vb_put(a, q, "order_id", t->handed) < 0)
+                    rc = err_set(e, ERR_NOMEM, "out of memory");
+                else
+                    rc = probe_call(out, s, get, q, e);
+            }
+            if (rc == 0) {
+                sim_verdict verdict;
+                sim_judge(s, &verdict);
+                value *jv = sim_verdict_value(a, t, &verdict);
+                rc = jv ? put_value(out, jv, e)
+                        : err_set(e, ERR_NOMEM, "out of memory");
+            }
+            sim_free(s);
+            arena_free(a);
+            if (rc < 0)
+                return -1;
+        }
+    return 0;
+}
+
 int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e)
 {
     doc *d = NULL;
@@ -102,6 +197,16 @@ int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e)
         rc = toolset_build(&ts, d, e);
     if (rc == 0)
         rc = produce(&out, ts, e);
+    toolset_free(ts);
+    doc_free(d);
+    ts = NULL;
+    d = NULL;
+    if (rc == 0)
+        rc = doc_parse(&d, shop, sizeof shop - 1, e);
+    if (rc == 0)
+        rc = toolset_build(&ts, d, e);
+    if (rc == 0)
+        rc = produce_tasks(&out, ts, e);
     if (rc == 0 && sha256_hex(hex, out.data, out.len) < 0)
         rc = err_set(e, ERR_NOMEM, "SHA-256 is not available from OpenSSL");
     buf_free(&out);

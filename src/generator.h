@@ -6,8 +6,10 @@
  * fingerprint is the SHA-256 of everything the generator produces on a
  * fixed probe built into the program (a tool file of every kind of schema,
  * seeds 1 to 16, drawn arguments, answers, the write rule and the errors
- * of each idiom).  Any change to what it produces changes the fingerprint;
- * GENERATOR_VERSION is bumped with it, on purpose.
+ * of each idiom; then the reference page's five tools, the task of every
+ * arm for seeds 1 to 4, and a scripted episode of each through the
+ * simulator, with its verdict).  Any change to what it produces changes
+ * the fingerprint; GENERATOR_VERSION is bumped with it, on purpose.
  */
 #ifndef TR_GENERATOR_H
 #define TR_GENERATOR_H
@@ -15,7 +17,7 @@
 #include "err.h"
 #include "sha256.h"
 
-#define GENERATOR_VERSION 1
+#define GENERATOR_VERSION 2
 
 /* Computes the fingerprint (lower-case hex).  0, or -1 with e set. */
 int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e);
