@@ -14,5 +14,7 @@ Suite *answer_suite(void);
 Suite *arm_suite(void);
 Suite *regex_suite(void);
 Suite *schema_suite(void);
+Suite *task_suite(void);
+Suite *sim_suite(void);
 
 #endif
