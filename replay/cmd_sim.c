@@ -271,6 +271,9 @@ int cmd_sim(int argc, char **argv)
     }
     if (!s.path)
         return usage_error("sim: no FILE given (usage: %s)", sim_usage);
+    if (strcmp(s.path, "-") == 0)
+        return usage_error("sim: the tool file cannot be standard input, "
+                           "which carries the calls");
     char *end;
     errno = 0;
     unsigned long long seed = strtoull(seed_text, &end, 10);

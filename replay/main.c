@@ -11,6 +11,9 @@
 static const char usage_text[] =
     "usage: replay hash [--canonical] FILE...\n"
     "       replay tools [--json] FILE\n"
+    "       replay tasks FILE [--seeds 1-50] [--arms base,depth:d3,...]\n"
+    "       replay sim FILE [--seed N] [--arm ARM] [--transcript OUT.jsonl\n"
+    "                  [--run R] [--episode E]] [--report REPORT.jsonl]\n"
     "       replay --version | --help\n"
     "\n"
     "  hash FILE...        print each tool file's hashes:\n"
@@ -20,12 +23,21 @@ static const char usage_text[] =
     "  tools FILE          print the tool table: each tool's kind (read or\n"
     "                      write) and why, arguments, output schema, and\n"
     "                      the refused tools with their reasons\n"
+    "  tasks FILE          print the tasks of each seed and arm, one JSON\n"
+    "                      object a line (default: seed 1, arm base)\n"
+    "  sim FILE            answer calls live: one call a line on stdin, one\n"
+    "                      answer a line on stdout; --transcript appends the\n"
+    "                      session for replay, --report writes each call's\n"
+    "                      effect and the episode's verdict\n"
+    "\n"
+    "Arms: base, depth:d1..d8, faults:f0|1|2|4, timeouts:o0|1|2|4,\n"
+    "ratelimits:r0|1|2|4, landed:l0|1, baddata:b0..b3, lagged:g0|1.\n"
     "\n"
     "  --version           the program's version, and the generator's\n"
     "                      version and fingerprint\n"
     "\n"
-    "A FILE of '-' is standard input.  Exit status: 0 done, 1 some file\n"
-    "refused (one line each on stderr), 2 usage error.\n"
+    "A FILE of '-' is standard input (not for sim).  Exit status: 0 done,\n"
+    "1 some input refused (one line each on stderr), 2 usage error.\n"
     "See replay(1) for the rules and the limits.\n";
 
 int usage_error(const char *fmt, ...)
