@@ -9,8 +9,10 @@
 
 int buf_reserve(buf *b, size_t extra)
 {
-    if (extra > SIZE_MAX - b->len - 1)
+    if (extra > SIZE_MAX - b->len - 1) {
+        b->failed = 1;
         return -1;
+    }
     size_t need = b->len + extra + 1;
     if (need <= b->cap)
         return 0;
@@ -18,8 +20,10 @@ int buf_reserve(buf *b, size_t extra)
     while (cap < need)
         cap = cap > SIZE_MAX / 2 ? need : cap * 2;
     char *p = realloc(b->data, cap);
-    if (!p)
+    if (!p) {
+        b->failed = 1;
         return -1;
+    }
     b->data = p;
     b->cap = cap;
     return 0;
@@ -52,7 +56,11 @@ int buf_printf(buf *b, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0 || buf_reserve(b, (size_t)n) < 0)
+    if (n < 0) {
+        b->failed = 1;
+        return -1;
+    }
+    if (buf_reserve(b, (size_t)n) < 0)
         return -1;
     va_start(ap, fmt);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
@@ -64,6 +72,7 @@ int buf_printf(buf *b, const char *fmt, ...)
 void buf_reset(buf *b)
 {
     b->len = 0;
+    b->failed = 0;
     if (b->data)
         b->data[0] = '\0';
 }
@@ -75,4 +84,5 @@ void buf_free(buf *b)
     free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
+    b->failed = 0;
 }

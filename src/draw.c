@@ -382,7 +382,12 @@ static value *draw_string(struct dctx *c, const value *s, const char *name)
     }
     if (!done && re) {
         regex_rng rng = {rng_next, &st};
-        done = regex_generate(re, &rng, min, max, &b) == 0;
+        if (regex_generate(re, &rng, min, max, &b) < 0) {
+            regex_free(re);
+            buf_free(&b);
+            return nomem(c);
+        }
+        done = 1;
     }
     regex_free(re);
     if (!done) {
@@ -409,8 +414,10 @@ static value *draw_string(struct dctx *c, const value *s, const char *name)
         }
         fit(&b, &st, min, max);
     }
-    if (!b.data && buf_reserve(&b, 0) < 0)
+    if ((!b.data && buf_reserve(&b, 0) < 0) || b.failed) {
+        buf_free(&b);
         return nomem(c);
+    }
     value *out = value_new_text(c->a, V_STRING, b.data, b.len, 0, 0);
     buf_free(&b);
     return out ? out : nomem(c);

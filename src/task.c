@@ -458,31 +458,30 @@ static void plan_events(task *t)
 
 /* ------------------------------------------------------------- request */
 
+/* Says a step's arguments into b; appends that fail mark b (b->failed).
+ * -1 only when a value cannot be written (e set). */
 static int say_args(buf *b, const task *t, const task_step *s, err *e)
 {
-    size_t n = s->args->u.obj.len, said = 0;
-    int rc = 0;
+    size_t n = s->args->u.obj.len;
     if (n == 0)
-        return buf_puts(b, " with no arguments");
-    for (size_t i = 0; i < n && rc == 0; i++) {
+        buf_puts(b, " with no arguments");
+    for (size_t i = 0; i < n; i++) {
         const value_member *m = &s->args->u.obj.items[i];
-        rc |= buf_puts(b, said == 0       ? " with "
-                          : said + 1 == n ? " and "
-                                          : ", ");
-        said++;
-        rc |= buf_append(b, m->key->u.str.ptr, m->key->u.str.len);
+        buf_puts(b, i == 0 ? " with " : i + 1 == n ? " and " : ", ");
+        buf_append(b, m->key->u.str.ptr, m->key->u.str.len);
         if (s->takes_handed && strcmp(m->key->u.str.ptr, t->hand_arg) == 0) {
-            rc |= buf_puts(b, " set to the value that answer gave");
-        } else {
-            buf text = BUF_INIT;
-            rc |= buf_putc(b, ' ');
-            if (rc == 0 && canon_write(&text, m->val, e) < 0)
-                return -1;
-            rc |= buf_append(b, text.data, text.len);
-            buf_free(&text);
+            buf_puts(b, " set to the value that answer gave");
+            continue;
         }
+        buf text = BUF_INIT;
+        int rc = canon_write(&text, m->val, e);
+        buf_putc(b, ' ');
+        buf_append(b, text.data, text.len);
+        buf_free(&text);
+        if (rc < 0)
+            return -1;
     }
-    return rc;
+    return 0;
 }
 
 static int write_request(struct maker *m)
@@ -490,37 +489,37 @@ static int write_request(struct maker *m)
     task *t = m->t;
     buf b = BUF_INIT;
     const task_step *target = &t->steps[t->depth - 1];
-    int rc = buf_printf(&b, "Goal: %s", target->tool->name);
-    size_t dl = strlen(target->tool->description);
-    while (dl && (target->tool->description[dl - 1] == '.' ||
-                  target->tool->description[dl - 1] == ' ' ||
-                  target->tool->description[dl - 1] == '\n'))
+    const char *desc = target->tool->description;
+    size_t dl = strlen(desc);
+    while (dl && (desc[dl - 1] == '.' || desc[dl - 1] == ' ' ||
+                  desc[dl - 1] == '\n'))
         dl--;
+    buf_printf(&b, "Goal: %s", target->tool->name);
     if (dl)
-        rc |= buf_printf(&b, " (%.*s)", (int)dl, target->tool->description);
-    rc |= buf_puts(&b, ".");
-    for (int k = 0; k < t->depth && rc == 0; k++) {
+        buf_printf(&b, " (%.*s)", (int)dl, desc);
+    buf_puts(&b, ".");
+    for (int k = 0; k < t->depth; k++) {
         const task_step *s = &t->steps[k];
-        rc |= buf_printf(&b, " %s %s",
-                         t->depth == 1         ? "Call"
-                         : k == 0              ? "First call"
-                         : k + 1 == t->depth ? "Last, call"
-                                               : "Then call",
-                         s->tool->name);
-        if (rc == 0 && say_args(&b, t, s, m->e) < 0) {
+        buf_printf(&b, " %s %s",
+                   t->depth == 1         ? "Call"
+                   : k == 0              ? "First call"
+                   : k + 1 == t->depth ? "Last, call"
+                                         : "Then call",
+                   s->tool->name);
+        if (say_args(&b, t, s, m->e) < 0) {
             buf_free(&b);
             return -1;
         }
         if (k == 0 && t->depth >= 2)
-            rc |= buf_printf(&b, "; the \"%s\" field of its answer holds the "
-                                 "%s you are not given",
-                             t->hand_field, t->hand_arg);
-        rc |= buf_putc(&b, '.');
+            buf_printf(&b, "; the \"%s\" field of its answer holds the %s "
+                           "you are not given",
+                       t->hand_field, t->hand_arg);
+        buf_putc(&b, '.');
     }
-    if (rc == 0)
-        t->request = arena_memdup(m->a, b.data, b.len + 1);
+    if (!b.failed)
+        t->request = arena_memdup(m->a, b.data, b.len);
     buf_free(&b);
-    return rc == 0 && t->request ? 0 : nomem(m->e);
+    return t->request ? 0 : nomem(m->e);
 }
 
 /* ---------------------------------------------------------------- make */

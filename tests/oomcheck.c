@@ -5,9 +5,11 @@
  * the wrappers below, which fail the Nth one.  For each tool file given,
  * N runs 1, 2, 3... until loading, hashing and reading the tool table
  * succeed: every shorter run must fail with ERR_NOMEM (and nothing else),
- * and AddressSanitizer's leak check at exit proves nothing leaked.
+ * and AddressSanitizer's leak check at exit proves nothing leaked.  The
+ * files after --sim also make the tasks of several arms and play a
+ * scripted episode of each through the simulator.
  *
- *   oomcheck FILE...
+ *   oomcheck FILE... [--sim FILE...]
  *
  * Closes with "oom: N passed, M failed" (N: failure points survived).
  */
@@ -15,8 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "canon.h"
 #include "doc.h"
+#include "sim.h"
+#include "task.h"
 #include "tools.h"
+#include "vbuild.h"
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
@@ -29,9 +35,19 @@ void *__wrap_realloc(void *p, size_t size);
  * were made. */
 static unsigned long fail_at, count;
 
+/* OOM_TRACE=N prints the stack of the Nth allocation when it fails (with
+ * AddressSanitizer), to find the caller that did not report it. */
+void __sanitizer_print_stack_trace(void) __attribute__((weak));
+
 static int should_fail(void)
 {
-    return fail_at && ++count == fail_at;
+    if (!fail_at || ++count != fail_at)
+        return 0;
+    const char *trace = getenv("OOM_TRACE");
+    if (trace && strtoul(trace, NULL, 10) == fail_at &&
+        __sanitizer_print_stack_trace)
+        __sanitizer_print_stack_trace();
+    return 1;
 }
 
 void *__wrap_malloc(size_t size)
@@ -49,8 +65,71 @@ void *__wrap_realloc(void *p, size_t size)
     return should_fail() ? NULL : __real_realloc(p, size);
 }
 
-/* Loads, hashes and reads the tools of a file; 0, or the err code. */
-static int run(const char *path, char *why, size_t size)
+static int play(sim *s, const tool *t, const value *args, err *e)
+{
+    sim_result r = {BUF_INIT, NULL, EFFECT_READ, -1, 0, -1};
+    int rc = sim_call(s, t->name, strlen(t->name), args, NULL, &r, e);
+    buf_free(&r.answer);
+    return rc;
+}
+
+/* The task of one arm, and a scripted episode: the target write too
+ * early, each step twice, a read of the handed value, an unknown tool. */
+static int episode(const toolset *ts, const char *arm_text, err *e)
+{
+    arm arm;
+    task *t = NULL;
+    sim *s = NULL;
+    buf b = BUF_INIT;
+    arena *a = arena_new();
+    if (!a)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    int rc = arm_parse(&arm, arm_text, strlen(arm_text), e);
+    if (rc == 0)
+        rc = task_make(&t, a, ts, 1, &arm, e);
+    if (rc == 0) {
+        value *v = task_to_value(a, t, 2);
+        rc = v ? canon_write(&b, v, e) : err_set(e, ERR_NOMEM, "nomem");
+    }
+    if (rc == 0)
+        rc = sim_new(&s, ts, t, e);
+    if (rc == 0)
+        rc = play(s, t->steps[t->depth - 1].tool, t->steps[t->depth - 1].args,
+                  e);
+    for (int k = 0; k < (t ? t->depth : 0) && rc == 0; k++)
+        for (int twice = 0; twice < 2 && rc == 0; twice++)
+            rc = play(s, t->steps[k].tool, t->steps[k].args, e);
+    const tool *get = toolset_find(ts, "get_order", 9);
+    if (rc == 0 && get && t->handed) {
+        value *q = vb_object(a);
+        rc = vb_put(a, q, "order_id", t->handed) < 0
+                 ? err_set(e, ERR_NOMEM, "nomem")
+                 : play(s, get, q, e);
+    }
+    if (rc == 0) {
+        sim_result r = {BUF_INIT, NULL, EFFECT_READ, -1, 0, -1};
+        rc = sim_call(s, "nope", 4, NULL, NULL, &r, e);
+        buf_free(&r.answer);
+    }
+    if (rc == 0) {
+        sim_verdict v;
+        sim_judge(s, &v);
+        if (!sim_verdict_value(a, t, &v))
+            rc = err_set(e, ERR_NOMEM, "nomem");
+    }
+    sim_free(s);
+    buf_free(&b);
+    arena_free(a);
+    return rc;
+}
+
+static const char *const arms[] = {"base",       "depth:d1",   "depth:d3",
+                                   "faults:f2",  "landed:l1",  "baddata:b1",
+                                   "baddata:b3", "lagged:g1"};
+
+/* Loads, hashes and reads the tools of a file (then, with sim, plays an
+ * episode of each arm); 0, or the err code. */
+static int run(const char *path, int with_sim, char *why, size_t size)
 {
     doc *d = NULL;
     toolset *ts = NULL;
@@ -59,6 +138,9 @@ static int run(const char *path, char *why, size_t size)
     int rc = doc_load_file(&d, path, &e);
     if (rc == 0 && toolset_build(&ts, d, &e) < 0)
         rc = -1;
+    for (size_t i = 0; with_sim && rc == 0 && i < sizeof arms / sizeof *arms;
+         i++)
+        rc = episode(ts, arms[i], &e);
     toolset_free(ts);
     doc_free(d);
     if (rc < 0)
@@ -69,13 +151,18 @@ static int run(const char *path, char *why, size_t size)
 int main(int argc, char **argv)
 {
     unsigned long pass = 0, fail = 0;
+    int with_sim = 0;
     for (int i = 1; i < argc; i++) {
         char why[600];
+        if (strcmp(argv[i], "--sim") == 0) {
+            with_sim = 1;
+            continue;
+        }
         fail_at = 0;
-        int want = run(argv[i], why, sizeof why);
+        int want = run(argv[i], with_sim, why, sizeof why);
         for (fail_at = 1;; fail_at++) {
             count = 0;
-            int got = run(argv[i], why, sizeof why);
+            int got = run(argv[i], with_sim, why, sizeof why);
             if (count < fail_at) { /* no allocation failed: done */
                 if (got != want) {
                     fail++;
