@@ -168,8 +168,12 @@ static int one_line(struct session *s, const char *text, size_t len,
     if (rc == 0 && s->transcript) {
         rc = head(&b, s, "call");
         rc |= buf_puts(&b, ",\"call\":");
-        if (rc == 0 && put_json(&b, v) < 0)
-            rc = -1;
+        size_t mark = b.len;
+        if (rc == 0 && put_json(&b, v) < 0) {
+            /* NaN, an infinity or a lone surrogate: the call as sent */
+            b.len = mark;
+            rc = buf_append(&b, text, len);
+        }
         rc |= buf_puts(&b, ",\"answer\":");
         rc |= buf_append(&b, r->answer.data, r->answer.len);
         rc |= buf_putc(&b, '}');

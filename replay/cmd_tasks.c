@@ -1,5 +1,5 @@
 /* replay tasks: the tasks of a tool file for seeds and arms, one JSON
- * object a line (docs/tasks.md), seeds in the outer loop. */
+ * object a line (docs/simulator.md), seeds in the outer loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,7 @@
 
 #include "canon.h"
 #include "schema.h"
+#include "utf8.h"
 #include "vbuild.h"
 
 /* What judging needs to remember of a call. */
@@ -372,19 +373,40 @@ int sim_call(sim *s, const char *name, size_t len, const value *args,
     char msg[600];
     buf why = BUF_INIT;
     if (!r->tool) {
-        snprintf(msg, sizeof msg, "no tool is named \"%.*s\"",
-                 (int)(len > 200 ? 200 : len), name);
-        rc = put_error(r, f, SIM_NOT_FOUND, msg, e);
+        buf shown = BUF_INIT;
+        utf8_printable(&shown, name, len, 200);
+        if (shown.failed) {
+            rc = nomem(e);
+        } else {
+            snprintf(msg, sizeof msg, "no tool is named \"%s\"",
+                     shown.data ? shown.data : "");
+            rc = put_error(r, f, SIM_NOT_FOUND, msg, e);
+        }
+        buf_free(&shown);
     } else if (bad_args) {
         snprintf(msg, sizeof msg, "the arguments are not valid JSON: %s",
                  bad_args);
         rc = put_error(r, f, SIM_INVALID_ARGUMENTS, msg, e);
     } else if (args->kind != V_OBJECT) {
-        snprintf(msg, sizeof msg, "the arguments must be an object, not %s %s",
-                 args->kind == V_ARRAY || args->kind == V_INT ? "an" : "a",
-                 args->kind == V_INT ? "integer"
-                                     : value_kind_name((value_kind)args->kind));
+        value_kind k = (value_kind)args->kind;
+        snprintf(msg, sizeof msg, "the arguments must be an object, not %s%s",
+                 k == V_NULL                     ? ""
+                 : k == V_ARRAY || k == V_INT ? "an "
+                                                 : "a ",
+                 value_kind_name(k));
         rc = put_error(r, f, SIM_INVALID_ARGUMENTS, msg, e);
+    } else if (canon_write(&why, args, e) < 0) {
+        if (e->code == ERR_NOMEM) {
+            rc = -1;
+        } else { /* NaN, an infinity, a lone surrogate */
+            if (strncmp(e->path, "$.", 2) == 0)
+                snprintf(msg, sizeof msg, "argument \"%.200s\": %.300s",
+                         e->path + 2, e->msg);
+            else
+                snprintf(msg, sizeof msg, "the arguments: %.300s", e->msg);
+            err_clear(e);
+            rc = put_error(r, f, SIM_INVALID_ARGUMENTS, msg, e);
+        }
     } else {
         int bad = schema_check(s->ts->doc->root, r->tool->input_schema, args,
                                "the arguments", &why);

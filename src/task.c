@@ -1,10 +1,12 @@
-/* task: see task.h; the rules are written out in docs/tasks.md. */
+/* task: see task.h; the rules are written out in docs/simulator.md. */
 #include "task.h"
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "canon.h"
 #include "draw.h"
 #include "schema.h"
@@ -262,6 +264,7 @@ struct maker {
     task *t;
     draw_key key;
     err *e;
+    int oom; /* a check ran out of memory */
 };
 
 /* A value drawn for argument arg at path "$.task.<where>.<name>". */
@@ -274,12 +277,16 @@ static int draw_arg(struct maker *m, const tool_arg *arg, const char *where,
                       m->e);
 }
 
+/* 0 when v fits schema; else 1 (out of memory too: it marks m->oom,
+ * which task_make reports at its end). */
 static int fits(struct maker *m, const value *schema, const value *v)
 {
     buf msg = BUF_INIT;
     int r = schema_check(m->ts->doc->root, schema, v, "the value", &msg);
     buf_free(&msg);
-    return r;
+    if (r < 0)
+        m->oom = 1;
+    return r != 0;
 }
 
 /* The arguments a step states: the required ones (a read with none
@@ -322,14 +329,13 @@ static int step_args(struct maker *m, int k, const tool *t, int handed,
             if (vb_put(m->a, o, arg->name, v) < 0)
                 return nomem(m->e);
         }
-        int r = fits(m, t->input_schema, o);
-        if (r < 0)
-            return nomem(m->e);
-        if (r == 0) {
+        if (fits(m, t->input_schema, o) == 0) {
             *out = o;
             return 0;
         }
     }
+    if (m->oom)
+        return nomem(m->e);
     return err_set(m->e, ERR_VALUE,
                    "cannot draw arguments that %s accepts for a task",
                    t->name);
@@ -400,9 +406,13 @@ static value *draw_handed(struct maker *m, const char *label,
         }
         return v;
     }
-    err_set(m->e, ERR_VALUE,
-            "cannot draw a value for %s that every step of the task accepts",
-            m->t->hand_arg);
+    if (m->oom)
+        nomem(m->e);
+    else
+        err_set(m->e, ERR_VALUE,
+                "cannot draw a value for %s that every step of the task "
+                "accepts",
+                m->t->hand_arg);
     return NULL;
 }
 
@@ -600,6 +610,20 @@ static int plan_baddata(struct maker *m)
             }
         }
     }
+    if (t->wrong_args) {
+        /* the other record's own value, when it can serve: then the
+         * wrong answer is what the read answers those arguments */
+        value *ans = NULL;
+        if (answer_draw(&ans, m->a, m->ts, t->steps[0].tool, t->wrong_args,
+                        t->seed, m->e) < 0)
+            return -1;
+        const value *v = ans->kind == V_OBJECT
+                             ? value_getz(ans, t->hand_field)
+                             : NULL;
+        if (v && v->kind == V_STRING && !schema_equal(v, t->handed) &&
+            fits_writes(m, v))
+            t->wrong = (value *)v;
+    }
     return 0;
 }
 
@@ -648,6 +672,8 @@ int task_make(task **out, arena *a, const toolset *ts, uint64_t seed,
     plan_events(t);
     if (write_request(&m) < 0)
         return -1;
+    if (m.oom)
+        return nomem(e);
     *out = t;
     return 0;
 }
@@ -715,4 +741,121 @@ value *task_to_value(arena *a, const task *t, int generator_version)
         rc |= vb_put(a, o, "baddata", b);
     }
     return rc == 0 ? o : NULL;
+}
+
+/* ------------------------------------------------------- reading a task */
+
+static const value *member(const value *o, const char *key, value_kind kind)
+{
+    const value *v = value_getz(o, key);
+    return v && v->kind == kind ? v : NULL;
+}
+
+static int small_int(const value *o, const char *key, int lo, int hi,
+                     int *out)
+{
+    const value *v = member(o, key, V_INT);
+    if (!v || v->u.str.len > 3)
+        return -1;
+    int n = atoi(v->u.str.ptr);
+    if (n < lo || n > hi)
+        return -1;
+    *out = n;
+    return 0;
+}
+
+static int bad_task(err *e, const char *what)
+{
+    return err_set(e, ERR_VALUE, "the episode's task is not one replay "
+                                 "tasks prints: %s",
+                   what);
+}
+
+int task_from_value(task **out, arena *a, const toolset *ts, const value *v,
+                    uint64_t seed, const arm *arm, err *e)
+{
+    task *t = arena_alloc(a, sizeof *t);
+    if (!t)
+        return nomem(e);
+    memset(t, 0, sizeof *t);
+    t->arm = *arm;
+    t->seed = seed;
+    memcpy(t->file_sha256, ts->doc->file_sha256, sizeof t->file_sha256);
+    const value *id = member(v, "id", V_STRING);
+    const value *request = member(v, "request", V_STRING);
+    const value *steps = member(v, "steps", V_ARRAY);
+    const value *events = value_getz(v, "events");
+    if (!id || id->u.str.len > TASK_ID_LEN || id->u.str.len == 0)
+        return bad_task(e, "\"id\" must be a string of at most 18 characters");
+    memcpy(t->id, id->u.str.ptr, id->u.str.len);
+    t->request = request ? request->u.str.ptr : "";
+    if (!steps || steps->u.arr.len < 1 || steps->u.arr.len > TASK_MAX_DEPTH)
+        return bad_task(e, "\"steps\" must list 1 to 8 steps");
+    t->depth = (int)steps->u.arr.len;
+    for (int k = 0; k < t->depth; k++) {
+        const value *s = steps->u.arr.items[k];
+        const value *name = member(s, "tool", V_STRING);
+        const value *args = member(s, "arguments", V_OBJECT);
+        if (!name || !args)
+            return bad_task(e, "each step needs \"tool\" and \"arguments\"");
+        t->steps[k].tool = toolset_find(ts, name->u.str.ptr, name->u.str.len);
+        if (!t->steps[k].tool)
+            return err_set(e, ERR_VALUE, "the episode's task names a tool "
+                                         "the file does not have: \"%.80s\"",
+                           name->u.str.ptr);
+        t->steps[k].args = (value *)args;
+        const value *hands = member(s, "hands", V_OBJECT);
+        const value *handed = member(s, "handed", V_OBJECT);
+        if (hands) {
+            const value *f = member(hands, "field", V_STRING);
+            const value *arg = member(hands, "argument", V_STRING);
+            const value *val = value_getz(hands, "value");
+            if (k != 0 || !f || !arg || !val)
+                return bad_task(e, "\"hands\" belongs to step 1 and names "
+                                   "\"field\", \"argument\" and \"value\"");
+            t->hand_field = f->u.str.ptr;
+            t->hand_arg = arg->u.str.ptr;
+            t->handed = (value *)val;
+        }
+        t->steps[k].takes_handed = handed != NULL;
+    }
+    for (int k = 0; k < t->depth; k++)
+        if (t->steps[k].takes_handed && !t->handed)
+            return bad_task(e, "a step takes a handed value that step 1 "
+                               "does not hand");
+    if (t->steps[t->depth - 1].tool->kind != TOOL_WRITE)
+        return bad_task(e, "the last step must be a write");
+    if (events && events->kind != V_ARRAY)
+        return bad_task(e, "\"events\" must be a list");
+    for (size_t i = 0; events && i < events->u.arr.len; i++) {
+        const value *ev = events->u.arr.items[i];
+        const value *dial = member(ev, "dial", V_STRING);
+        task_event *te = &t->events[t->nevents];
+        if (t->nevents == TASK_MAX_EVENTS)
+            return bad_task(e, "at most 4 events");
+        int found = 0;
+        for (int k = KNOB_FAULTS; k <= KNOB_LAGGED && dial; k++)
+            if (strcmp(dial->u.str.ptr, knob_name((enum knob)k)) == 0) {
+                te->dial = (enum knob)k;
+                found = 1;
+            }
+        if (!found || small_int(ev, "step", 1, t->depth, &te->step) < 0 ||
+            small_int(ev, "nth", 1, 64, &te->nth) < 0)
+            return bad_task(e, "each event names a \"dial\" (faults, "
+                               "timeouts, ratelimits, landed, baddata, "
+                               "lagged), a \"step\" and an \"nth\"");
+        t->nevents++;
+    }
+    const value *bad = member(v, "baddata", V_OBJECT);
+    if (bad) {
+        t->wrong = (value *)value_getz(bad, "wrong");
+        const value *wa = member(bad, "arguments", V_OBJECT);
+        t->wrong_args = (value *)wa;
+    }
+    for (int i = 0; i < t->nevents; i++)
+        if (t->events[i].dial == KNOB_BADDATA && (!t->wrong || !t->handed))
+            return bad_task(e, "a baddata event needs \"baddata\": "
+                               "{\"wrong\": ...} and a handed value");
+    *out = t;
+    return 0;
 }

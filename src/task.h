@@ -11,7 +11,7 @@
  *    name ends in "id" when the tools allow), besides their stated ones.
  * The chain, its arguments and the handed value depend on (file, seed,
  * depth) only, so the arms of one seed share their chain.  The planned
- * dial events depend on the arm (docs/tasks.md has every rule).
+ * dial events depend on the arm (docs/simulator.md has every rule).
  * A depth the tools cannot build is refused in one line that names the
  * longest chain they can.
  */
@@ -87,8 +87,16 @@ int task_check_depth(const toolset *ts, int depth, err *e);
 /* The depth of an arm's tasks. */
 int task_depth(const arm *a);
 
-/* The task as a JSON value (docs/tasks.md), as `replay tasks` prints it
+/* The task as a JSON value (docs/simulator.md), as `replay tasks` prints it
  * and a transcript's episode line may carry it. */
 value *task_to_value(arena *a, const task *t, int generator_version);
+
+/* Reads a task as task_to_value writes it (a transcript's episode line
+ * may carry one, to be used instead of making it), for the file ts, with
+ * the seed and arm of the episode.  The task keeps pointers into v, which
+ * must outlive it.  ERR_VALUE with one line when it does not hold
+ * together (a tool the file does not have, a step without arguments...). */
+int task_from_value(task **out, arena *a, const toolset *ts, const value *v,
+                    uint64_t seed, const arm *arm, err *e);
 
 #endif

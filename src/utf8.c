@@ -291,3 +291,24 @@ bad:
     *cp = 0xFFFD;
     return 1;
 }
+
+int utf8_printable(buf *out, const char *s, size_t len, size_t max)
+{
+    size_t used = 0;
+    while (len > 0) {
+        uint32_t cp;
+        int ok;
+        size_t n = utf8_next((const unsigned char *)s, len, &cp, &ok);
+        if (!ok || (cp >= 0xD800 && cp <= 0xDFFF))
+            cp = 0xFFFD;
+        size_t width = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        if (used + width > max)
+            return buf_puts(out, "...");
+        if (utf8_put(out, cp) < 0)
+            return -1;
+        used += width;
+        s += n;
+        len -= n;
+    }
+    return 0;
+}

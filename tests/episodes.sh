@@ -81,12 +81,10 @@ play() {
 }
 
 # ---------------------------------------------------------------- golden
-names=
 for c in "$EPISODES"/*.calls; do
     [ -f "$c" ] || continue
     name=${c##*/}
     name=${name%.calls}
-    names="$names $name"
     out=$TEST_TMP/$name.out
     if ! header "$name"; then
         failed "$name: the first line must be '# FILE SEED ARM' naming a file of the source tree"
@@ -203,14 +201,15 @@ position() {
     [ "$po_bad" -eq 0 ] && pass=$((pass + 1))
 }
 
-# The chain, its refusal before step 1 (not_ready) and the duplicate come
-# after the noise exactly as before: nothing in the noise is a step.
+# The chain, the target refused before step 2 (not_ready), the side effect
+# and the duplicate come after the noise exactly as before: nothing in the
+# noise is a step.
 position worked-example-d3 prefix all
 # Faults are counted on the calls of a step only: the noise shifts no
 # fault, every answer (errors and all) stays.
 position faults-f4 prefix all
-# The bad-data answer is the first call of the named read, wherever it is;
-# the noise makes no such call.
+# The wrong answer goes to the first valid call of the read the request
+# names, wherever it is; the noise makes no such call.
 position baddata-b1-caught prefix all
 # The read a lag delays is the first one to name the target write: the
 # noise's get_order names B-0001, never Z-0362.
