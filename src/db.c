@@ -1,0 +1,406 @@
+/* db: see db.h; the schema is sql/schema.sql. */
+#include "db.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char schema_sql[]; /* made from sql/schema.sql */
+
+enum stmt {
+    S_TOOL_FILE,
+    S_RUN_FILE,
+    S_RUN,
+    S_TASK,
+    S_EPISODE_HASH,
+    S_DELETE_CALLS,
+    S_DELETE_OUTCOMES,
+    S_DELETE_EPISODE,
+    S_EPISODE,
+    S_CALL,
+    S_OUTCOME,
+    S_PROBLEM,
+    S_BEGIN,
+    S_COMMIT,
+    NSTMT
+};
+
+static const char *const stmt_sql[NSTMT] = {
+    [S_TOOL_FILE] = "INSERT OR IGNORE INTO tool_files (file_sha256, "
+                    "contract_sha256, format, path, tools, refused, contract) "
+                    "VALUES (?,?,?,?,?,?,?)",
+    [S_RUN_FILE] = "SELECT file_sha256 FROM runs WHERE run = ?",
+    [S_RUN] = "INSERT INTO runs (run, model, meta, file_sha256, tools_path, "
+              "generator_version, generator_fingerprint, replayed_at) "
+              "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(run) DO UPDATE SET "
+              "model = excluded.model, meta = excluded.meta, "
+              "tools_path = excluded.tools_path, "
+              "generator_version = excluded.generator_version, "
+              "generator_fingerprint = excluded.generator_fingerprint",
+    [S_TASK] = "INSERT OR IGNORE INTO tasks (task_id, file_sha256, seed, arm, "
+               "depth, request, task) VALUES (?,?,?,?,?,?,?)",
+    [S_EPISODE_HASH] = "SELECT content_xxh3 FROM episodes "
+                       "WHERE run = ? AND episode = ?",
+    [S_DELETE_CALLS] = "DELETE FROM calls WHERE run = ? AND episode = ?",
+    [S_DELETE_OUTCOMES] = "DELETE FROM dial_outcomes "
+                          "WHERE run = ? AND episode = ?",
+    [S_DELETE_EPISODE] = "DELETE FROM episodes WHERE run = ? AND episode = ?",
+    [S_EPISODE] = "INSERT INTO episodes (run, episode, seed, arm, knob, level, "
+                  "task_id, calls, reached, pass, side_effects, "
+                  "duplicate_writes, errors, err_not_found, "
+                  "err_invalid_arguments, err_not_ready, err_unavailable, "
+                  "err_timeout, err_rate_limited, unfinished, diverged, "
+                  "status, final, content_xxh3, source_file, source_line) "
+                  "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [S_CALL] = "INSERT INTO calls (run, episode, seq, step, tool, kind, "
+               "arguments, answer, error, effect, dial, diverged, "
+               "logged_answer, source_file, source_line) "
+               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [S_OUTCOME] = "INSERT INTO dial_outcomes (run, episode, event, dial, step, "
+                  "seq, outcome) VALUES (?,?,?,?,?,?,?)",
+    [S_PROBLEM] = "INSERT OR REPLACE INTO problems (source_file, source_line, "
+                  "run, episode, message, line) VALUES (?,?,?,?,?,?)",
+    [S_BEGIN] = "BEGIN IMMEDIATE",
+    [S_COMMIT] = "COMMIT",
+};
+
+struct db {
+    sqlite3 *h;
+    char *path;
+    sqlite3_stmt *st[NSTMT];
+};
+
+static int fail(db *d, err *e, const char *doing)
+{
+    return err_set(e, ERR_IO, "%s: cannot %s: %s", d->path, doing,
+                   d->h ? sqlite3_errmsg(d->h) : "out of memory");
+}
+
+static int exec(db *d, const char *sql, err *e, const char *doing)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(d->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        err_set(e, ERR_IO, "%s: cannot %s: %s", d->path, doing,
+                msg ? msg : sqlite3_errmsg(d->h));
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The version an existing database holds (0: a new database). */
+static int schema_version(db *d, int *version, err *e)
+{
+    sqlite3_stmt *s = NULL;
+    *version = 0;
+    int rc = sqlite3_prepare_v2(d->h,
+                                "SELECT value FROM meta WHERE key = "
+                                "'schema_version'",
+                                -1, &s, NULL);
+    if (rc != SQLITE_OK) {
+        /* no meta table: new, unless other tables are there */
+        sqlite3_finalize(s);
+        if (sqlite3_prepare_v2(d->h, "SELECT count(*) FROM sqlite_master", -1,
+                               &s, NULL) != SQLITE_OK ||
+            sqlite3_step(s) != SQLITE_ROW) {
+            sqlite3_finalize(s);
+            return fail(d, e, "read it (is it an SQLite database?)");
+        }
+        int n = sqlite3_column_int(s, 0);
+        sqlite3_finalize(s);
+        if (n)
+            return err_set(e, ERR_IO, "%s: holds tables but no taskreplay "
+                                      "schema version; replay into a new "
+                                      "file with --db",
+                           d->path);
+        return 0;
+    }
+    if (sqlite3_step(s) == SQLITE_ROW)
+        *version = atoi((const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+    return 0;
+}
+
+int db_open(db **out, const char *path, err *e)
+{
+    db *d = calloc(1, sizeof *d);
+    if (!d || !(d->path = strdup(path))) {
+        free(d);
+        return err_set(e, ERR_NOMEM, "out of memory opening %s", path);
+    }
+    *out = NULL;
+    int version = 0;
+    if (sqlite3_open_v2(path, &d->h,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK) {
+        fail(d, e, "open it");
+        goto bad;
+    }
+    sqlite3_busy_timeout(d->h, 10000);
+    if (exec(d, "PRAGMA journal_mode = WAL", e, "turn on WAL") < 0 ||
+        exec(d, "PRAGMA synchronous = NORMAL", e, "set it up") < 0 ||
+        schema_version(d, &version, e) < 0)
+        goto bad;
+    if (version > DB_SCHEMA_VERSION) {
+        err_set(e, ERR_IO, "%s: has schema version %d, newer than this "
+                           "replay writes (%d); use a newer replay or "
+                           "another --db",
+                path, version, DB_SCHEMA_VERSION);
+        goto bad;
+    }
+    if (version == 0) {
+        char sql[160];
+        snprintf(sql, sizeof sql,
+                 "INSERT OR REPLACE INTO meta VALUES ('schema_version', "
+                 "'%d')",
+                 DB_SCHEMA_VERSION);
+        if (exec(d, "BEGIN IMMEDIATE", e, "create the schema") < 0 ||
+            exec(d, schema_sql, e, "create the schema") < 0 ||
+            exec(d, sql, e, "create the schema") < 0 ||
+            exec(d, "COMMIT", e, "create the schema") < 0)
+            goto bad;
+    } else if (exec(d, "PRAGMA foreign_keys = ON", e, "set it up") < 0) {
+        goto bad;
+    }
+    for (int i = 0; i < NSTMT; i++)
+        if (sqlite3_prepare_v3(d->h, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+                               &d->st[i], NULL) != SQLITE_OK) {
+            fail(d, e, "prepare its statements");
+            goto bad;
+        }
+    *out = d;
+    return 0;
+bad:
+    db_close(d, NULL);
+    return -1;
+}
+
+int db_close(db *d, err *e)
+{
+    if (!d)
+        return 0;
+    for (int i = 0; i < NSTMT; i++)
+        sqlite3_finalize(d->st[i]);
+    int rc = sqlite3_close(d->h);
+    if (rc != SQLITE_OK && e)
+        err_set(e, ERR_IO, "%s: cannot close it: %s", d->path,
+                sqlite3_errstr(rc));
+    free(d->path);
+    free(d);
+    return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* Binds text (NULL as NULL). */
+static void text(sqlite3_stmt *s, int i, const char *t)
+{
+    if (t)
+        sqlite3_bind_text(s, i, t, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(s, i);
+}
+
+/* Steps a statement to its end and resets it. */
+static int run(db *d, enum stmt which, err *e, const char *doing)
+{
+    sqlite3_stmt *s = d->st[which];
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return fail(d, e, doing);
+    return 0;
+}
+
+int db_begin(db *d, err *e)
+{
+    return run(d, S_BEGIN, e, "begin a transaction");
+}
+
+int db_commit(db *d, err *e)
+{
+    return run(d, S_COMMIT, e, "commit (is the disk full?)");
+}
+
+int db_put_tool_file(db *d, const toolset *ts, const char *path, err *e)
+{
+    sqlite3_stmt *s = d->st[S_TOOL_FILE];
+    text(s, 1, ts->doc->file_sha256);
+    text(s, 2, ts->doc->contract_sha256);
+    text(s, 3, tool_format_name(ts->format));
+    text(s, 4, path);
+    sqlite3_bind_int64(s, 5, (sqlite3_int64)ts->ntools);
+    sqlite3_bind_int64(s, 6, (sqlite3_int64)ts->nrefused);
+    sqlite3_bind_text(s, 7, ts->doc->canonical.data,
+                      (int)ts->doc->canonical.len, SQLITE_STATIC);
+    return run(d, S_TOOL_FILE, e, "record a tool file");
+}
+
+int db_put_run(db *d, const db_run *r, err *e)
+{
+    sqlite3_stmt *s = d->st[S_RUN_FILE];
+    text(s, 1, r->run);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        const char *was = (const char *)sqlite3_column_text(s, 0);
+        if (strcmp(was, r->file_sha256) != 0) {
+            err_set(e, ERR_VALUE, "run \"%.100s\" is already recorded with "
+                                  "another tool file (%.12s..., now "
+                                  "%.12s...); give this run another name",
+                    r->run, was, r->file_sha256);
+            sqlite3_reset(s);
+            return 1;
+        }
+    }
+    sqlite3_reset(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return fail(d, e, "read the runs");
+    s = d->st[S_RUN];
+    text(s, 1, r->run);
+    text(s, 2, r->model);
+    text(s, 3, r->meta_json);
+    text(s, 4, r->file_sha256);
+    text(s, 5, r->tools_path);
+    sqlite3_bind_int(s, 6, r->generator_version);
+    text(s, 7, r->generator_fingerprint);
+    text(s, 8, r->replayed_at);
+    return run(d, S_RUN, e, "record a run");
+}
+
+int db_put_task(db *d, const char *task_id, const char *file_sha256,
+                uint64_t seed, const char *arm, int depth, const char *request,
+                const char *task_json, err *e)
+{
+    sqlite3_stmt *s = d->st[S_TASK];
+    text(s, 1, task_id);
+    text(s, 2, file_sha256);
+    sqlite3_bind_int64(s, 3, (sqlite3_int64)seed);
+    text(s, 4, arm);
+    sqlite3_bind_int(s, 5, depth);
+    text(s, 6, request);
+    text(s, 7, task_json);
+    return run(d, S_TASK, e, "record a task");
+}
+
+int db_episode_hash(db *d, const char *run_name, const char *episode,
+                    char hash[17], err *e)
+{
+    sqlite3_stmt *s = d->st[S_EPISODE_HASH];
+    text(s, 1, run_name);
+    text(s, 2, episode);
+    int rc = sqlite3_step(s), found = 0;
+    if (rc == SQLITE_ROW) {
+        snprintf(hash, 17, "%s", (const char *)sqlite3_column_text(s, 0));
+        found = 1;
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return fail(d, e, "read the episodes");
+    return found;
+}
+
+static int delete_episode(db *d, const char *r, const char *ep, err *e)
+{
+    static const enum stmt order[] = {S_DELETE_CALLS, S_DELETE_OUTCOMES,
+                                      S_DELETE_EPISODE};
+    for (int i = 0; i < 3; i++) {
+        text(d->st[order[i]], 1, r);
+        text(d->st[order[i]], 2, ep);
+        if (run(d, order[i], e, "replace an episode") < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
+                   size_t ncalls, const db_outcome *outcomes,
+                   size_t noutcomes, err *e)
+{
+    if (delete_episode(d, ep->run, ep->episode, e) < 0)
+        return -1;
+    sqlite3_stmt *s = d->st[S_EPISODE];
+    int i = 1;
+    text(s, i++, ep->run);
+    text(s, i++, ep->episode);
+    sqlite3_bind_int64(s, i++, (sqlite3_int64)ep->seed);
+    text(s, i++, ep->arm);
+    text(s, i++, ep->knob);
+    sqlite3_bind_int(s, i++, ep->level);
+    text(s, i++, ep->task_id);
+    sqlite3_bind_int64(s, i++, ep->calls);
+    sqlite3_bind_int(s, i++, (int)ep->reached);
+    sqlite3_bind_int(s, i++, (int)ep->pass);
+    sqlite3_bind_int64(s, i++, ep->side_effects);
+    sqlite3_bind_int64(s, i++, ep->duplicate_writes);
+    sqlite3_bind_int64(s, i++, ep->errors);
+    for (int c = 0; c < 6; c++)
+        sqlite3_bind_int64(s, i++, ep->err_by_code[c]);
+    sqlite3_bind_int(s, i++, ep->unfinished);
+    sqlite3_bind_int64(s, i++, ep->diverged);
+    text(s, i++, ep->status);
+    text(s, i++, ep->final);
+    text(s, i++, ep->content_xxh3);
+    text(s, i++, ep->source_file);
+    sqlite3_bind_int64(s, i++, (sqlite3_int64)ep->source_line);
+    if (run(d, S_EPISODE, e, "record an episode") < 0)
+        return -1;
+    s = d->st[S_CALL];
+    for (size_t c = 0; c < ncalls; c++) {
+        const db_call *k = &calls[c];
+        text(s, 1, ep->run);
+        text(s, 2, ep->episode);
+        sqlite3_bind_int64(s, 3, k->seq);
+        if (k->step)
+            sqlite3_bind_int(s, 4, k->step);
+        else
+            sqlite3_bind_null(s, 4);
+        sqlite3_bind_text(s, 5, k->tool, (int)k->tool_len, SQLITE_STATIC);
+        text(s, 6, k->kind);
+        text(s, 7, k->arguments);
+        text(s, 8, k->answer);
+        text(s, 9, k->error);
+        text(s, 10, k->effect);
+        text(s, 11, k->dial);
+        sqlite3_bind_int(s, 12, k->diverged);
+        text(s, 13, k->logged_answer);
+        text(s, 14, k->source_file);
+        sqlite3_bind_int64(s, 15, (sqlite3_int64)k->source_line);
+        if (run(d, S_CALL, e, "record a call") < 0)
+            return -1;
+    }
+    s = d->st[S_OUTCOME];
+    for (size_t o = 0; o < noutcomes; o++) {
+        text(s, 1, ep->run);
+        text(s, 2, ep->episode);
+        sqlite3_bind_int(s, 3, outcomes[o].event);
+        text(s, 4, outcomes[o].dial);
+        sqlite3_bind_int(s, 5, outcomes[o].step);
+        if (outcomes[o].seq)
+            sqlite3_bind_int64(s, 6, outcomes[o].seq);
+        else
+            sqlite3_bind_null(s, 6);
+        text(s, 7, outcomes[o].outcome);
+        if (run(d, S_OUTCOME, e, "record a dial outcome") < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int db_put_problem(db *d, const db_problem *p, err *e)
+{
+    sqlite3_stmt *s = d->st[S_PROBLEM];
+    text(s, 1, p->source_file);
+    sqlite3_bind_int64(s, 2, (sqlite3_int64)p->source_line);
+    text(s, 3, p->run);
+    text(s, 4, p->episode);
+    text(s, 5, p->message);
+    size_t n = p->line_len;
+    if (n > 4096) { /* the first 4096 bytes, cut before a UTF-8 sequence */
+        n = 4096;
+        while (n > 0 && ((unsigned char)p->line[n] & 0xC0) == 0x80)
+            n--;
+    }
+    sqlite3_bind_text(s, 6, p->line, (int)n, SQLITE_STATIC);
+    return run(d, S_PROBLEM, e, "record a problem");
+}

@@ -1,0 +1,115 @@
+/*
+ * db: the results database (sql/schema.sql, built into the program), as
+ * the replayer writes it.
+ *
+ *  - db_open creates the schema or checks the version of an existing one
+ *    (a newer schema is refused in one line; there is no older one yet),
+ *    and turns on WAL, so that readers never block the writer and a killed
+ *    writer leaves the last committed transaction intact.
+ *  - Writes go through prepared statements, inside transactions the caller
+ *    opens and commits (db_begin, db_commit): what is not committed when
+ *    the process dies is not there.
+ *  - An episode is written whole: db_put_episode replaces any earlier
+ *    version of it (its calls and dial outcomes with it).
+ * Errors: ERR_IO with SQLite's message and the database's path.
+ */
+#ifndef TR_DB_H
+#define TR_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "tools.h"
+
+#define DB_SCHEMA_VERSION 1
+
+typedef struct db db;
+
+typedef struct db_run {
+    const char *run, *model, *meta_json, *file_sha256, *tools_path;
+    int generator_version;
+    const char *generator_fingerprint, *replayed_at;
+} db_run;
+
+typedef struct db_episode {
+    const char *run, *episode;
+    uint64_t seed;
+    const char *arm, *knob;
+    int level;
+    const char *task_id;
+    unsigned calls, reached, pass, side_effects, duplicate_writes, errors;
+    unsigned err_by_code[6]; /* enum sim_error order */
+    int unfinished;
+    unsigned diverged;
+    const char *status, *final, *content_xxh3, *source_file;
+    unsigned long source_line;
+} db_episode;
+
+typedef struct db_call {
+    unsigned seq;
+    int step; /* 0: none (NULL) */
+    const char *tool;
+    size_t tool_len;
+    const char *kind;      /* NULL for an unknown tool */
+    const char *arguments; /* JSON, or NULL */
+    const char *answer;
+    const char *error; /* NULL: none */
+    const char *effect;
+    const char *dial; /* NULL: none */
+    int diverged;
+    const char *logged_answer; /* NULL unless diverged */
+    const char *source_file;
+    unsigned long source_line;
+} db_call;
+
+typedef struct db_outcome {
+    int event, step;
+    const char *dial;
+    unsigned seq; /* 0: never fired (NULL) */
+    const char *outcome;
+} db_outcome;
+
+typedef struct db_problem {
+    const char *source_file;
+    unsigned long source_line;
+    const char *run, *episode; /* may be NULL */
+    const char *message;
+    const char *line;
+    size_t line_len;
+} db_problem;
+
+/* Opens (creating it when needed) the database at path. */
+int db_open(db **out, const char *path, err *e);
+/* Closes it; 0, or -1 when the last changes could not be written. */
+int db_close(db *d, err *e);
+
+int db_begin(db *d, err *e);
+int db_commit(db *d, err *e);
+
+/* Records a tool file (once per file hash). */
+int db_put_tool_file(db *d, const toolset *ts, const char *path, err *e);
+
+/* Records a run.  A run already recorded with another tool file (file
+ * hash) is refused: 1, with the sentence in e; else 0, or -1 on error. */
+int db_put_run(db *d, const db_run *r, err *e);
+
+/* Records a task (once per id). */
+int db_put_task(db *d, const char *task_id, const char *file_sha256,
+                uint64_t seed, const char *arm, int depth, const char *request,
+                const char *task_json, err *e);
+
+/* The content hash of an episode already recorded: 1 and hash filled,
+ * 0 when there is none, -1 on error. */
+int db_episode_hash(db *d, const char *run, const char *episode,
+                    char hash[17], err *e);
+
+/* Writes an episode whole, replacing an earlier version of it. */
+int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
+                   size_t ncalls, const db_outcome *outcomes,
+                   size_t noutcomes, err *e);
+
+/* Records a problem line (once per file and line). */
+int db_put_problem(db *d, const db_problem *p, err *e);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * keymap: a hash map from byte strings to size_t that owns copies of its
+ * keys and supports removal, for tables whose entries come and go (the
+ * episodes open while a night is replayed): its memory follows the entries
+ * present, not the entries ever put.  Linear probing, XXH3, removal by
+ * backward shift (no tombstones).
+ */
+#ifndef TR_KEYMAP_H
+#define TR_KEYMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct keymap_slot {
+    char *key; /* NULL: empty */
+    size_t len;
+    uint64_t hash;
+    size_t val;
+} keymap_slot;
+
+typedef struct keymap {
+    keymap_slot *slots;
+    size_t cap, n;
+} keymap;
+
+#define KEYMAP_INIT {NULL, 0, 0}
+
+/* The value of key in *val: 1 found, 0 absent. */
+int keymap_get(const keymap *m, const char *key, size_t len, size_t *val);
+
+/* Sets key to val (copying the key when new).  0, or -1 out of memory. */
+int keymap_put(keymap *m, const char *key, size_t len, size_t val);
+
+/* Removes key; 1 when it was there, 0 when not. */
+int keymap_remove(keymap *m, const char *key, size_t len);
+
+void keymap_free(keymap *m);
+
+#endif

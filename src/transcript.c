@@ -1,0 +1,194 @@
+/* transcript: see transcript.h. */
+#include "transcript.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canon.h"
+#include "json_load.h"
+
+static const char *const type_names[] = {"run", "episode", "call", "end"};
+
+const char *tline_type_name(enum tline_type t)
+{
+    return type_names[t];
+}
+
+static const char *kind_of(const value *v)
+{
+    return value_kind_name((value_kind)v->kind);
+}
+
+static const char *a_or_an(const value *v)
+{
+    return v->kind == V_ARRAY || v->kind == V_INT || v->kind == V_OBJECT
+               ? "an"
+               : "a";
+}
+
+/* A string member: NULL when absent; -1 (e set) when not a string. */
+static int get_str(const value *o, const char *key, int required,
+                   enum tline_type t, const char **out, err *e)
+{
+    const value *v = value_getz(o, key);
+    *out = NULL;
+    if (!v || v->kind == V_NULL) {
+        if (required)
+            return err_set(e, ERR_VALUE, "no \"%s\" (a string) on this %s "
+                                         "line",
+                           key, type_names[t]);
+        return 0;
+    }
+    if (v->kind != V_STRING)
+        return err_set(e, ERR_VALUE, "\"%s\" must be a string, not %s %s",
+                       key, a_or_an(v), kind_of(v));
+    if (memchr(v->u.str.ptr, '\0', v->u.str.len) || (v->flags & VF_UNENCODABLE))
+        return err_set(e, ERR_VALUE, "\"%s\" holds a NUL or a lone surrogate",
+                       key);
+    *out = v->u.str.ptr;
+    return 0;
+}
+
+/* The episode's name: a string, or an integer written as its digits. */
+static int get_episode(const value *o, enum tline_type t, const char **out,
+                       err *e)
+{
+    const value *v = value_getz(o, "episode");
+    if (v && v->kind == V_INT) {
+        *out = v->u.str.ptr;
+        return 0;
+    }
+    return get_str(o, "episode", 1, t, out, e);
+}
+
+static int get_seed(const value *o, uint64_t *out, err *e)
+{
+    const value *v = value_getz(o, "seed");
+    if (!v)
+        return err_set(e, ERR_VALUE, "no \"seed\" (a non-negative integer) "
+                                     "on this episode line");
+    if (v->kind != V_INT || v->u.str.ptr[0] == '-')
+        return err_set(e, ERR_VALUE, "\"seed\" must be a non-negative "
+                                     "integer, not %s",
+                       v->kind == V_INT ? "a negative one" : kind_of(v));
+    errno = 0;
+    char *end;
+    unsigned long long s = strtoull(v->u.str.ptr, &end, 10);
+    if (errno || *end)
+        return err_set(e, ERR_VALUE, "\"seed\" must be below 2^64");
+    *out = s;
+    return 0;
+}
+
+/* The end line's final words: a string as it is, anything else as JSON. */
+static int get_text(arena *a, const value *o, const char *key,
+                    const char **out, err *e)
+{
+    const value *v = value_getz(o, key);
+    *out = NULL;
+    if (!v || v->kind == V_NULL)
+        return 0;
+    if (v->kind == V_STRING && !(v->flags & VF_UNENCODABLE)) {
+        *out = v->u.str.ptr;
+        return 0;
+    }
+    buf b = BUF_INIT;
+    if (canon_write(&b, v, e) < 0) {
+        buf_free(&b);
+        return -1;
+    }
+    *out = arena_memdup(a, b.data, b.len);
+    buf_free(&b);
+    return *out ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+}
+
+int tline_parse(tline *out, arena *a, const char *text, size_t len,
+                const char *default_run, err *e)
+{
+    value *v = NULL;
+    memset(out, 0, sizeof *out);
+    if (json_load(&v, a, text, len, e) < 0) {
+        if (e->code == ERR_NOMEM)
+            return -1;
+        char why[sizeof e->msg];
+        memcpy(why, e->msg, sizeof why);
+        if (e->col)
+            return err_set(e, ERR_VALUE, "not JSON: %s (column %u)", why,
+                           e->col);
+        return err_set(e, ERR_VALUE, "not JSON: %s", why);
+    }
+    if (v->kind != V_OBJECT)
+        return err_set(e, ERR_VALUE, "a transcript line must be a JSON "
+                                     "object, not %s %s",
+                       a_or_an(v), kind_of(v));
+    out->root = v;
+    const value *type = value_getz(v, "type");
+    if (!type)
+        return err_set(e, ERR_VALUE, "no \"type\": a line's type is run, "
+                                     "episode, call or end");
+    int t = -1;
+    for (int i = 0; i < 4 && type->kind == V_STRING; i++)
+        if (strcmp(type->u.str.ptr, type_names[i]) == 0)
+            t = i;
+    if (t < 0) {
+        if (type->kind != V_STRING)
+            return err_set(e, ERR_VALUE, "\"type\" must be a string (run, "
+                                         "episode, call or end), not %s %s",
+                           a_or_an(type), kind_of(type));
+        return err_set(e, ERR_VALUE, "unknown type \"%.60s\": a line's type "
+                                     "is run, episode, call or end",
+                       type->u.str.ptr);
+    }
+    out->type = (enum tline_type)t;
+    if (get_str(v, "run", default_run == NULL, out->type, &out->run, e) < 0)
+        return -1;
+    if (!out->run)
+        out->run = default_run;
+    switch (out->type) {
+    case TL_RUN:
+        if (get_str(v, "tools", 1, out->type, &out->tools, e) < 0 ||
+            get_str(v, "tools_sha256", 0, out->type, &out->tools_sha256, e) <
+                0 ||
+            get_str(v, "model", 0, out->type, &out->model, e) < 0)
+            return -1;
+        out->meta = value_getz(v, "meta");
+        return 0;
+    case TL_EPISODE: {
+        const char *arm_text;
+        if (get_episode(v, out->type, &out->episode, e) < 0 ||
+            get_seed(v, &out->seed, e) < 0 ||
+            get_str(v, "arm", 1, out->type, &arm_text, e) < 0 ||
+            arm_parse(&out->arm, arm_text, strlen(arm_text), e) < 0) {
+            if (e->code == ERR_USAGE)
+                e->code = ERR_VALUE;
+            return -1;
+        }
+        out->task = value_getz(v, "task");
+        if (out->task && out->task->kind == V_NULL)
+            out->task = NULL;
+        if (out->task && out->task->kind != V_OBJECT)
+            return err_set(e, ERR_VALUE, "\"task\" must be an object (as "
+                                         "replay tasks prints it), not %s %s",
+                           a_or_an(out->task), kind_of(out->task));
+        return 0;
+    }
+    case TL_CALL:
+        if (get_episode(v, out->type, &out->episode, e) < 0)
+            return -1;
+        out->call_value = value_getz(v, "call");
+        if (!out->call_value)
+            return err_set(e, ERR_VALUE, "no \"call\" on this call line");
+        if (call_read(&out->call, a, out->call_value, e) < 0)
+            return -1;
+        out->answer = value_getz(v, "answer");
+        return 0;
+    case TL_END:
+        if (get_episode(v, out->type, &out->episode, e) < 0 ||
+            get_text(a, v, "status", &out->status, e) < 0 ||
+            get_text(a, v, "final", &out->final, e) < 0)
+            return -1;
+        return 0;
+    }
+    return 0;
+}

@@ -1,0 +1,55 @@
+/*
+ * transcript: one line of a transcript (docs/transcript.md) read into a
+ * record: run, episode, call or end.  A line that cannot be used gets one
+ * sentence saying what is wrong (ERR_VALUE, or ERR_NOMEM):
+ *   not JSON: ...                     the line does not parse
+ *   a transcript line must be a JSON object, not an array
+ *   no "type": a line's type is run, episode, call or end
+ *   unknown type "x": a line's type is run, episode, call or end
+ *   no "run" (a string) on this episode line
+ *   "seed" must be a non-negative integer, not a string
+ *   unknown arm "depht:d3"; did you mean depth:d3?
+ *   a call needs a tool name: ...      (see call.h)
+ */
+#ifndef TR_TRANSCRIPT_H
+#define TR_TRANSCRIPT_H
+
+#include <stdint.h>
+
+#include "arena.h"
+#include "arm.h"
+#include "call.h"
+#include "err.h"
+#include "value.h"
+
+enum tline_type { TL_RUN, TL_EPISODE, TL_CALL, TL_END };
+
+typedef struct tline {
+    enum tline_type type;
+    const value *root;
+    const char *run; /* NULL when the line has none (see default_run) */
+    const char *episode;
+    /* run */
+    const char *tools, *tools_sha256, *model;
+    const value *meta;
+    /* episode */
+    uint64_t seed;
+    arm arm;
+    const value *task;
+    /* call */
+    call_view call;
+    const value *call_value;
+    const value *answer; /* NULL when the line has none */
+    /* end */
+    const char *status, *final;
+} tline;
+
+/* Reads a line (len bytes, no newline).  default_run, when not NULL, is
+ * the run of lines that name none. */
+int tline_parse(tline *out, arena *a, const char *text, size_t len,
+                const char *default_run, err *e);
+
+/* "run", "episode", "call", "end" */
+const char *tline_type_name(enum tline_type t);
+
+#endif
