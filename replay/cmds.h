@@ -11,11 +11,13 @@
 
 #define EXIT_REFUSED 1 /* some input could not be used */
 #define EXIT_USAGE 2   /* the command line is wrong */
+#define EXIT_CANNOT 3  /* could not run at all (database, tool file) */
 
 int cmd_hash(int argc, char **argv);
 int cmd_tools(int argc, char **argv);
 int cmd_tasks(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 typedef struct seed_range {
     unsigned long long lo, hi;

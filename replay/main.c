@@ -81,5 +81,6 @@ int main(int argc, char **argv)
         return cmd_tasks(argc - 2, argv + 2);
     if (strcmp(cmd, "sim") == 0)
         return cmd_sim(argc - 2, argv + 2);
-    return usage_error("unknown command '%s'", cmd);
+    /* the main job: replay [OPTIONS] PATH... */
+    return cmd_replay(argc - 1, argv + 1);
 }

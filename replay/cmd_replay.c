@@ -1,0 +1,408 @@
+/* replay PATH...: the main job.  Walks the paths (files, folders in sorted
+ * order, "-"), reads their lines with a bounded buffer, feeds them to the
+ * night engine, shows progress on a terminal, and closes with a summary
+ * that accounts for every line. */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "night.h"
+
+#define LINE_LIMIT (4u << 20) /* bytes of one transcript line */
+#define CHUNK (1u << 16)
+
+/* ------------------------------------------------------------- inputs */
+
+struct inputs {
+    char **paths;
+    size_t n, cap;
+    unsigned long long bytes; /* of the regular files, for progress */
+};
+
+static int add_input(struct inputs *in, const char *path)
+{
+    if (in->n == in->cap) {
+        size_t cap = in->cap ? 2 * in->cap : 16;
+        char **more = realloc(in->paths, cap * sizeof *more);
+        if (!more)
+            return -1;
+        in->paths = more;
+        in->cap = cap;
+    }
+    if (!(in->paths[in->n] = strdup(path)))
+        return -1;
+    in->n++;
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* Adds path: a file, or a folder's *.jsonl files (sorted, subfolders
+ * walked in the same order).  -1 with the reason printed. */
+static int collect(struct inputs *in, const char *path, int named)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0)
+        return add_input(in, path);
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "replay: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        if (!named && !ends_with(path, ".jsonl"))
+            return 0;
+        in->bytes += S_ISREG(st.st_mode) ? (unsigned long long)st.st_size : 0;
+        return add_input(in, path);
+    }
+    DIR *d = opendir(path);
+    if (!d) {
+        fprintf(stderr, "replay: cannot read the folder %s: %s\n", path,
+                strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 32;
+            char **more = realloc(names, cap * sizeof *more);
+            if (!more) {
+                rc = -1;
+                break;
+            }
+            names = more;
+        }
+        size_t len = strlen(path) + strlen(de->d_name) + 2;
+        if (!(names[n] = malloc(len)))
+            rc = -1;
+        else
+            snprintf(names[n++], len, "%s%s%s", path,
+                     ends_with(path, "/") ? "" : "/", de->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0)
+            rc = collect(in, names[i], 0);
+        free(names[i]);
+    }
+    free(names);
+    if (rc < 0 && errno == ENOMEM)
+        fprintf(stderr, "replay: out of memory listing %s\n", path);
+    return rc;
+}
+
+/* ------------------------------------------------------------- reading */
+
+struct reader {
+    FILE *f;
+    char *buf;
+    size_t cap, start, end;
+    int eof;
+    unsigned long long consumed;
+};
+
+enum { LINE_EOF, LINE_OK, LINE_LONG, LINE_ERROR };
+
+/* The next line (without its newline) in *line, *len; LINE_LONG when it
+ * passes LINE_LIMIT: then *line holds its first bytes, *len how many, and
+ * *full its whole length. */
+static int next_line(struct reader *r, const char **line, size_t *len,
+                     size_t *full)
+{
+    for (;;) {
+        size_t have = r->end - r->start;
+        char *nl = memchr(r->buf + r->start, '\n', have);
+        if (nl) {
+            *line = r->buf + r->start;
+            *len = *full = (size_t)(nl - *line);
+            r->start += *len + 1;
+            r->consumed += *len + 1;
+            return LINE_OK;
+        }
+        if (have > LINE_LIMIT) {
+            /* keep the first bytes at the front, skip to the newline */
+            memmove(r->buf, r->buf + r->start, 4096);
+            r->start = 0;
+            r->end = 4096;
+            size_t total = have;
+            for (;;) {
+                size_t n = fread(r->buf + 4096, 1, r->cap - 4096, r->f);
+                if (n == 0) {
+                    if (ferror(r->f))
+                        return LINE_ERROR;
+                    r->eof = 1;
+                    r->start = r->end = 0;
+                    break;
+                }
+                char *p = memchr(r->buf + 4096, '\n', n);
+                if (p) {
+                    size_t before = (size_t)(p - (r->buf + 4096));
+                    total += before;
+                    /* what follows the newline is the next line's */
+                    size_t after = n - before - 1;
+                    memmove(r->buf + 4096, p + 1, after);
+                    r->start = 4096;
+                    r->end = 4096 + after;
+                    r->consumed += 1;
+                    break;
+                }
+                total += n;
+            }
+            r->consumed += total;
+            *line = r->buf;
+            *len = 4096;
+            *full = total;
+            return LINE_LONG;
+        }
+        if (r->eof) {
+            if (have == 0)
+                return LINE_EOF;
+            *line = r->buf + r->start; /* a last line without newline */
+            *len = *full = have;
+            r->start = r->end;
+            r->consumed += have;
+            return LINE_OK;
+        }
+        if (r->start > 0) {
+            memmove(r->buf, r->buf + r->start, have);
+            r->start = 0;
+            r->end = have;
+        }
+        if (r->end == r->cap) {
+            size_t cap = r->cap * 2;
+            char *more = realloc(r->buf, cap);
+            if (!more) {
+                errno = ENOMEM;
+                return LINE_ERROR;
+            }
+            r->buf = more;
+            r->cap = cap;
+        }
+        size_t n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
+        if (n == 0) {
+            if (ferror(r->f))
+                return LINE_ERROR;
+            r->eof = 1;
+        }
+        r->end += n;
+    }
+}
+
+/* ------------------------------------------------------------ progress */
+
+struct progress {
+    int on;
+    struct timespec start, last;
+    unsigned long long total_bytes, done_bytes;
+};
+
+static double seconds(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) +
+           (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void show_progress(struct progress *p, const night_counts *c,
+                          int final)
+{
+    if (!p->on)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!final && seconds(&p->last, &now) < 0.25)
+        return;
+    p->last = now;
+    if (final) {
+        fputs("\r\033[K", stderr);
+        return;
+    }
+    double t = seconds(&p->start, &now);
+    double rate = t > 0 ? (double)c->calls / t : 0;
+    fprintf(stderr, "\r\033[Kreplay: %lu lines, %.0f calls/s", c->lines, rate);
+    if (p->total_bytes) {
+        double done = (double)p->done_bytes / (double)p->total_bytes;
+        fprintf(stderr, ", %.0f%% of %.1f MB", 100 * done,
+                (double)p->total_bytes / 1e6);
+        if (done > 0.01) {
+            long eta = (long)(t / done - t);
+            fprintf(stderr, ", ETA %ld:%02ld", eta / 60, eta % 60);
+        }
+    }
+    fflush(stderr);
+}
+
+/* --------------------------------------------------------------- main */
+
+static const char replay_usage[] =
+    "[--db results.db] [--strict] [--quiet] [--run R --tools FILE "
+    "[--model M]] PATH...";
+
+static void summary(const night_counts *c, const char *db_path)
+{
+    fprintf(stderr, "replay: %lu lines: %lu used, %lu unchanged, %lu "
+                    "problem%s, %lu blank\n",
+            c->lines, c->used, c->unchanged, c->problems,
+            c->problems == 1 ? "" : "s", c->blank);
+    fprintf(stderr, "replay: %lu run%s; %lu episode%s written (%lu replaced, "
+                    "%lu unfinished), %lu unchanged; %lu calls; into %s\n",
+            c->runs, c->runs == 1 ? "" : "s", c->episodes,
+            c->episodes == 1 ? "" : "s", c->replaced, c->unfinished,
+            c->skipped, c->calls, db_path);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    night_opts o = {"results.db", 0, NULL, NULL, NULL, stderr};
+    int quiet = 0;
+    struct inputs in = {0};
+    int status = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (strcmp(a, "--db") == 0 && has)
+            o.db_path = argv[++i];
+        else if (strcmp(a, "--strict") == 0)
+            o.strict = 1;
+        else if (strcmp(a, "--quiet") == 0)
+            quiet = 1;
+        else if (strcmp(a, "--run") == 0 && has)
+            o.default_run = argv[++i];
+        else if (strcmp(a, "--tools") == 0 && has)
+            o.default_tools = argv[++i];
+        else if (strcmp(a, "--model") == 0 && has)
+            o.model = argv[++i];
+        else if (a[0] == '-' && a[1] != '\0') {
+            status = usage_error("unknown option '%s' (usage: replay %s)", a,
+                                 replay_usage);
+            goto out;
+        } else if (collect(&in, a, 1) < 0) {
+            status = EXIT_CANNOT;
+            goto out;
+        }
+    }
+    if (in.n == 0) {
+        status = usage_error("no transcript given (usage: replay %s)",
+                             replay_usage);
+        goto out;
+    }
+    if (!o.default_run != !o.default_tools) {
+        status = usage_error("--run and --tools go together: they declare "
+                             "a run and its tool file");
+        goto out;
+    }
+
+    night *n = NULL;
+    err e;
+    err_clear(&e);
+    if (night_open(&n, &o, &e) < 0) {
+        fprintf(stderr, "replay: %s\n", e.msg);
+        night_free(n);
+        status = EXIT_CANNOT;
+        goto out;
+    }
+    struct progress p = {0};
+    p.on = !quiet && isatty(STDERR_FILENO);
+    p.total_bytes = in.bytes;
+    clock_gettime(CLOCK_MONOTONIC, &p.start);
+    p.last = p.start;
+    struct reader r = {0};
+    r.cap = CHUNK;
+    r.buf = malloc(r.cap);
+    int stop = 0, fatal = 0;
+    for (size_t i = 0; i < in.n && !stop && !fatal && r.buf; i++) {
+        const char *path = in.paths[i];
+        int is_stdin = strcmp(path, "-") == 0;
+        const char *shown = is_stdin ? "<stdin>" : path;
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", is_stdin ? "." : path);
+        char *slash = strrchr(dir, '/');
+        if (is_stdin || !slash)
+            snprintf(dir, sizeof dir, ".");
+        else
+            *(slash == dir ? slash + 1 : slash) = '\0';
+        r.f = is_stdin ? stdin : fopen(path, "rb");
+        if (!r.f) {
+            fprintf(stderr, "replay: cannot read %s: %s\n", path,
+                    strerror(errno));
+            fatal = 1;
+            break;
+        }
+        r.start = r.end = 0;
+        r.eof = 0;
+        unsigned long line = 0;
+        for (;;) {
+            const char *text;
+            size_t len, full;
+            int k = next_line(&r, &text, &len, &full);
+            if (k == LINE_EOF)
+                break;
+            if (k == LINE_ERROR) {
+                fprintf(stderr, "replay: %s: cannot read line %lu: %s\n",
+                        shown, line + 1, strerror(errno));
+                fatal = 1;
+                break;
+            }
+            line++;
+            int rc = k == LINE_LONG
+                         ? night_long_line(n, shown, line, text, len, full, &e)
+                         : night_line(n, shown, dir, line, text, len, &e);
+            if (rc < 0) {
+                fprintf(stderr, "replay: %s\n", e.msg);
+                fatal = 1;
+                break;
+            }
+            if (rc == 1) {
+                fprintf(stderr, "replay: stopped at the first problem "
+                                "(--strict)\n");
+                stop = 1;
+                break;
+            }
+            p.done_bytes = r.consumed;
+            if ((line & 1023) == 0)
+                show_progress(&p, night_get_counts(n), 0);
+        }
+        if (!is_stdin)
+            fclose(r.f);
+    }
+    if (!r.buf) {
+        fprintf(stderr, "replay: out of memory\n");
+        fatal = 1;
+    }
+    free(r.buf);
+    show_progress(&p, night_get_counts(n), 1);
+    if (!fatal && night_finish(n, !stop, &e) < 0) {
+        fprintf(stderr, "replay: %s\n", e.msg);
+        fatal = 1;
+    }
+    const night_counts *c = night_get_counts(n);
+    if (!fatal)
+        summary(c, o.db_path);
+    status = fatal ? EXIT_CANNOT : c->problems ? EXIT_REFUSED : 0;
+    night_free(n);
+out:
+    for (size_t i = 0; i < in.n; i++)
+        free(in.paths[i]);
+    free(in.paths);
+    return status;
+}

@@ -1,0 +1,789 @@
+/* night: see night.h; the transcript format is docs/transcript.md. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "night.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
+
+#include "arena.h"
+#include "canon.h"
+#include "db.h"
+#include "generator.h"
+#include "keymap.h"
+#include "sim.h"
+#include "task.h"
+#include "transcript.h"
+#include "vbuild.h"
+
+#define BATCH 256        /* episodes written per transaction */
+#define SAID_PROBLEMS 100 /* problems said on stderr one by one */
+
+struct run {
+    char *name, *tools, *sha;
+    const toolset *ts; /* NULL when the run was refused */
+    char *why;         /* why it was refused */
+};
+
+struct toolfile {
+    char *path; /* as opened (resolved) */
+    doc *d;
+    toolset *ts;
+};
+
+struct episode {
+    size_t run;
+    char *name;
+    arena *a;
+    task *t;
+    sim *s;
+    XXH3_state_t hash;
+    db_call *calls;
+    size_t ncalls, cap;
+    unsigned long nlines;
+    unsigned diverged;
+    const char *status, *final;
+    const char *file; /* of the episode line */
+    unsigned long line;
+    const char *refused; /* the episode line was a problem: why */
+};
+
+struct night {
+    night_opts o;
+    db *db;
+    struct run *runs;
+    size_t nruns, caprun;
+    keymap run_index;
+    struct toolfile *files;
+    size_t nfiles;
+    struct episode **eps;
+    size_t neps;
+    size_t *free_slots;
+    size_t nfree;
+    keymap ep_index;
+    char **names; /* every file name seen, for rows that outlive a file */
+    size_t nnames;
+    night_counts c;
+    unsigned batch;
+    int in_txn;
+    char fingerprint[65];
+    char replayed_at[32];
+    sim_result r;
+    buf key, scratch;
+};
+
+/* ------------------------------------------------------------- helpers */
+
+static int nomem(err *e)
+{
+    return err_set(e, ERR_NOMEM, "out of memory");
+}
+
+static char *dup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+/* The file name, kept for the whole night. */
+static const char *intern(night *n, const char *file)
+{
+    if (n->nnames && strcmp(n->names[n->nnames - 1], file) == 0)
+        return n->names[n->nnames - 1];
+    char **more = realloc(n->names, (n->nnames + 1) * sizeof *more);
+    if (!more)
+        return NULL;
+    n->names = more;
+    if (!(n->names[n->nnames] = strdup(file)))
+        return NULL;
+    return n->names[n->nnames++];
+}
+
+static int commit_batch(night *n, err *e)
+{
+    if (n->in_txn && db_commit(n->db, e) < 0)
+        return -1;
+    n->in_txn = 0;
+    n->batch = 0;
+    return 0;
+}
+
+static int in_txn(night *n, err *e)
+{
+    if (n->in_txn)
+        return 0;
+    if (db_begin(n->db, e) < 0)
+        return -1;
+    n->in_txn = 1;
+    return 0;
+}
+
+/* Records a problem line; 1 when --strict says stop. */
+static int problem(night *n, const char *file, unsigned long line,
+                   const char *run, const char *episode, const char *msg,
+                   const char *text, size_t len, err *e)
+{
+    n->c.problems++;
+    if (n->c.problems <= SAID_PROBLEMS)
+        fprintf(n->o.diag, "%s:%lu: %s\n", file, line, msg);
+    db_problem p = {file, line, run, episode, msg, text, len};
+    if (in_txn(n, e) < 0 || db_put_problem(n->db, &p, e) < 0)
+        return -1;
+    return n->o.strict ? 1 : 0;
+}
+
+/* --------------------------------------------------------------- runs */
+
+static const toolset *load_tools(night *n, const char *path, char *why,
+                                 size_t size)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real)) {
+        snprintf(why, size, "its tool file %s cannot be read: %s", path,
+                 strerror(errno));
+        return NULL;
+    }
+    for (size_t i = 0; i < n->nfiles; i++)
+        if (strcmp(n->files[i].path, real) == 0)
+            return n->files[i].ts;
+    struct toolfile f = {strdup(real), NULL, NULL};
+    err e;
+    err_clear(&e);
+    if (!f.path || doc_load_file(&f.d, real, &e) < 0 ||
+        toolset_build(&f.ts, f.d, &e) < 0) {
+        char line[1600];
+        err_format(&e, path, line, sizeof line);
+        snprintf(why, size, "its tool file cannot be used: %s", line);
+        doc_free(f.d);
+        free(f.path);
+        return NULL;
+    }
+    struct toolfile *more = realloc(n->files, (n->nfiles + 1) * sizeof *more);
+    if (!more) {
+        snprintf(why, size, "out of memory");
+        toolset_free(f.ts);
+        doc_free(f.d);
+        free(f.path);
+        return NULL;
+    }
+    n->files = more;
+    n->files[n->nfiles++] = f;
+    return f.ts;
+}
+
+static void now_text(char out[32])
+{
+    const char *epoch = getenv("SOURCE_DATE_EPOCH");
+    time_t t = epoch && *epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Declares a run: 0 recorded, 1 refused (why set), -1 database failure. */
+static int declare_run(night *n, const char *name, const char *tools,
+                       const char *path, const char *sha, const char *model,
+                       const value *meta, char *why, size_t size, err *e)
+{
+    err_clear(e);
+    if (n->nruns == n->caprun) {
+        size_t cap = n->caprun ? 2 * n->caprun : 8;
+        struct run *more = realloc(n->runs, cap * sizeof *more);
+        if (!more)
+            return nomem(e);
+        n->runs = more;
+        n->caprun = cap;
+    }
+    struct run *r = &n->runs[n->nruns];
+    memset(r, 0, sizeof *r);
+    r->ts = load_tools(n, path, why, size);
+    if (r->ts && sha && strcmp(sha, r->ts->doc->file_sha256) != 0) {
+        snprintf(why, size, "its tool file %s has changed since the "
+                            "transcript was written (its SHA-256 is %.12s..., "
+                            "the run line says %.12s...)",
+                 tools, r->ts->doc->file_sha256, sha);
+        r->ts = NULL;
+    }
+    if (r->ts) {
+        buf meta_json = BUF_INIT;
+        int rc = 0;
+        if (meta && meta->kind != V_NULL)
+            rc = canon_write(&meta_json, meta, e);
+        db_run row = {name,  model, meta_json.data, r->ts->doc->file_sha256,
+                      tools, GENERATOR_VERSION, n->fingerprint,
+                      n->replayed_at};
+        if (rc == 0 && in_txn(n, e) == 0 &&
+            db_put_tool_file(n->db, r->ts, tools, e) == 0)
+            rc = db_put_run(n->db, &row, e);
+        else
+            rc = -1;
+        buf_free(&meta_json);
+        if (rc < 0 && e->code != ERR_VALUE)
+            return -1;
+        if (rc != 0) { /* recorded with another file, or bad meta */
+            snprintf(why, size, "%s", e->msg);
+            r->ts = NULL;
+        }
+    }
+    r->name = strdup(name);
+    r->tools = strdup(tools);
+    r->sha = dup(sha);
+    r->why = r->ts ? NULL : strdup(why);
+    if (!r->name || !r->tools || (sha && !r->sha) || (!r->ts && !r->why) ||
+        keymap_put(&n->run_index, name, strlen(name), n->nruns) < 0) {
+        free(r->name);
+        free(r->tools);
+        free(r->sha);
+        free(r->why);
+        return nomem(e);
+    }
+    n->nruns++;
+    n->c.runs += r->ts != NULL;
+    return r->ts ? 0 : 1;
+}
+
+/* ------------------------------------------------------------ episodes */
+
+static int ep_key(night *n, const char *run, const char *episode)
+{
+    buf_reset(&n->key);
+    buf_puts(&n->key, run);
+    buf_putc(&n->key, '\0');
+    buf_puts(&n->key, episode);
+    return n->key.failed ? -1 : 0;
+}
+
+static struct episode *find_ep(night *n, const char *run, const char *episode,
+                               size_t *slot)
+{
+    size_t i;
+    if (ep_key(n, run, episode) < 0 ||
+        !keymap_get(&n->ep_index, n->key.data, n->key.len, &i))
+        return NULL;
+    if (slot)
+        *slot = i;
+    return n->eps[i];
+}
+
+static void ep_free(struct episode *ep)
+{
+    if (!ep)
+        return;
+    sim_free(ep->s);
+    arena_free(ep->a);
+    free(ep->calls);
+    free(ep->name);
+    free(ep);
+}
+
+static void close_ep(night *n, struct episode *ep, size_t slot)
+{
+    if (ep_key(n, n->runs[ep->run].name, ep->name) == 0)
+        keymap_remove(&n->ep_index, n->key.data, n->key.len);
+    n->eps[slot] = NULL;
+    n->free_slots[n->nfree++] = slot;
+    ep_free(ep);
+}
+
+/* Puts ep in a slot of the table; 0 or -1 out of memory. */
+static int open_ep(night *n, struct episode *ep, const char *run)
+{
+    size_t slot;
+    if (n->nfree) {
+        slot = n->free_slots[--n->nfree];
+    } else {
+        struct episode **more = realloc(n->eps, (n->neps + 1) * sizeof *more);
+        if (!more)
+            return -1;
+        n->eps = more;
+        size_t *fs = realloc(n->free_slots, (n->neps + 1) * sizeof *fs);
+        if (!fs)
+            return -1;
+        n->free_slots = fs;
+        slot = n->neps++;
+    }
+    n->eps[slot] = ep;
+    if (ep_key(n, run, ep->name) < 0 ||
+        keymap_put(&n->ep_index, n->key.data, n->key.len, slot) < 0) {
+        n->eps[slot] = NULL;
+        n->free_slots[n->nfree++] = slot;
+        return -1;
+    }
+    return 0;
+}
+
+static void ep_hash_line(struct episode *ep, const char *text, size_t len)
+{
+    XXH3_64bits_update(&ep->hash, text, len);
+    XXH3_64bits_update(&ep->hash, "\n", 1);
+    ep->nlines++;
+}
+
+static char *arena_text(arena *a, const buf *b)
+{
+    return arena_memdup(a, b->data ? b->data : "", b->len);
+}
+
+/* Writes a finished (or, at the end, unfinished) episode. */
+static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
+{
+    const struct run *r = &n->runs[ep->run];
+    char hash[17], was[17];
+    snprintf(hash, sizeof hash, "%016llx",
+             (unsigned long long)XXH3_64bits_digest(&ep->hash));
+    if (in_txn(n, e) < 0)
+        return -1;
+    int found = db_episode_hash(n->db, r->name, ep->name, was, e);
+    if (found < 0)
+        return -1;
+    if (found && strcmp(was, hash) == 0) {
+        n->c.unchanged += ep->nlines;
+        n->c.skipped++;
+        return 0;
+    }
+    if (found) {
+        n->c.replaced++;
+        fprintf(n->o.diag, "%s:%lu: episode \"%s\" of run \"%s\" changed "
+                           "since it was recorded: replaced\n",
+                ep->file, ep->line, ep->name, r->name);
+    }
+    sim_verdict v;
+    sim_judge(ep->s, &v);
+    const task *t = ep->t;
+    db_outcome outcomes[TASK_MAX_EVENTS];
+    for (int i = 0; i < v.nevents; i++)
+        outcomes[i] = (db_outcome){i + 1, t->events[i].step,
+                                   knob_name(t->events[i].dial),
+                                   v.events[i].call,
+                                   outcome_name(v.events[i].outcome)};
+    char arm_text[ARM_ID_MAX];
+    arm_id(&t->arm, arm_text);
+    value *tv = task_to_value(ep->a, t, GENERATOR_VERSION);
+    if (!tv || canon_write(&n->scratch, tv, e) < 0)
+        return tv ? -1 : nomem(e);
+    if (db_put_task(n->db, t->id, r->ts->doc->file_sha256, t->seed, arm_text,
+                    t->depth, t->request, n->scratch.data, e) < 0)
+        return -1;
+    unsigned errors = 0;
+    db_episode row = {0};
+    for (int c = 0; c <= SIM_RATE_LIMITED; c++) {
+        row.err_by_code[c] = v.errors[c];
+        errors += v.errors[c];
+    }
+    row.run = r->name;
+    row.episode = ep->name;
+    row.seed = t->seed;
+    row.arm = arm_text;
+    row.knob = knob_name(t->arm.knob);
+    row.level = t->arm.level;
+    row.task_id = t->id;
+    row.calls = v.calls;
+    row.reached = (unsigned)v.reached;
+    row.pass = (unsigned)v.pass;
+    row.side_effects = v.side_effects;
+    row.duplicate_writes = v.duplicates;
+    row.errors = errors;
+    row.unfinished = unfinished;
+    row.diverged = ep->diverged;
+    row.status = ep->status;
+    row.final = ep->final;
+    row.content_xxh3 = hash;
+    row.source_file = ep->file;
+    row.source_line = ep->line;
+    if (db_put_episode(n->db, &row, ep->calls, ep->ncalls, outcomes,
+                       (size_t)v.nevents, e) < 0)
+        return -1;
+    n->c.used += ep->nlines;
+    n->c.episodes++;
+    n->c.calls += ep->ncalls;
+    n->c.unfinished += (unsigned long)unfinished;
+    if (++n->batch >= BATCH)
+        return commit_batch(n, e);
+    return 0;
+}
+
+/* The lines of a refused episode: said once, at its episode line. */
+static int refused_ep_line(night *n, const char *file, unsigned long line,
+                           const struct episode *ep, const tline *tl,
+                           const char *text, size_t len, err *e)
+{
+    char msg[700];
+    snprintf(msg, sizeof msg, "episode \"%.100s\" of run \"%.100s\" was not "
+                              "replayed (see %s:%lu)",
+             ep->name, n->runs[ep->run].name, ep->file, ep->line);
+    return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
+}
+
+static int on_episode(night *n, const char *file, unsigned long line,
+                      const tline *tl, const char *text, size_t len, err *e)
+{
+    char msg[900];
+    size_t ri;
+    if (!keymap_get(&n->run_index, tl->run, strlen(tl->run), &ri)) {
+        snprintf(msg, sizeof msg, "run \"%.100s\" has no run line before "
+                                  "this episode (declare it first, or with "
+                                  "--run and --tools)",
+                 tl->run);
+        return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
+    }
+    const struct run *r = &n->runs[ri];
+    struct episode *open = find_ep(n, tl->run, tl->episode, NULL);
+    if (open) {
+        snprintf(msg, sizeof msg, "episode \"%.100s\" of run \"%.100s\" is "
+                                  "already open (its episode line is %s:%lu); "
+                                  "end it before starting it again",
+                 tl->episode, tl->run, open->file, open->line);
+        return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
+    }
+    struct episode *ep = calloc(1, sizeof *ep);
+    if (!ep || !(ep->name = strdup(tl->episode)) || !(ep->a = arena_new()) ||
+        !(ep->file = intern(n, file))) {
+        ep_free(ep);
+        return nomem(e);
+    }
+    ep->run = ri;
+    ep->line = line;
+    XXH3_64bits_reset(&ep->hash);
+    ep_hash_line(ep, text, len);
+    err te;
+    err_clear(&te);
+    int bad = 0;
+    if (!r->ts) {
+        snprintf(msg, sizeof msg, "run \"%.100s\" was not replayed: %.600s",
+                 r->name, r->why);
+        bad = 1;
+    } else {
+        int rc;
+        if (tl->task) {
+            value *copy = vb_clone(ep->a, tl->task);
+            rc = copy ? task_from_value(&ep->t, ep->a, r->ts, copy, tl->seed,
+                                        &tl->arm, &te)
+                      : err_set(&te, ERR_NOMEM, "out of memory");
+        } else {
+            rc = task_make(&ep->t, ep->a, r->ts, tl->seed, &tl->arm, &te);
+        }
+        if (rc == 0)
+            rc = sim_new(&ep->s, r->ts, ep->t, &te);
+        if (rc < 0 && te.code == ERR_NOMEM) {
+            ep_free(ep);
+            return nomem(e);
+        }
+        if (rc < 0) {
+            snprintf(msg, sizeof msg, "%.800s", te.msg);
+            bad = 1;
+        }
+    }
+    if (bad && !(ep->refused = arena_memdup(ep->a, msg, strlen(msg)))) {
+        ep_free(ep);
+        return nomem(e);
+    }
+    if (open_ep(n, ep, tl->run) < 0) {
+        ep_free(ep);
+        return nomem(e);
+    }
+    if (bad)
+        return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
+    return 0;
+}
+
+/* A value's canonical JSON in the episode's arena, or NULL when it
+ * cannot be written (NaN...). */
+static const char *json_in(night *n, struct episode *ep, const value *v,
+                           int *nomem_out)
+{
+    err e;
+    *nomem_out = 0;
+    if (canon_write(&n->scratch, v, &e) < 0) {
+        *nomem_out = e.code == ERR_NOMEM;
+        return NULL;
+    }
+    const char *s = arena_text(ep->a, &n->scratch);
+    *nomem_out = s == NULL;
+    return s;
+}
+
+static const char *no_episode(char *msg, size_t size, const tline *tl)
+{
+    snprintf(msg, size, "%s line for episode \"%.100s\" of run \"%.100s\", "
+                        "which is not open (no episode line before it, or "
+                        "its end line came already)",
+             tline_type_name(tl->type), tl->episode, tl->run);
+    return msg;
+}
+
+static int on_call(night *n, const char *file, unsigned long line,
+                   const tline *tl, const char *text, size_t len, err *e)
+{
+    char msg[600];
+    struct episode *ep = find_ep(n, tl->run, tl->episode, NULL);
+    if (!ep)
+        return problem(n, file, line, tl->run, tl->episode,
+                       no_episode(msg, sizeof msg, tl), text, len, e);
+    if (ep->refused)
+        return refused_ep_line(n, file, line, ep, tl, text, len, e);
+    if (sim_call(ep->s, tl->call.name, tl->call.name_len, tl->call.args,
+                 tl->call.bad_args, &n->r, e) < 0)
+        return -1;
+    if (ep->ncalls == ep->cap) {
+        size_t cap = ep->cap ? 2 * ep->cap : 16;
+        db_call *more = realloc(ep->calls, cap * sizeof *more);
+        if (!more)
+            return nomem(e);
+        ep->calls = more;
+        ep->cap = cap;
+    }
+    db_call *c = &ep->calls[ep->ncalls];
+    memset(c, 0, sizeof *c);
+    int oom = 0;
+    c->seq = (unsigned)ep->ncalls + 1;
+    c->step = n->r.step;
+    c->tool = arena_memdup(ep->a, tl->call.name, tl->call.name_len);
+    c->tool_len = tl->call.name_len;
+    c->kind = n->r.tool ? (n->r.tool->kind == TOOL_READ ? "read" : "write")
+                        : NULL;
+    if (!tl->call.bad_args) {
+        value empty = {.kind = V_OBJECT};
+        c->arguments = json_in(n, ep, tl->call.args ? tl->call.args : &empty,
+                               &oom);
+    }
+    c->answer = arena_text(ep->a, &n->r.answer);
+    c->error = n->r.error >= 0 ? sim_error_code((enum sim_error)n->r.error)
+                               : NULL;
+    c->effect = effect_name(n->r.effect);
+    c->dial = n->r.event >= 0 ? knob_name(ep->t->events[n->r.event].dial)
+                              : NULL;
+    if (tl->answer) {
+        int bad = 0;
+        const char *logged = json_in(n, ep, tl->answer, &bad);
+        oom |= bad;
+        if (!logged || strcmp(logged, c->answer) != 0) {
+            c->diverged = 1;
+            c->logged_answer = logged;
+            ep->diverged++;
+        }
+    }
+    c->source_file = intern(n, file);
+    c->source_line = line;
+    if (oom || !c->tool || !c->answer || !c->source_file)
+        return nomem(e);
+    ep->ncalls++;
+    ep_hash_line(ep, text, len);
+    return 0;
+}
+
+static int on_end(night *n, const char *file, unsigned long line,
+                  const tline *tl, const char *text, size_t len, err *e)
+{
+    char msg[600];
+    size_t slot;
+    struct episode *ep = find_ep(n, tl->run, tl->episode, &slot);
+    if (!ep)
+        return problem(n, file, line, tl->run, tl->episode,
+                       no_episode(msg, sizeof msg, tl), text, len, e);
+    if (ep->refused) {
+        int rc = refused_ep_line(n, file, line, ep, tl, text, len, e);
+        close_ep(n, ep, slot);
+        return rc;
+    }
+    ep_hash_line(ep, text, len);
+    ep->status = tl->status ? arena_memdup(ep->a, tl->status,
+                                           strlen(tl->status))
+                            : NULL;
+    ep->final = tl->final ? arena_memdup(ep->a, tl->final, strlen(tl->final))
+                          : NULL;
+    if ((tl->status && !ep->status) || (tl->final && !ep->final))
+        return nomem(e);
+    int rc = write_ep(n, ep, 0, e);
+    close_ep(n, ep, slot);
+    return rc;
+}
+
+static int on_run(night *n, const char *file, const char *dir,
+                  unsigned long line, const tline *tl, const char *text,
+                  size_t len, err *e)
+{
+    size_t ri;
+    char why[1200];
+    if (keymap_get(&n->run_index, tl->run, strlen(tl->run), &ri)) {
+        const struct run *r = &n->runs[ri];
+        if (strcmp(r->tools, tl->tools) != 0 ||
+            (tl->tools_sha256 && r->sha &&
+             strcmp(r->sha, tl->tools_sha256) != 0)) {
+            snprintf(why, sizeof why, "run \"%.100s\" is declared again with "
+                                      "another tool file (\"%.200s\", first "
+                                      "\"%.200s\"); give it another name",
+                     tl->run, tl->tools, r->tools);
+            return problem(n, file, line, tl->run, NULL, why, text, len, e);
+        }
+        if (!r->ts) {
+            snprintf(why, sizeof why, "run \"%.100s\" was not replayed: "
+                                      "%.900s",
+                     r->name, r->why);
+            return problem(n, file, line, tl->run, NULL, why, text, len, e);
+        }
+        n->c.used++;
+        return 0;
+    }
+    char path[PATH_MAX];
+    if (tl->tools[0] == '/' || strcmp(dir, ".") == 0)
+        snprintf(path, sizeof path, "%s", tl->tools);
+    else
+        snprintf(path, sizeof path, "%s/%s", dir, tl->tools);
+    char reason[1000];
+    int rc = declare_run(n, tl->run, tl->tools, path, tl->tools_sha256,
+                         tl->model, tl->meta, reason, sizeof reason, e);
+    if (rc < 0)
+        return -1;
+    if (rc == 1) {
+        snprintf(why, sizeof why, "run \"%.100s\" cannot be replayed: %s",
+                 tl->run, reason);
+        return problem(n, file, line, tl->run, NULL, why, text, len, e);
+    }
+    n->c.used++;
+    return 0;
+}
+
+/* ------------------------------------------------------------ the API */
+
+int night_open(night **out, const night_opts *o, err *e)
+{
+    night *n = calloc(1, sizeof *n);
+    if (!n)
+        return nomem(e);
+    n->o = *o;
+    n->r = (sim_result){BUF_INIT, NULL, EFFECT_READ, -1, 0, -1};
+    now_text(n->replayed_at);
+    *out = n;
+    if (generator_fingerprint(n->fingerprint, e) < 0 ||
+        db_open(&n->db, o->db_path, e) < 0)
+        return -1;
+    if (o->default_tools) {
+        char why[1200];
+        int rc = declare_run(n, o->default_run, o->default_tools,
+                             o->default_tools, NULL, o->model, NULL, why,
+                             sizeof why, e);
+        if (rc < 0)
+            return -1;
+        if (rc == 1)
+            return err_set(e, ERR_VALUE, "run \"%s\": %s", o->default_run,
+                           why);
+    }
+    return 0;
+}
+
+int night_line(night *n, const char *file, const char *dir,
+               unsigned long line, const char *text, size_t len, err *e)
+{
+    n->c.lines++;
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+        i++;
+    if (i == len) {
+        n->c.blank++;
+        return 0;
+    }
+    arena *a = arena_new();
+    if (!a)
+        return nomem(e);
+    tline tl;
+    err pe;
+    err_clear(&pe);
+    int rc;
+    if (tline_parse(&tl, a, text, len, n->o.default_run, &pe) < 0) {
+        if (pe.code == ERR_NOMEM)
+            rc = nomem(e);
+        else
+            rc = problem(n, file, line, NULL, NULL, pe.msg, text, len, e);
+    } else {
+        switch (tl.type) {
+        case TL_RUN:
+            rc = on_run(n, file, dir, line, &tl, text, len, e);
+            break;
+        case TL_EPISODE:
+            rc = on_episode(n, file, line, &tl, text, len, e);
+            break;
+        case TL_CALL:
+            rc = on_call(n, file, line, &tl, text, len, e);
+            break;
+        default:
+            rc = on_end(n, file, line, &tl, text, len, e);
+            break;
+        }
+    }
+    arena_free(a);
+    return rc;
+}
+
+int night_long_line(night *n, const char *file, unsigned long line,
+                    const char *start, size_t start_len, size_t len, err *e)
+{
+    char msg[200];
+    n->c.lines++;
+    snprintf(msg, sizeof msg, "line of %zu bytes is longer than the limit "
+                              "of a transcript line (4 MiB); it was skipped",
+             len);
+    return problem(n, file, line, NULL, NULL, msg, start, start_len, e);
+}
+
+int night_finish(night *n, int write_open, err *e)
+{
+    for (size_t i = 0; write_open && i < n->neps; i++) {
+        struct episode *ep = n->eps[i];
+        if (!ep)
+            continue;
+        int rc = ep->refused ? 0 : write_ep(n, ep, 1, e);
+        close_ep(n, ep, i);
+        if (rc < 0)
+            return -1;
+    }
+    if (commit_batch(n, e) < 0)
+        return -1;
+    if (n->c.problems > SAID_PROBLEMS)
+        fprintf(n->o.diag, "replay: %lu more problems are in the problems "
+                           "table of %s\n",
+                n->c.problems - SAID_PROBLEMS, n->o.db_path);
+    db *d = n->db;
+    n->db = NULL;
+    return db_close(d, e);
+}
+
+const night_counts *night_get_counts(const night *n)
+{
+    return &n->c;
+}
+
+void night_free(night *n)
+{
+    if (!n)
+        return;
+    for (size_t i = 0; i < n->neps; i++)
+        ep_free(n->eps[i]);
+    free(n->eps);
+    free(n->free_slots);
+    keymap_free(&n->ep_index);
+    keymap_free(&n->run_index);
+    for (size_t i = 0; i < n->nruns; i++) {
+        free(n->runs[i].name);
+        free(n->runs[i].tools);
+        free(n->runs[i].sha);
+        free(n->runs[i].why);
+    }
+    free(n->runs);
+    for (size_t i = 0; i < n->nfiles; i++) {
+        toolset_free(n->files[i].ts);
+        doc_free(n->files[i].d);
+        free(n->files[i].path);
+    }
+    free(n->files);
+    for (size_t i = 0; i < n->nnames; i++)
+        free(n->names[i]);
+    free(n->names);
+    buf_free(&n->r.answer);
+    buf_free(&n->key);
+    buf_free(&n->scratch);
+    db_close(n->db, NULL); /* not committed: rolled back */
+    free(n);
+}

@@ -1,0 +1,65 @@
+/*
+ * night: the replayer's engine.  Fed the lines of a night's transcripts in
+ * order (whatever files they come from), it keeps the runs and the
+ * episodes that are open, answers every call through the simulator, and
+ * writes each episode whole into the results database when its end line
+ * comes (or, without one, when the input ends: unfinished).
+ *
+ *  - Memory follows the episodes open at once, never the input's size.
+ *  - An episode already recorded with the same content (XXH3 of its lines)
+ *    is skipped; with other content it is replaced, and that is said.
+ *  - Every line is counted once: used, unchanged (an episode skipped), or
+ *    a problem (recorded in `problems`, and said on stderr as FILE:LINE:).
+ *  - Episodes are committed in batches; a process killed at any moment
+ *    leaves whole episodes only, and running again completes the job.
+ */
+#ifndef TR_NIGHT_H
+#define TR_NIGHT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "err.h"
+
+typedef struct night night;
+
+typedef struct night_opts {
+    const char *db_path;
+    int strict;               /* stop at the first problem */
+    const char *default_run;  /* --run: lines without "run" belong to it */
+    const char *default_tools; /* --tools: declares that run's tool file */
+    const char *model;        /* --model, for the declared run */
+    FILE *diag;               /* problems and notes go here (stderr) */
+} night_opts;
+
+typedef struct night_counts {
+    unsigned long lines, blank, used, unchanged, problems;
+    unsigned long runs, episodes, replaced, skipped, unfinished, calls;
+} night_counts;
+
+/* Opens the database and declares the --run/--tools run, if any.
+ * Errors (ERR_IO: the database; ERR_VALUE: the declared tool file) mean
+ * the night cannot be replayed at all. */
+int night_open(night **out, const night_opts *o, err *e);
+
+/* One input line (no newline).  file names it in messages and the
+ * database; dir is the folder tool paths are relative to.  Returns 0, 1
+ * when it was a problem and --strict says stop, -1 when the database
+ * failed (e set). */
+int night_line(night *n, const char *file, const char *dir,
+               unsigned long line, const char *text, size_t len, err *e);
+
+/* A line longer than the limit: a problem, with its first bytes. */
+int night_long_line(night *n, const char *file, unsigned long line,
+                    const char *start, size_t start_len, size_t len, err *e);
+
+/* Ends the input: open episodes are written as unfinished (unless
+ * write_open is 0: the input was cut short on purpose), the last batch
+ * committed. */
+int night_finish(night *n, int write_open, err *e);
+
+const night_counts *night_get_counts(const night *n);
+
+void night_free(night *n);
+
+#endif
