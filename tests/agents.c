@@ -1,9 +1,14 @@
 /*
- * agents: a scripted agent harness.  It plays one episode of `replay sim`
+ * agents: a scripted agent harness.  It plays an episode of `replay sim`
  * with one of a few fixed policies and prints the episode's verdict in
  * one line:
  *
  *   agents REPLAY TOOLFILE SEED ARM POLICY
+ *
+ * ARM and POLICY may also be comma-separated lists, or "all" (every arm
+ * of the test matrix, every policy): every policy then plays every arm,
+ * one episode each, one line each, policies first; the tool table and
+ * the tasks are then fetched once.
  *
  * It gets the task with `REPLAY tasks TOOLFILE --seeds SEED --arms ARM`,
  * finds the check read in `REPLAY tools --json TOOLFILE`, starts
@@ -20,6 +25,10 @@
  * for none; R and P are true or false).  Exit status 0, or 1 when the
  * episode could not be played (said on standard error), 2 on a usage
  * error.  tests/policies.sh runs the matrix of policies and arms.
+ *
+ * With AGENTS_TRANSCRIPT=FILE and AGENTS_RUN=R in the environment, each
+ * episode is also appended to FILE as run R, episode POLICY-ARM-sSEED
+ * (samples/night is made so).
  *
  * The policies do no input or output: each is a function of the task, the
  * last answer and its own state that returns the next call or "stop", so
@@ -57,7 +66,6 @@ extern char **environ;
 /* One step of the task's chain. */
 typedef struct agent_step {
     const char *tool;
-    int write;
     int takes_key;      /* the step takes the handed value (its key_arg) */
     const value *args;  /* the task's arguments for it */
 } agent_step;
@@ -124,8 +132,8 @@ typedef struct agent_state {
 } agent_state;
 
 /* A policy: the next call in *next and 1, or 0 to stop; -1 out of
- * memory.  Values it makes live in a, which outlives the episode's
- * answers and calls. */
+ * memory.  It makes its values in a, and keeps values of the answers it
+ * is given: a and the answers must live as long as the episode. */
 typedef int (*policy_fn)(const agent_task *t, const reply *last,
                          agent_state *s, arena *a, agent_call *next);
 
@@ -240,7 +248,7 @@ static int again(agent_state *s, agent_call *next)
     return 1;
 }
 
-/* ============================================ the careful agent's frame */
+/* ================================== the frame the policies share */
 
 /* What sets the policies that are "as careful, but ..." apart. */
 struct traits {
@@ -296,7 +304,7 @@ static int write_done(const struct traits *tr, const agent_task *t,
 }
 
 /* The write at hand made once more, or stop after MAX_ATTEMPTS. */
-static int rewrite(const agent_task *t, agent_state *s, agent_call *next)
+static int write_again(const agent_task *t, agent_state *s, agent_call *next)
 {
     if (s->write_tries >= MAX_ATTEMPTS)
         return 0;
@@ -345,13 +353,13 @@ static int play(const struct traits *tr, const agent_task *t,
         if (last->kind == REPLY_TIMEOUT && tr->check_timeouts)
             return make(s, LAST_CHECK_TIMEOUT, t->check_tool,
                         check_args(t, s, a), next);
-        return rewrite(t, s, next);
+        return write_again(t, s, next);
     case LAST_CHECK_TIMEOUT:
         if (!ok)
             return again(s, next);
         if (shows(t, last->v, s->sent))
             return write_done(tr, t, s, a, 0, next);
-        return rewrite(t, s, next);
+        return write_again(t, s, next);
     case LAST_CHECK_FINAL:
         if (!ok)
             return again(s, next);
@@ -372,11 +380,12 @@ static int play(const struct traits *tr, const agent_task *t,
 /* ========================================================= the policies
  *
  * Words the definitions use:
+ *  - the key argument: the handed argument; at depth 1 (no handed value)
+ *    the target write's argument that a check read takes (order_id on
+ *    the shop files);
  *  - the check read: a read tool (not step 1's) that takes the key
- *    argument: the handed argument, or at depth 1 the target write's
- *    argument such a read takes (get_order by order_id on the shop
- *    files); it is called with that argument alone, set to the value the
- *    policy holds;
+ *    argument and needs no other (get_order on the shop files), called
+ *    with the key argument alone, set to the value the policy holds;
  *  - "shows the write": see shows() above;
  *  - an attempt: one call; "at most 5 attempts per call" stops the
  *    episode when the fifth attempt of one call answers an error;
@@ -460,6 +469,7 @@ static int gives_up_on_error(const agent_task *t, const reply *last,
     return play(&tr, t, last, s, a, next);
 }
 
+/* The policies, by the name the command line gives. */
 static const struct policy {
     const char *name;
     policy_fn play;
@@ -503,7 +513,6 @@ static int read_task(agent_task *t, arena *a, const value *task,
         const value *st = steps->u.arr.items[k];
         agent_step *s = &t->steps[k];
         s->tool = text_of(a, value_getz(st, "tool"));
-        s->write = str_is(value_getz(st, "kind"), "write");
         s->takes_key = value_getz(st, "handed") != NULL;
         s->args = value_getz(st, "arguments");
         if (!s->tool || !s->args || s->args->kind != V_OBJECT) {
@@ -645,10 +654,14 @@ static int spawn(pid_t *pid, char *const argv[], const int in[2],
     for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
         if (fds[i] > STDERR_FILENO)
             rc |= posix_spawn_file_actions_addclose(&fa, fds[i]);
-    if (rc == 0 && posix_spawn(pid, argv[0], &fa, NULL, argv, environ) != 0)
-        rc = -1;
+    int why = rc == 0 ? posix_spawn(pid, argv[0], &fa, NULL, argv, environ)
+                      : ENOMEM;
     posix_spawn_file_actions_destroy(&fa);
-    return rc == 0 ? 0 : -1;
+    if (why != 0) {
+        fprintf(stderr, "agents: cannot run %s: %s\n", argv[0], strerror(why));
+        return -1;
+    }
+    return 0;
 }
 
 /* Waits for pid; 0 when it exited 0. */
@@ -989,9 +1002,18 @@ static int episode(struct run *r, const struct policy *p, const char *arm,
         find_check(&t, a, r->tools, &why) < 0)
         return fail(why ? why : "out of memory", arm);
 
+    /* AGENTS_TRANSCRIPT and AGENTS_RUN: the simulator also appends the
+     * episode (named POLICY-ARM-sSEED) to that transcript, as that run */
+    char name[200];
+    const char *out = getenv("AGENTS_TRANSCRIPT");
+    const char *run_name = getenv("AGENTS_RUN");
+    snprintf(name, sizeof name, "%s-%s-s%s", p->name, arm, r->seed);
     char *sim_argv[] = {(char *)r->replay, "sim", (char *)r->file, "--seed",
                         (char *)r->seed, "--arm", (char *)arm, "--report",
-                        r->report, NULL};
+                        r->report, "--transcript", (char *)out, "--run",
+                        (char *)run_name, "--episode", name, NULL};
+    if (!out || !run_name)
+        sim_argv[9] = NULL;
     int log = open_log(r);
     if (log < 0)
         return fail("cannot open the simulator's log", strerror(errno));
