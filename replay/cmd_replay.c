@@ -5,6 +5,7 @@
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,7 @@ static int collect(struct inputs *in, const char *path, int named)
 /* ------------------------------------------------------------- reading */
 
 struct reader {
-    FILE *f;
+    int fd;
     char *buf;
     size_t cap, start, end;
     int eof;
@@ -123,6 +124,17 @@ struct reader {
 };
 
 enum { LINE_EOF, LINE_OK, LINE_LONG, LINE_ERROR };
+
+/* Reads what there is (not waiting for a whole buffer: a pipe that
+ * pauses is read up to its pause); 0 at the end, -1 on error. */
+static ssize_t take(int fd, char *to, size_t room)
+{
+    ssize_t n;
+    do
+        n = read(fd, to, room);
+    while (n < 0 && errno == EINTR);
+    return n;
+}
 
 /* The next line (without its newline) in *line, *len; LINE_LONG when it
  * passes LINE_LIMIT: then *line holds its first bytes, *len how many, and
@@ -147,14 +159,15 @@ static int next_line(struct reader *r, const char **line, size_t *len,
             r->end = 4096;
             size_t total = have;
             for (;;) {
-                size_t n = fread(r->buf + 4096, 1, r->cap - 4096, r->f);
-                if (n == 0) {
-                    if (ferror(r->f))
-                        return LINE_ERROR;
+                ssize_t got = take(r->fd, r->buf + 4096, r->cap - 4096);
+                if (got < 0)
+                    return LINE_ERROR;
+                if (got == 0) {
                     r->eof = 1;
                     r->start = r->end = 0;
                     break;
                 }
+                size_t n = (size_t)got;
                 char *p = memchr(r->buf + 4096, '\n', n);
                 if (p) {
                     size_t before = (size_t)(p - (r->buf + 4096));
@@ -199,13 +212,12 @@ static int next_line(struct reader *r, const char **line, size_t *len,
             r->buf = more;
             r->cap = cap;
         }
-        size_t n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
-        if (n == 0) {
-            if (ferror(r->f))
-                return LINE_ERROR;
+        ssize_t n = take(r->fd, r->buf + r->end, r->cap - r->end);
+        if (n < 0)
+            return LINE_ERROR;
+        if (n == 0)
             r->eof = 1;
-        }
-        r->end += n;
+        r->end += (size_t)n;
     }
 }
 
@@ -255,8 +267,8 @@ static void show_progress(struct progress *p, const night_counts *c,
 /* --------------------------------------------------------------- main */
 
 static const char replay_usage[] =
-    "[--db results.db] [--strict] [--quiet] [--run R --tools FILE "
-    "[--model M]] PATH...";
+    "[--db results.db] [--strict] [--quiet] [--batch N] [--run R --tools "
+    "FILE [--model M]] PATH...";
 
 static void summary(const night_counts *c, const char *db_path)
 {
@@ -273,7 +285,7 @@ static void summary(const night_counts *c, const char *db_path)
 
 int cmd_replay(int argc, char **argv)
 {
-    night_opts o = {"results.db", 0, NULL, NULL, NULL, stderr};
+    night_opts o = {"results.db", 0, NULL, NULL, NULL, stderr, 0};
     int quiet = 0;
     struct inputs in = {0};
     int status = 0;
@@ -292,6 +304,16 @@ int cmd_replay(int argc, char **argv)
             o.default_tools = argv[++i];
         else if (strcmp(a, "--model") == 0 && has)
             o.model = argv[++i];
+        else if (strcmp(a, "--batch") == 0 && has) {
+            char *end;
+            unsigned long b = strtoul(argv[++i], &end, 10);
+            if (*end || b == 0 || b > 1000000) {
+                status = usage_error("--batch takes a number of episodes "
+                                     "(1 to 1000000), not '%s'", argv[i]);
+                goto out;
+            }
+            o.batch = (unsigned)b;
+        }
         else if (a[0] == '-' && a[1] != '\0') {
             status = usage_error("unknown option '%s' (usage: replay %s)", a,
                                  replay_usage);
@@ -341,8 +363,8 @@ int cmd_replay(int argc, char **argv)
             snprintf(dir, sizeof dir, ".");
         else
             *(slash == dir ? slash + 1 : slash) = '\0';
-        r.f = is_stdin ? stdin : fopen(path, "rb");
-        if (!r.f) {
+        r.fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
+        if (r.fd < 0) {
             fprintf(stderr, "replay: cannot read %s: %s\n", path,
                     strerror(errno));
             fatal = 1;
@@ -383,7 +405,7 @@ int cmd_replay(int argc, char **argv)
                 show_progress(&p, night_get_counts(n), 0);
         }
         if (!is_stdin)
-            fclose(r.f);
+            close(r.fd);
     }
     if (!r.buf) {
         fprintf(stderr, "replay: out of memory\n");

@@ -20,7 +20,7 @@
 #include "transcript.h"
 #include "vbuild.h"
 
-#define BATCH 256        /* episodes written per transaction */
+#define BATCH 256        /* episodes written per transaction, by default */
 #define SAID_PROBLEMS 100 /* problems said on stderr one by one */
 
 struct run {
@@ -400,7 +400,7 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     n->c.episodes++;
     n->c.calls += ep->ncalls;
     n->c.unfinished += (unsigned long)unfinished;
-    if (++n->batch >= BATCH)
+    if (++n->batch >= (n->o.batch ? n->o.batch : BATCH))
         return commit_batch(n, e);
     return 0;
 }
@@ -674,6 +674,16 @@ int night_open(night **out, const night_opts *o, err *e)
     return 0;
 }
 
+/* A line's "run" or "episode" when it names one as a string (for the
+ * problems of lines that are otherwise unusable). */
+static const char *name_in(const value *root, const char *key)
+{
+    const value *v = root ? value_getz(root, key) : NULL;
+    return v && v->kind == V_STRING && !memchr(v->u.str.ptr, 0, v->u.str.len)
+               ? v->u.str.ptr
+               : NULL;
+}
+
 int night_line(night *n, const char *file, const char *dir,
                unsigned long line, const char *text, size_t len, err *e)
 {
@@ -696,7 +706,8 @@ int night_line(night *n, const char *file, const char *dir,
         if (pe.code == ERR_NOMEM)
             rc = nomem(e);
         else
-            rc = problem(n, file, line, NULL, NULL, pe.msg, text, len, e);
+            rc = problem(n, file, line, name_in(tl.root, "run"),
+                         name_in(tl.root, "episode"), pe.msg, text, len, e);
     } else {
         switch (tl.type) {
         case TL_RUN:

@@ -30,6 +30,7 @@ typedef struct night_opts {
     const char *default_tools; /* --tools: declares that run's tool file */
     const char *model;        /* --model, for the declared run */
     FILE *diag;               /* problems and notes go here (stderr) */
+    unsigned batch;           /* episodes per transaction (0: 256) */
 } night_opts;
 
 typedef struct night_counts {

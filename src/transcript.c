@@ -2,6 +2,7 @@
 #include "transcript.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,7 +113,11 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
         if (e->code == ERR_NOMEM)
             return -1;
         char why[sizeof e->msg];
-        memcpy(why, e->msg, sizeof why);
+        static const char prefix[] = "invalid JSON: ";
+        const char *m = e->msg;
+        if (strncmp(m, prefix, sizeof prefix - 1) == 0)
+            m += sizeof prefix - 1;
+        snprintf(why, sizeof why, "%s", m);
         if (e->col)
             return err_set(e, ERR_VALUE, "not JSON: %s (column %u)", why,
                            e->col);

@@ -274,3 +274,15 @@ print("%s: %d passed, %d failed, %d skipped" % (label, passed, len(failed),
 sys.exit(99 if split else 1 if failed or not paths else 0)
 EOF
 }
+
+# db_dump DB: every table of a results database, each row in key order,
+# one table after another: two databases with the same content give the
+# same text, whatever order the rows were written in.
+db_dump() {
+    dd_db=$1
+    for dd_t in "meta 1" "tool_files 1" "runs 1" "tasks 1" "episodes 1,2" \
+        "calls 1,2,3" "dial_outcomes 1,2,3" "problems 1,2"; do
+        echo "== ${dd_t% *}"
+        sqlite3 "$dd_db" "SELECT * FROM ${dd_t% *} ORDER BY ${dd_t#* }"
+    done
+}
