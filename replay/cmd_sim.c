@@ -20,7 +20,7 @@
 
 struct session {
     const char *path; /* the tool file, as named */
-    const char *run, *episode;
+    const char *run, *episode, *model;
     FILE *transcript, *report;
     const char *transcript_path, *report_path;
     const toolset *ts;
@@ -113,8 +113,13 @@ static void begin(struct session *s)
         rc |= buf_puts(&b, ",\"tools\":");
         rc |= canon_write_string(&b, rel ? rel : s->path,
                                  strlen(rel ? rel : s->path));
-        rc |= buf_printf(&b, ",\"tools_sha256\":\"%s\"}",
+        rc |= buf_printf(&b, ",\"tools_sha256\":\"%s\"",
                          s->ts->doc->file_sha256);
+        if (s->model) {
+            rc |= buf_puts(&b, ",\"model\":");
+            rc |= canon_write_string(&b, s->model, strlen(s->model));
+        }
+        rc |= buf_putc(&b, '}');
         free(rel);
         if (rc == 0)
             emit(s, s->transcript, "transcript", &b);
@@ -243,7 +248,7 @@ static void finish(struct session *s)
 
 static const char sim_usage[] =
     "sim FILE [--seed N] [--arm ARM] [--transcript OUT.jsonl "
-    "[--run R] [--episode E]] [--report OUT.jsonl]";
+    "[--run R] [--episode E] [--model M]] [--report OUT.jsonl]";
 
 int cmd_sim(int argc, char **argv)
 {
@@ -263,6 +268,8 @@ int cmd_sim(int argc, char **argv)
             s.run = argv[++i];
         else if (strcmp(o, "--episode") == 0 && has)
             s.episode = argv[++i];
+        else if (strcmp(o, "--model") == 0 && has)
+            s.model = argv[++i];
         else if (strcmp(o, "--report") == 0 && has)
             s.report_path = argv[++i];
         else if (o[0] == '-')

@@ -27,8 +27,8 @@
  * error.  tests/policies.sh runs the matrix of policies and arms.
  *
  * With AGENTS_TRANSCRIPT=FILE and AGENTS_RUN=R in the environment, each
- * episode is also appended to FILE as run R, episode POLICY-ARM-sSEED
- * (samples/night is made so).
+ * episode is also appended to FILE as run R, episode POLICY-ARM-sSEED,
+ * with AGENTS_MODEL as the run's model if set (samples/night is made so).
  *
  * The policies do no input or output: each is a function of the task, the
  * last answer and its own state that returns the next call or "stop", so
@@ -1008,12 +1008,16 @@ static int episode(struct run *r, const struct policy *p, const char *arm,
     const char *out = getenv("AGENTS_TRANSCRIPT");
     const char *run_name = getenv("AGENTS_RUN");
     snprintf(name, sizeof name, "%s-%s-s%s", p->name, arm, r->seed);
+    const char *model = getenv("AGENTS_MODEL");
     char *sim_argv[] = {(char *)r->replay, "sim", (char *)r->file, "--seed",
                         (char *)r->seed, "--arm", (char *)arm, "--report",
                         r->report, "--transcript", (char *)out, "--run",
-                        (char *)run_name, "--episode", name, NULL};
+                        (char *)run_name, "--episode", name, "--model",
+                        (char *)model, NULL};
     if (!out || !run_name)
         sim_argv[9] = NULL;
+    else if (!model)
+        sim_argv[15] = NULL;
     int log = open_log(r);
     if (log < 0)
         return fail("cannot open the simulator's log", strerror(errno));

@@ -13,6 +13,8 @@ out=$TOP_SRCDIR/samples/night
 mkdir -p "$out"
 make_run() { # NAME POLICY TOOLFILE
     file=$out/$1.jsonl
+    AGENTS_MODEL="scripted-$2"
+    export AGENTS_MODEL
     rm -f "$file" "$file.tmp"
     for seed in 1 2 3 4; do
         AGENTS_TRANSCRIPT=$file.tmp AGENTS_RUN=$1 \

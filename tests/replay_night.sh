@@ -23,7 +23,7 @@ db=$TEST_TMP/night.db
 
 figures() {
     q() { echo "-- $1"; sqlite3 -header -separator ' ' "$db" "$1"; }
-    q "SELECT run, file_sha256, contract_sha256, generator_version,
+    q "SELECT run, model, file_sha256, contract_sha256, generator_version,
        episodes, reached, pass, side_effects, duplicate_writes, errors,
        unfinished, diverged_episodes, problems FROM run_summary ORDER BY run"
     q "SELECT run, arm, episodes, reached, pass, side_effects,

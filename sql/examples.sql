@@ -1,0 +1,52 @@
+-- Queries to paste into:  sqlite3 -header -column results.db
+-- The tables and views are described in sql/schema.sql.
+
+-- 1. Each run: what produced it and how it went.
+SELECT run, model, tools_path, substr(file_sha256, 1, 12) AS file,
+       substr(contract_sha256, 1, 12) AS contract, generator_version,
+       episodes, reached, pass, side_effects, duplicate_writes, unfinished,
+       diverged_episodes, problems
+FROM run_summary ORDER BY run;
+
+-- 2. Pass rate per arm of one run, worst first.
+SELECT arm, episodes, pass, round(100.0 * pass / episodes, 1) AS pass_pct,
+       side_effects, duplicate_writes
+FROM arm_summary WHERE run = 'careful'
+ORDER BY 1.0 * pass / episodes, arm;
+
+-- 3. How the agent coped with each dial.
+SELECT run, dial, outcome, events FROM dial_summary ORDER BY run, dial, events DESC;
+
+-- 4. Every side effect of a run, with the call that made it.
+SELECT e.arm, c.episode, c.seq, c.tool, c.arguments, c.effect
+FROM calls c JOIN episodes e USING (run, episode)
+WHERE c.run = 'sloppy' AND c.effect IN ('side_effect', 'duplicate_write')
+ORDER BY c.episode, c.seq;
+
+-- 5. One episode call by call: what the agent sent, what it got.
+SELECT seq, step, tool, arguments, answer, effect, error, dial
+FROM calls WHERE run = 'careful' AND episode = 'careful-landed:l1-s1'
+ORDER BY seq;
+
+-- 6. The task of an episode: its request and its chain.
+SELECT t.request, json_extract(t.task, '$.steps') AS steps
+FROM episodes e JOIN tasks t USING (task_id)
+WHERE e.run = 'careful' AND e.episode = 'careful-base-s1';
+
+-- 7. Errors answered, by code, per run.
+SELECT run, coalesce(error, 'none') AS error, count(*) AS calls
+FROM calls GROUP BY run, error ORDER BY run, calls DESC;
+
+-- 8. Episodes whose logged answers differ from the replay (diverged).
+SELECT run, episode, diverged FROM episodes WHERE diverged > 0;
+SELECT run, episode, seq, logged_answer, answer FROM calls WHERE diverged = 1;
+
+-- 9. The lines that could not be used, per file.
+SELECT source_file, source_line, run, episode, message FROM problems
+ORDER BY source_file, source_line;
+
+-- 10. Runs on one tool contract, whatever the file's layout (a reformatted
+--     file shares the contract hash but not the file hash, nor the tasks).
+SELECT r.run, t.path, substr(t.file_sha256, 1, 12) AS file
+FROM runs r JOIN tool_files t USING (file_sha256)
+WHERE t.contract_sha256 = (SELECT contract_sha256 FROM run_summary WHERE run = 'careful');
