@@ -156,7 +156,7 @@ static const toolset *load_tools(night *n, const char *path, char *why,
         toolset_build(&f.ts, f.d, &e) < 0) {
         char line[1600];
         err_format(&e, path, line, sizeof line);
-        snprintf(why, size, "its tool file cannot be used: %s", line);
+        snprintf(why, size, "its tool file cannot be used: %.900s", line);
         doc_free(f.d);
         free(f.path);
         return NULL;

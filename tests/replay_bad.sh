@@ -91,5 +91,28 @@ if check_eq "--strict" "$want" "$got" &&
    check_eq "--strict episodes" 0 "$(sqlite3 "$db" 'SELECT count(*) FROM episodes')"
 then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
+# Could not run at all: exit 3 and one line, nothing read.
+cannot() { # WANT ARGS...
+    cn_want=$1
+    shift
+    cn_got=$(cd "$TEST_TMP" && "$REPLAY" "$@" 2>&1; echo "exit $?")
+    if check_eq "replay $*" "$cn_want
+exit 3" "$cn_got"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+}
+night=$cases/unfinished.jsonl
+sqlite3 "$TEST_TMP/newer.db" "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+    INSERT INTO meta VALUES ('schema_version', '2')"
+cannot "replay: newer.db: has schema version 2, newer than this replay writes (1); use a newer replay or another --db" \
+    --db newer.db "$night"
+sqlite3 "$TEST_TMP/other.db" "CREATE TABLE t (x)"
+cannot "replay: other.db: holds tables but no taskreplay schema version; replay into a new file with --db" \
+    --db other.db "$night"
+cannot "replay: no/such/dir.db: cannot open it: unable to open database file" \
+    --db no/such/dir.db "$night"
+cannot "replay: cannot read nope.jsonl: No such file or directory" \
+    --db x.db nope.jsonl
+cannot "replay: run \"r\": its tool file nope.json cannot be read: No such file or directory" \
+    --db x.db --run r --tools nope.json "$night"
+
 echo "bad input: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

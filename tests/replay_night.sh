@@ -45,6 +45,10 @@ if [ "$got" = "$(cat "$gold")" ]; then ok; else
 fi
 first=$(db_dump "$db")
 
+# The example queries of sql/examples.sql all run on it.
+if err=$(sqlite3 "$db" < "$TOP_SRCDIR/sql/examples.sql" 2>&1 >/dev/null) &&
+   [ -z "$err" ]; then ok; else ko "sql/examples.sql: $err"; fi
+
 # Again: nothing changes, and the summary says so.
 want="replay: 2143 lines: 3 used, 2140 unchanged, 0 problems, 0 blank
 replay: 3 runs; 0 episodes written (0 replaced, 0 unfinished), 288 unchanged; 0 calls; into $db
