@@ -16,5 +16,6 @@ Suite *regex_suite(void);
 Suite *schema_suite(void);
 Suite *task_suite(void);
 Suite *sim_suite(void);
+Suite *keymap_suite(void);
 
 #endif
