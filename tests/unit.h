@@ -17,5 +17,6 @@ Suite *schema_suite(void);
 Suite *task_suite(void);
 Suite *sim_suite(void);
 Suite *keymap_suite(void);
+Suite *stats_suite(void);
 
 #endif

@@ -1,0 +1,691 @@
+/* card: per-run cards from the results database, and an honest
+ * comparison of two runs (docs/card.md). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "canon.h"
+#include "carddata.h"
+#include "config.h"
+
+#define EXIT_USAGE 2
+#define EXIT_DB 3
+
+enum format { TEXT, MARKDOWN, JSON };
+
+static const char usage_text[] =
+    "usage: card [--db results.db] [--json | --markdown] [RUN...]\n"
+    "       card [--db results.db] --list\n"
+    "       card [--db results.db] [--json | --markdown] --compare RUN_A "
+    "RUN_B\n"
+    "\n"
+    "  RUN...      one card per run (the latest run when none is named):\n"
+    "              what produced it, pass and reached with 95% Wilson\n"
+    "              intervals, side effects, errors, per arm, per dial\n"
+    "  --list      the runs in the database\n"
+    "  --compare   two runs side by side, only when their tasks are the\n"
+    "              same (same tool file bytes and generator); otherwise\n"
+    "              says why not, with no figure set side by side\n"
+    "\n"
+    "Exit status: 0 printed (compared); 4 not compared: same contract, the\n"
+    "file reformatted; 5 not compared: other contracts; 6 not compared:\n"
+    "other generators; 2 usage error or no such run; 3 the database cannot\n"
+    "be read.  See docs/card.md.\n";
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("card: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'card --help'.\n", stderr);
+    return EXIT_USAGE;
+}
+
+static double pct(long x, long n)
+{
+    return n ? 100.0 * (double)x / (double)n : 0.0;
+}
+
+/* -------------------------------------------------------------- text */
+
+static void text_card(const card *c)
+{
+    interval p = wilson((unsigned long)c->pass, (unsigned long)c->episodes);
+    interval r = wilson((unsigned long)c->reached, (unsigned long)c->episodes);
+    printf("card: %s\n", c->run);
+    printf("  model        %s\n", c->model[0] ? c->model : "-");
+    printf("  tool file    %s\n", c->tools_path);
+    printf("  file hash    %s\n", c->file_sha256);
+    printf("  contract     %s\n", c->contract_sha256);
+    printf("  generator    %d\n", c->generator_version);
+    printf("  fingerprint  %s\n", c->fingerprint);
+    printf("  replayed     %s\n", c->replayed_at);
+    printf("\nresult: %ld episodes\n", c->episodes);
+    printf("  pass         %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n", c->pass,
+           pct(c->pass, c->episodes), 100 * p.lo, 100 * p.hi);
+    printf("  reached      %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n", c->reached,
+           pct(c->reached, c->episodes), 100 * r.lo, 100 * r.hi);
+    printf("  side effects %5ld  (duplicate writes %ld)\n", c->side_effects,
+           c->duplicates);
+    printf("  errors       %5ld", c->errors);
+    int any = 0;
+    for (int i = 0; i < CARD_CODES; i++)
+        if (c->by_code[i])
+            printf("%s%s %ld", any++ ? ", " : "  ", card_codes[i],
+                   c->by_code[i]);
+    printf("\n  unfinished   %5ld\n", c->unfinished);
+    printf("  diverged     %5ld  (episodes; %ld calls)\n",
+           c->diverged_episodes, c->diverged_calls);
+    printf("  problems     %5ld\n", c->problems);
+    for (size_t i = 0; i < c->nfirst; i++)
+        printf("    %s:%ld: %.60s%s\n", c->first_problems[i].file,
+               c->first_problems[i].line, c->first_problems[i].message,
+               strlen(c->first_problems[i].message) > 60 ? "..." : "");
+
+    printf("\nper arm (pass with its 95%% CI, side effects, duplicate writes)\n");
+    printf("  %-14s %4s %5s  %11s  %7s %5s %4s\n", "arm", "eps", "pass",
+           "95% CI", "reached", "side", "dup");
+    for (size_t i = 0; i < c->narms; i++) {
+        const card_arm *a = &c->arms[i];
+        interval w = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
+        printf("  %-14s %4ld %5ld  %5.1f-%5.1f  %7ld %5ld %4ld\n", a->arm,
+               a->episodes, a->pass, 100 * w.lo, 100 * w.hi, a->reached,
+               a->side_effects, a->duplicates);
+    }
+    if (c->ndials) {
+        printf("\nper dial\n  %-10s %7s %6s  %s\n", "dial", "events", "fired",
+               "outcomes");
+        for (size_t i = 0; i < c->ndials; i++) {
+            const card_dial *d = &c->dials[i];
+            printf("  %-10s %7ld %6ld ", d->dial, d->events, d->fired);
+            int n = 0;
+            for (int o = 0; o < 10; o++)
+                if (d->outcomes[o])
+                    printf("%s%s %ld", n++ ? ", " : " ", card_outcomes[o],
+                           d->outcomes[o]);
+            putchar('\n');
+        }
+    }
+}
+
+/* ---------------------------------------------------------- markdown */
+
+static void md_card(const card *c)
+{
+    interval p = wilson((unsigned long)c->pass, (unsigned long)c->episodes);
+    interval r = wilson((unsigned long)c->reached, (unsigned long)c->episodes);
+    printf("## Card: %s\n\n", c->run);
+    printf("| made with | |\n|---|---|\n");
+    printf("| model | %s |\n", c->model[0] ? c->model : "-");
+    printf("| tool file | `%s` |\n", c->tools_path);
+    printf("| file hash | `%s` |\n", c->file_sha256);
+    printf("| contract hash | `%s` |\n", c->contract_sha256);
+    printf("| generator | %d, fingerprint `%s` |\n", c->generator_version,
+           c->fingerprint);
+    printf("| replayed | %s |\n\n", c->replayed_at);
+    printf("| result | count | rate | 95%% CI |\n|---|---:|---:|---|\n");
+    printf("| episodes | %ld | | |\n", c->episodes);
+    printf("| pass | %ld | %.1f%% | %.1f-%.1f%% |\n", c->pass,
+           pct(c->pass, c->episodes), 100 * p.lo, 100 * p.hi);
+    printf("| reached | %ld | %.1f%% | %.1f-%.1f%% |\n", c->reached,
+           pct(c->reached, c->episodes), 100 * r.lo, 100 * r.hi);
+    printf("| side effects | %ld | | |\n", c->side_effects);
+    printf("| duplicate writes | %ld | | |\n", c->duplicates);
+    printf("| errors | %ld | | |\n", c->errors);
+    for (int i = 0; i < CARD_CODES; i++)
+        if (c->by_code[i])
+            printf("| errors: %s | %ld | | |\n", card_codes[i], c->by_code[i]);
+    printf("| unfinished | %ld | | |\n", c->unfinished);
+    printf("| diverged episodes | %ld | | |\n", c->diverged_episodes);
+    printf("| problems | %ld | | |\n\n", c->problems);
+    printf("| arm | episodes | pass | 95%% CI | reached | side effects | "
+           "duplicate writes |\n|---|---:|---:|---|---:|---:|---:|\n");
+    for (size_t i = 0; i < c->narms; i++) {
+        const card_arm *a = &c->arms[i];
+        interval w = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
+        printf("| %s | %ld | %ld | %.1f-%.1f%% | %ld | %ld | %ld |\n", a->arm,
+               a->episodes, a->pass, 100 * w.lo, 100 * w.hi, a->reached,
+               a->side_effects, a->duplicates);
+    }
+    if (c->ndials) {
+        printf("\n| dial | events | fired | outcomes |\n|---|---:|---:|---|\n");
+        for (size_t i = 0; i < c->ndials; i++) {
+            const card_dial *d = &c->dials[i];
+            printf("| %s | %ld | %ld |", d->dial, d->events, d->fired);
+            int n = 0;
+            for (int o = 0; o < 10; o++)
+                if (d->outcomes[o])
+                    printf("%s%s %ld", n++ ? ", " : " ", card_outcomes[o],
+                           d->outcomes[o]);
+            printf(" |\n");
+        }
+    }
+    if (c->nfirst) {
+        printf("\nProblems (first %zu):\n\n", c->nfirst);
+        for (size_t i = 0; i < c->nfirst; i++)
+            printf("- `%s:%ld`: %s\n", c->first_problems[i].file,
+                   c->first_problems[i].line, c->first_problems[i].message);
+    }
+}
+
+/* -------------------------------------------------------------- JSON */
+
+static void js(buf *b, const char *s)
+{
+    canon_write_string(b, s, strlen(s));
+}
+
+static void js_rate(buf *b, const char *key, long x, long n)
+{
+    interval w = wilson((unsigned long)x, (unsigned long)n);
+    buf_printf(b, "\"%s\":{\"count\":%ld,\"rate\":%.6f,\"ci95\":[%.6f,%.6f]}",
+               key, x, n ? (double)x / (double)n : 0.0, w.lo, w.hi);
+}
+
+static void json_card(buf *b, const card *c)
+{
+    buf_puts(b, "{\"run\":");
+    js(b, c->run);
+    buf_puts(b, ",\"model\":");
+    if (c->model[0])
+        js(b, c->model);
+    else
+        buf_puts(b, "null");
+    buf_puts(b, ",\"tools_path\":");
+    js(b, c->tools_path);
+    buf_printf(b, ",\"file_sha256\":\"%s\",\"contract_sha256\":\"%s\","
+                  "\"generator\":{\"version\":%d,\"fingerprint\":\"%s\"},"
+                  "\"replayed_at\":\"%s\",\"episodes\":%ld,",
+               c->file_sha256, c->contract_sha256, c->generator_version,
+               c->fingerprint, c->replayed_at, c->episodes);
+    js_rate(b, "pass", c->pass, c->episodes);
+    buf_putc(b, ',');
+    js_rate(b, "reached", c->reached, c->episodes);
+    buf_printf(b, ",\"side_effects\":%ld,\"duplicate_writes\":%ld,"
+                  "\"errors\":{\"total\":%ld,\"by_code\":{",
+               c->side_effects, c->duplicates, c->errors);
+    for (int i = 0; i < CARD_CODES; i++)
+        buf_printf(b, "%s\"%s\":%ld", i ? "," : "", card_codes[i],
+                   c->by_code[i]);
+    buf_printf(b, "}},\"unfinished\":%ld,\"diverged\":{\"episodes\":%ld,"
+                  "\"calls\":%ld},\"problems\":{\"count\":%ld,\"first\":[",
+               c->unfinished, c->diverged_episodes, c->diverged_calls,
+               c->problems);
+    for (size_t i = 0; i < c->nfirst; i++) {
+        buf_puts(b, i ? ",{\"file\":" : "{\"file\":");
+        js(b, c->first_problems[i].file);
+        buf_printf(b, ",\"line\":%ld,\"message\":", c->first_problems[i].line);
+        js(b, c->first_problems[i].message);
+        buf_putc(b, '}');
+    }
+    buf_puts(b, "]},\"arms\":[");
+    for (size_t i = 0; i < c->narms; i++) {
+        const card_arm *a = &c->arms[i];
+        buf_puts(b, i ? ",{\"arm\":" : "{\"arm\":");
+        js(b, a->arm);
+        buf_printf(b, ",\"episodes\":%ld,", a->episodes);
+        js_rate(b, "pass", a->pass, a->episodes);
+        buf_putc(b, ',');
+        js_rate(b, "reached", a->reached, a->episodes);
+        buf_printf(b, ",\"side_effects\":%ld,\"duplicate_writes\":%ld,"
+                      "\"errors\":%ld}",
+                   a->side_effects, a->duplicates, a->errors);
+    }
+    buf_puts(b, "],\"dials\":[");
+    for (size_t i = 0; i < c->ndials; i++) {
+        const card_dial *d = &c->dials[i];
+        buf_printf(b, "%s{\"dial\":\"%s\",\"events\":%ld,\"fired\":%ld,"
+                      "\"outcomes\":{",
+                   i ? "," : "", d->dial, d->events, d->fired);
+        int n = 0;
+        for (int o = 0; o < 10; o++)
+            if (d->outcomes[o])
+                buf_printf(b, "%s\"%s\":%ld", n++ ? "," : "", card_outcomes[o],
+                           d->outcomes[o]);
+        buf_puts(b, "}}");
+    }
+    buf_puts(b, "]}");
+}
+
+/* ----------------------------------------------------------- compare */
+
+struct row {
+    const char *arm;
+    long xa, na, xb, nb;
+};
+
+static void compare_rows(const card *a, const card *b, struct row **rows,
+                         size_t *n)
+{
+    *n = 0;
+    *rows = calloc(a->narms + b->narms + 1, sizeof **rows);
+    if (!*rows)
+        return;
+    (*rows)[(*n)++] = (struct row){"all", a->pass, a->episodes, b->pass,
+                                   b->episodes};
+    for (size_t i = 0; i < a->narms; i++) {
+        struct row r = {a->arms[i].arm, a->arms[i].pass, a->arms[i].episodes,
+                        0, 0};
+        for (size_t j = 0; j < b->narms; j++)
+            if (strcmp(b->arms[j].arm, r.arm) == 0) {
+                r.xb = b->arms[j].pass;
+                r.nb = b->arms[j].episodes;
+            }
+        (*rows)[(*n)++] = r;
+    }
+    for (size_t j = 0; j < b->narms; j++) {
+        int seen = 0;
+        for (size_t i = 0; i < a->narms; i++)
+            seen |= strcmp(a->arms[i].arm, b->arms[j].arm) == 0;
+        if (!seen)
+            (*rows)[(*n)++] = (struct row){b->arms[j].arm, 0, 0,
+                                           b->arms[j].pass,
+                                           b->arms[j].episodes};
+    }
+}
+
+static const char *case_name(enum compare_case k)
+{
+    return k == COMPARE_SAME          ? "same_tasks"
+           : k == COMPARE_REFORMATTED ? "reformatted"
+           : k == COMPARE_CONTRACTS   ? "other_contracts"
+                                      : "other_generators";
+}
+
+static void say_list(buf *b, const char *what, char **names, size_t n,
+                     enum format f)
+{
+    if (n == 0)
+        return;
+    buf_printf(b, "%s%s: ", f == MARKDOWN ? "- " : "  ", what);
+    for (size_t i = 0; i < n; i++)
+        buf_printf(b, "%s%s", i ? ", " : "", names[i]);
+    buf_putc(b, '\n');
+}
+
+/* The sentence of a comparison that sets no figure side by side. */
+static void why_not(buf *b, const card *a, const card *c,
+                    enum compare_case k, const contract_diff *d, enum format f)
+{
+    const char *bullet = f == MARKDOWN ? "- " : "  ";
+    if (k == COMPARE_REFORMATTED) {
+        buf_printf(b, "%s and %s share one tool contract, but the file was\n"
+                      "reformatted, and tasks are drawn from the file's "
+                      "bytes, so their\ntasks differ, and no figure of one "
+                      "is set beside the other's.\n",
+                   a->run, c->run);
+    } else if (k == COMPARE_CONTRACTS) {
+        buf_printf(b, "%s and %s are runs on different tool contracts, so "
+                      "their tasks\ndiffer, and no figure of one is set "
+                      "beside the other's.\n",
+                   a->run, c->run);
+        if (d->nadded + d->nremoved + d->nchanged == 0)
+            buf_printf(b, "%sthe tools are the same; the files differ "
+                          "elsewhere (a refused tool,\n%sinfo, servers...)\n",
+                       bullet, f == MARKDOWN ? "  " : "  ");
+        say_list(b, "added", d->added, d->nadded, f);
+        say_list(b, "removed", d->removed, d->nremoved, f);
+        say_list(b, "changed", d->changed, d->nchanged, f);
+    } else {
+        buf_printf(b, "%s and %s were made with different generators "
+                      "(version %d and %d),\nso their tasks and answers "
+                      "may differ, and no figure of one is set\nbeside the "
+                      "other's.\n",
+                   a->run, c->run, a->generator_version,
+                   c->generator_version);
+    }
+    const card *both[2] = {a, c};
+    for (int i = 0; i < 2; i++) {
+        const card *x = both[i];
+        buf_printf(b, "%s%s\n", bullet, x->run);
+        buf_printf(b, "    file hash   %s\n", x->file_sha256);
+        if (k == COMPARE_CONTRACTS)
+            buf_printf(b, "    contract    %s\n", x->contract_sha256);
+        if (k == COMPARE_GENERATORS)
+            buf_printf(b, "    generator   %d\n    fingerprint %s\n",
+                       x->generator_version, x->fingerprint);
+    }
+}
+
+static int compare(sqlite3 *db, const card *a, const card *c, enum format f)
+{
+    enum compare_case k = card_compare_case(a, c);
+    contract_diff d = {0};
+    err e;
+    err_clear(&e);
+    if (k == COMPARE_CONTRACTS && card_contract_diff(&d, db, a, c, &e) < 0) {
+        fprintf(stderr, "card: %s\n", e.msg);
+        return EXIT_DB;
+    }
+    buf b = BUF_INIT;
+    struct row *rows = NULL;
+    size_t n = 0;
+    if (k == COMPARE_SAME)
+        compare_rows(a, c, &rows, &n);
+    if (f == JSON) {
+        buf_puts(&b, "{\"a\":");
+        js(&b, a->run);
+        buf_puts(&b, ",\"b\":");
+        js(&b, c->run);
+        buf_printf(&b, ",\"comparable\":%s,\"case\":\"%s\"",
+                   k == COMPARE_SAME ? "true" : "false", case_name(k));
+        buf_printf(&b, ",\"file_sha256\":[\"%s\",\"%s\"],\"contract_sha256\":"
+                       "[\"%s\",\"%s\"],\"generator\":[{\"version\":%d,"
+                       "\"fingerprint\":\"%s\"},{\"version\":%d,"
+                       "\"fingerprint\":\"%s\"}]",
+                   a->file_sha256, c->file_sha256, a->contract_sha256,
+                   c->contract_sha256, a->generator_version, a->fingerprint,
+                   c->generator_version, c->fingerprint);
+        if (k == COMPARE_CONTRACTS) {
+            char **lists[] = {d.added, d.removed, d.changed};
+            size_t ns[] = {d.nadded, d.nremoved, d.nchanged};
+            const char *names[] = {"added", "removed", "changed"};
+            buf_puts(&b, ",\"tools\":{");
+            for (int l = 0; l < 3; l++) {
+                buf_printf(&b, "%s\"%s\":[", l ? "," : "", names[l]);
+                for (size_t i = 0; i < ns[l]; i++) {
+                    if (i)
+                        buf_putc(&b, ',');
+                    js(&b, lists[l][i]);
+                }
+                buf_putc(&b, ']');
+            }
+            buf_putc(&b, '}');
+        }
+        if (k == COMPARE_SAME) {
+            buf_puts(&b, ",\"arms\":[");
+            for (size_t i = 0; i < n; i++) {
+                double diff;
+                interval w = newcombe((unsigned long)rows[i].xa,
+                                      (unsigned long)rows[i].na,
+                                      (unsigned long)rows[i].xb,
+                                      (unsigned long)rows[i].nb, &diff);
+                buf_printf(&b, "%s{\"arm\":", i ? "," : "");
+                js(&b, rows[i].arm);
+                buf_printf(&b, ",\"a\":{\"pass\":%ld,\"episodes\":%ld},"
+                               "\"b\":{\"pass\":%ld,\"episodes\":%ld},"
+                               "\"difference\":%.6f,\"ci95\":[%.6f,%.6f],"
+                               "\"excludes_zero\":%s}",
+                           rows[i].xa, rows[i].na, rows[i].xb, rows[i].nb, diff,
+                           w.lo, w.hi,
+                           (w.lo > 0 || w.hi < 0) && rows[i].na && rows[i].nb
+                               ? "true"
+                               : "false");
+            }
+            buf_putc(&b, ']');
+        }
+        buf_puts(&b, "}\n");
+    } else {
+        buf_printf(&b, f == MARKDOWN ? "## Compare: %s (A) and %s (B)\n\n"
+                                     : "compare: %s (A) and %s (B)\n",
+                   a->run, c->run);
+        if (k != COMPARE_SAME) {
+            why_not(&b, a, c, k, &d, f);
+        } else if (f == MARKDOWN) {
+            buf_puts(&b, "Same tool file and generator: the same tasks.\n\n"
+                         "| arm | A pass | B pass | A - B | 95% CI | "
+                         "excludes 0 |\n|---|---:|---:|---:|---|---|\n");
+        } else {
+            buf_puts(&b, "same tool file and generator: the same tasks, "
+                         "side by side (pass)\n\n");
+            buf_printf(&b, "%-14s %13s  %13s  %6s  %s\n", "arm", "A pass",
+                       "B pass", "A-B", "95% CI of A-B");
+        }
+        for (size_t i = 0; i < n; i++) {
+            double diff;
+            interval w = newcombe((unsigned long)rows[i].xa,
+                                  (unsigned long)rows[i].na,
+                                  (unsigned long)rows[i].xb,
+                                  (unsigned long)rows[i].nb, &diff);
+            int excl = (w.lo > 0 || w.hi < 0) && rows[i].na && rows[i].nb;
+            char sa[32], sb[32];
+            snprintf(sa, sizeof sa, "%ld/%ld", rows[i].xa, rows[i].na);
+            snprintf(sb, sizeof sb, "%ld/%ld", rows[i].xb, rows[i].nb);
+            if (f == MARKDOWN)
+                buf_printf(&b, "| %s | %s (%.1f%%) | %s (%.1f%%) | %+.1f | "
+                               "%+.1f to %+.1f | %s |\n",
+                           rows[i].arm, sa, pct(rows[i].xa, rows[i].na), sb,
+                           pct(rows[i].xb, rows[i].nb), 100 * diff,
+                           100 * w.lo, 100 * w.hi, excl ? "yes" : "no");
+            else
+                buf_printf(&b, "%-14s %7s %4.0f%%  %7s %4.0f%%  %+6.1f  "
+                               "%+6.1f to %+6.1f%s\n",
+                           rows[i].arm, sa, pct(rows[i].xa, rows[i].na), sb,
+                           pct(rows[i].xb, rows[i].nb), 100 * diff,
+                           100 * w.lo, 100 * w.hi, excl ? " *" : "");
+        }
+        if (k == COMPARE_SAME)
+            buf_puts(&b, f == MARKDOWN
+                             ? "\nDifferences and intervals are in "
+                               "percentage points (Newcombe's hybrid score "
+                               "interval).\n"
+                             : "\n* the 95% interval of A-B excludes zero "
+                               "(percentage points; Newcombe's\n  hybrid "
+                               "score interval)\n");
+    }
+    free(rows);
+    contract_diff_free(&d);
+    int rc = (int)k;
+    if (b.failed) {
+        fputs("card: out of memory\n", stderr);
+        rc = EXIT_DB;
+    } else {
+        fwrite(b.data, 1, b.len, stdout);
+    }
+    buf_free(&b);
+    return rc;
+}
+
+/* -------------------------------------------------------------- main */
+
+struct listed {
+    char *run, *model, *at;
+    long episodes, pass;
+};
+
+static int list_runs(sqlite3 *db, enum format f)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT run, coalesce(model, ''), episodes, pass, "
+                           "replayed_at FROM run_summary "
+                           "ORDER BY replayed_at, run",
+                           -1, &s, NULL) != SQLITE_OK) {
+        fprintf(stderr, "card: cannot read the database: %s\n",
+                sqlite3_errmsg(db));
+        return EXIT_DB;
+    }
+    struct listed *rows = NULL;
+    size_t n = 0;
+    int wr = 3, wm = 5, oom = 0;
+    while (!oom && sqlite3_step(s) == SQLITE_ROW) {
+        struct listed *more = realloc(rows, (n + 1) * sizeof *more);
+        if (!more) {
+            oom = 1;
+            break;
+        }
+        rows = more;
+        struct listed *r = &rows[n++];
+        r->run = strdup((const char *)sqlite3_column_text(s, 0));
+        r->model = strdup((const char *)sqlite3_column_text(s, 1));
+        r->episodes = (long)sqlite3_column_int64(s, 2);
+        r->pass = (long)sqlite3_column_int64(s, 3);
+        r->at = strdup((const char *)sqlite3_column_text(s, 4));
+        if (!r->run || !r->model || !r->at)
+            oom = 1;
+        else {
+            if ((int)strlen(r->run) > wr)
+                wr = (int)strlen(r->run);
+            if ((int)strlen(r->model) > wm)
+                wm = (int)strlen(r->model);
+        }
+    }
+    sqlite3_finalize(s);
+    buf b = BUF_INIT;
+    if (f == TEXT)
+        buf_printf(&b, "%-*s  %-*s %5s %5s  %s\n", wr, "run", wm, "model",
+                   "eps", "pass", "replayed");
+    if (f == MARKDOWN)
+        buf_puts(&b, "| run | model | episodes | pass | replayed |\n"
+                     "|---|---|---:|---:|---|\n");
+    if (f == JSON)
+        buf_putc(&b, '[');
+    for (size_t i = 0; !oom && i < n; i++) {
+        const struct listed *r = &rows[i];
+        const char *model = r->model[0] ? r->model : "-";
+        if (f == TEXT) {
+            buf_printf(&b, "%-*s  %-*s %5ld %5ld  %s\n", wr, r->run, wm,
+                       model, r->episodes, r->pass, r->at);
+        } else if (f == MARKDOWN) {
+            buf_printf(&b, "| %s | %s | %ld | %ld | %s |\n", r->run, model,
+                       r->episodes, r->pass, r->at);
+        } else {
+            buf_puts(&b, i ? ",{\"run\":" : "{\"run\":");
+            js(&b, r->run);
+            buf_puts(&b, ",\"model\":");
+            if (r->model[0])
+                js(&b, r->model);
+            else
+                buf_puts(&b, "null");
+            buf_printf(&b, ",\"episodes\":%ld,\"pass\":%ld,\"replayed_at\":"
+                           "\"%s\"}",
+                       r->episodes, r->pass, r->at);
+        }
+    }
+    if (f == JSON)
+        buf_puts(&b, "]\n");
+    for (size_t i = 0; i < n; i++) {
+        free(rows[i].run);
+        free(rows[i].model);
+        free(rows[i].at);
+    }
+    free(rows);
+    int rc = 0;
+    if (oom || b.failed) {
+        fputs("card: out of memory\n", stderr);
+        rc = EXIT_DB;
+    } else {
+        fwrite(b.data ? b.data : "", 1, b.len, stdout);
+    }
+    buf_free(&b);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *db_path = "results.db";
+    enum format f = TEXT;
+    int list = 0, cmp = 0;
+    const char *runs[256];
+    int nruns = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("card (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+            return 0;
+        } else if (strcmp(a, "--db") == 0 && i + 1 < argc) {
+            db_path = argv[++i];
+        } else if (strcmp(a, "--json") == 0) {
+            f = JSON;
+        } else if (strcmp(a, "--markdown") == 0) {
+            f = MARKDOWN;
+        } else if (strcmp(a, "--list") == 0) {
+            list = 1;
+        } else if (strcmp(a, "--compare") == 0) {
+            cmp = 1;
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error("unknown option '%s'", a);
+        } else if (nruns < 256) {
+            runs[nruns++] = a;
+        } else {
+            return usage_error("too many runs named (at most 256)");
+        }
+    }
+    if (cmp && nruns != 2)
+        return usage_error("--compare takes two runs: RUN_A RUN_B");
+    if (list && (cmp || nruns))
+        return usage_error("--list takes no run");
+
+    sqlite3 *db = NULL;
+    err e;
+    err_clear(&e);
+    if (card_db_open(&db, db_path, &e) < 0) {
+        fprintf(stderr, "card: %s\n", e.msg);
+        return EXIT_DB;
+    }
+    int status = 0;
+    char *latest = NULL;
+    if (list) {
+        status = list_runs(db, f);
+        goto out;
+    }
+    if (nruns == 0) {
+        latest = card_latest(db, &e);
+        if (!latest) {
+            fprintf(stderr, "card: %s holds no run yet; replay a night into "
+                            "it first\n",
+                    db_path);
+            status = EXIT_USAGE;
+            goto out;
+        }
+        runs[nruns++] = latest;
+    }
+    card cards[2];
+    if (cmp) {
+        for (int i = 0; i < 2; i++)
+            if (card_load(&cards[i], db, runs[i], &e) < 0) {
+                fprintf(stderr, "card: %s\n", e.msg);
+                if (i)
+                    card_free(&cards[0]);
+                card_free(&cards[i]);
+                status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
+                goto out;
+            }
+        status = compare(db, &cards[0], &cards[1], f);
+        card_free(&cards[0]);
+        card_free(&cards[1]);
+        goto out;
+    }
+    for (int i = 0; i < nruns; i++) {
+        card c;
+        if (card_load(&c, db, runs[i], &e) < 0) {
+            fprintf(stderr, "card: %s\n", e.msg);
+            card_free(&c);
+            status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
+            goto out;
+        }
+        if (f == JSON) {
+            buf b = BUF_INIT;
+            json_card(&b, &c);
+            buf_putc(&b, '\n');
+            if (b.failed)
+                status = EXIT_DB;
+            else
+                fwrite(b.data, 1, b.len, stdout);
+            buf_free(&b);
+        } else {
+            if (i)
+                putchar('\n');
+            if (f == MARKDOWN)
+                md_card(&c);
+            else
+                text_card(&c);
+        }
+        card_free(&c);
+    }
+out:
+    free(latest);
+    sqlite3_close(db);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "card: cannot write the output\n");
+        return EXIT_DB;
+    }
+    return status;
+}

@@ -1,0 +1,85 @@
+/*
+ * carddata: what a card shows, read from the results database through the
+ * documented views and tables (docs/card.md gives the query behind every
+ * figure), and the comparison of two runs.
+ */
+#ifndef TR_CARDDATA_H
+#define TR_CARDDATA_H
+
+#include <sqlite3.h>
+
+#include "err.h"
+#include "stats.h"
+
+#define CARD_CODES 6 /* error codes, in the simulator's order */
+
+typedef struct card_arm {
+    char *arm;
+    long episodes, reached, pass, side_effects, duplicates, errors;
+} card_arm;
+
+typedef struct card_dial {
+    char *dial;
+    long events, fired;
+    /* outcomes in a fixed order: retried, gave_up, checked, duplicated,
+     * left, caught, fooled, stalled, trusted, not_reached */
+    long outcomes[10];
+} card_dial;
+
+typedef struct card_problem {
+    char *file, *message;
+    long line;
+} card_problem;
+
+typedef struct card {
+    char *run, *model, *tools_path, *file_sha256, *contract_sha256;
+    char *fingerprint, *replayed_at;
+    int generator_version;
+    long episodes, reached, pass, side_effects, duplicates, errors;
+    long by_code[CARD_CODES];
+    long unfinished, diverged_episodes, diverged_calls, problems;
+    card_arm *arms;
+    size_t narms;
+    card_dial *dials;
+    size_t ndials;
+    card_problem first_problems[5];
+    size_t nfirst;
+} card;
+
+extern const char *const card_codes[CARD_CODES];
+extern const char *const card_outcomes[10];
+
+/* Opens the database read-only.  ERR_IO with one line on failure. */
+int card_db_open(sqlite3 **out, const char *path, err *e);
+
+/* The run's card.  ERR_VALUE when no run has that name: the message lists
+ * the runs there are and the nearest name. */
+int card_load(card *c, sqlite3 *db, const char *run, err *e);
+
+/* The name of the latest run (by replay time), or NULL when there is none. */
+char *card_latest(sqlite3 *db, err *e);
+
+void card_free(card *c);
+
+/* How two runs compare (SPEC 5). */
+enum compare_case {
+    COMPARE_SAME = 0,        /* same file and generator: side by side */
+    COMPARE_REFORMATTED = 4, /* same contract, other file bytes */
+    COMPARE_CONTRACTS = 5,   /* other contracts */
+    COMPARE_GENERATORS = 6   /* same file, other generators */
+};
+
+typedef struct contract_diff {
+    char **added, **removed, **changed; /* tool names */
+    size_t nadded, nremoved, nchanged;
+} contract_diff;
+
+enum compare_case card_compare_case(const card *a, const card *b);
+
+/* The tools added, removed and changed from a's contract to b's, read
+ * from the stored canonical contracts. */
+int card_contract_diff(contract_diff *d, sqlite3 *db, const card *a,
+                       const card *b, err *e);
+void contract_diff_free(contract_diff *d);
+
+#endif

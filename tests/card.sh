@@ -1,0 +1,87 @@
+# card: golden cards (text, Markdown, JSON) and lists for the samples
+# night, the four cases of --compare with their exact words and exit
+# statuses (the other-contracts and other-generators cases from small
+# crafted nights in tests/card/), unknown runs, and every figure against
+# the query docs/card.md gives for it.  UPDATE_GOLDEN=1 rewrites the golds.
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+tmpdir
+command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+CARD=${CARD:-$(dirname "$REPLAY")/../report/card}
+[ -x "$CARD" ] || { echo "ERROR: no card program at $CARD" >&2; exit 99; }
+export SOURCE_DATE_EPOCH=1790000000
+golds=$TOP_SRCDIR/tests/card
+pass=0 fail=0
+
+night=$TEST_TMP/night.db
+"$REPLAY" --quiet --db "$night" "$TOP_SRCDIR/samples/night" 2>/dev/null
+# the contracts night: run v1 on shop.json, v2 on tests/card/shop-v2.json
+contracts=$TEST_TMP/contracts.db
+(cd "$golds" && "$REPLAY" --quiet --db "$contracts" contracts.jsonl 2>/dev/null)
+# the generators night: v1 twice, the copy marked as made by generator 1
+generators=$TEST_TMP/generators.db
+mkdir -p "$TEST_TMP/g" && cp "$golds/shop-v2.json" "$TEST_TMP/g/" &&
+    cp -R "$TOP_SRCDIR/samples" "$TEST_TMP/samples" || exit 99
+sed 's#"tools":"../../samples/#"tools":"../samples/#' "$golds/contracts.jsonl" \
+    > "$TEST_TMP/g/g.jsonl"
+grep '"run":"v1"' "$TEST_TMP/g/g.jsonl" | sed 's/"run":"v1"/"run":"v1-old"/' \
+    >> "$TEST_TMP/g/g.jsonl"
+(cd "$TEST_TMP/g" && "$REPLAY" --quiet --db "$generators" g.jsonl 2>/dev/null)
+sqlite3 "$generators" "UPDATE runs SET generator_version = 1,
+    generator_fingerprint = '23789fd0e9a0eee958af44aff97f9d1bf62b1eba3906050f530046572680e565'
+    WHERE run = 'v1-old'"
+
+# gold NAME DB ARGS...: card's stdout, stderr and exit status
+gold() {
+    g_name=$1 g_db=$2
+    shift 2
+    got=$("$CARD" --db "$g_db" "$@" 2>&1; echo "exit $?")
+    got=$(printf '%s\n' "$got" | sed "s#$TEST_TMP/#TMP/#g")
+    [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$got" > "$golds/$g_name.gold"
+    if [ -f "$golds/$g_name.gold" ] && [ "$got" = "$(cat "$golds/$g_name.gold")" ]
+    then pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $g_name"
+        printf '%s\n' "$got" | diff "$golds/$g_name.gold" - | head -20
+    fi
+}
+
+gold careful-text "$night" careful
+gold sloppy-text "$night" sloppy
+gold sloppy-markdown "$night" --markdown sloppy
+gold night-json "$night" --json careful sloppy careful-reformatted
+gold latest "$night"
+gold list "$night" --list
+gold list-json "$night" --list --json
+gold compare-same "$night" --compare careful sloppy
+gold compare-same-markdown "$night" --compare sloppy careful --markdown
+gold compare-same-json "$night" --compare careful sloppy --json
+gold compare-reformatted "$night" --compare careful careful-reformatted
+gold compare-reformatted-json "$night" --compare careful careful-reformatted --json
+gold compare-contracts "$contracts" --compare v1 v2
+gold compare-contracts-json "$contracts" --compare v1 v2 --json
+gold compare-generators "$generators" --compare v1 v1-old
+gold unknown-run "$night" carefull
+gold unknown-run-compare "$night" --compare careful nope
+gold no-database "$TEST_TMP/none.db"
+gold usage "$night" --compare careful
+
+# The text fits 80 columns, everywhere.
+wide=$(cat "$golds"/*-text.gold "$golds"/compare-*[!n].gold "$golds"/list.gold |
+       awk 'length($0) > 80' | head -3)
+if check_eq "lines wider than 80 columns" "" "$wide"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); fi
+
+# Every figure is the query docs/card.md gives for it.
+if [ -n "${PYTHON3:-}" ]; then
+    "$CARD" --db "$night" --json careful sloppy careful-reformatted \
+        > "$TEST_TMP/cards.jsonl"
+    if "$PYTHON3" "$TOP_SRCDIR/tests/card_sql.py" "$TOP_SRCDIR/docs/card.md" \
+        "$night" "$TEST_TMP/cards.jsonl"; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); fi
+fi
+
+echo "card: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

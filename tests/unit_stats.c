@@ -1,0 +1,71 @@
+/* The intervals of a card, against published and independently computed
+ * values: Newcombe (1998), "Two-sided confidence intervals for the single
+ * proportion" (81/263: Wilson 0.2553 to 0.3662) and "Interval estimation
+ * for the difference between independent proportions" (56/70 - 48/80:
+ * method 10, 0.0524 to 0.3339); the rest computed by the formulas in
+ * Python, apart from this code. */
+#include <math.h>
+
+#include "stats.h"
+#include "unit.h"
+
+#define NEAR(a, b, tol) ck_assert_msg(fabs((a) - (b)) < (tol), \
+                                      "%.10f is not %.10f", (a), (b))
+
+START_TEST(wilson_known_values)
+{
+    interval w = wilson(81, 263);
+    NEAR(w.lo, 0.2553, 5e-5);
+    NEAR(w.hi, 0.3662, 5e-5);
+    w = wilson(81, 263);
+    NEAR(w.lo, 0.2552885198782742, 1e-12);
+    NEAR(w.hi, 0.36620957698280004, 1e-12);
+    w = wilson(56, 70);
+    NEAR(w.lo, 0.6918335550374695, 1e-12);
+    NEAR(w.hi, 0.8769526075163705, 1e-12);
+    /* the ends are exact */
+    w = wilson(0, 10);
+    ck_assert(w.lo == 0.0);
+    NEAR(w.hi, 0.2775327998628892, 1e-12);
+    w = wilson(96, 96);
+    ck_assert(w.hi == 1.0);
+    NEAR(w.lo, 0.9615244121423243, 1e-12);
+    w = wilson(4, 4);
+    NEAR(w.lo, 0.5101091635454027, 1e-12);
+    /* nothing known */
+    w = wilson(0, 0);
+    ck_assert(w.lo == 0.0 && w.hi == 1.0);
+}
+END_TEST
+
+START_TEST(newcombe_known_values)
+{
+    double d;
+    interval n = newcombe(56, 70, 48, 80, &d);
+    NEAR(d, 0.2, 1e-12);
+    NEAR(n.lo, 0.0524, 5e-5);
+    NEAR(n.hi, 0.3339, 5e-5);
+    NEAR(n.lo, 0.05243147240236498, 1e-12);
+    NEAR(n.hi, 0.333872654036906, 1e-12);
+    /* all against none */
+    n = newcombe(96, 96, 0, 96, &d);
+    NEAR(d, 1.0, 1e-12);
+    NEAR(n.lo, 0.9455873018313975, 1e-12);
+    ck_assert(n.hi == 1.0);
+    /* equal rates: the interval straddles zero */
+    n = newcombe(5, 10, 5, 10, &d);
+    ck_assert(d == 0.0 && n.lo < 0 && n.hi > 0);
+    NEAR(n.hi, 0.3725136238199143, 1e-12);
+    NEAR(n.lo, -0.3725136238199143, 1e-12);
+}
+END_TEST
+
+Suite *stats_suite(void)
+{
+    Suite *s = suite_create("stats");
+    TCase *tc = tcase_create("stats");
+    tcase_add_test(tc, wilson_known_values);
+    tcase_add_test(tc, newcombe_known_values);
+    suite_add_tcase(s, tc);
+    return s;
+}
