@@ -16,7 +16,8 @@
 enum format { TEXT, MARKDOWN, JSON };
 
 static const char usage_text[] =
-    "usage: card [--db results.db] [--json | --markdown] [RUN...]\n"
+    "usage: card [--db results.db] [--json | --markdown] [--width N] "
+    "[RUN...]\n"
     "       card [--db results.db] --list\n"
     "       card [--db results.db] [--json | --markdown] --compare RUN_A "
     "RUN_B\n"
@@ -25,6 +26,8 @@ static const char usage_text[] =
     "              what produced it, pass and reached with 95% Wilson\n"
     "              intervals, side effects, errors, per arm, per dial\n"
     "  --list      the runs in the database\n"
+    "  --width N   text narrower than 80 columns: hashes cut to 16 digits\n"
+    "              (default: 80)\n"
     "  --compare   two runs side by side, only when their tasks are the\n"
     "              same (same tool file bytes and generator); otherwise\n"
     "              says why not, with no figure set side by side\n"
@@ -52,17 +55,27 @@ static double pct(long x, long n)
 
 /* -------------------------------------------------------------- text */
 
-static void text_card(const card *c)
+/* A hash as the text shows it: whole, or (narrow) its first 16 digits. */
+static const char *shown_hash(const char *hash, int narrow, char out[24])
 {
+    if (!narrow)
+        return hash;
+    snprintf(out, 24, "%.16s...", hash);
+    return out;
+}
+
+static void text_card(const card *c, int narrow)
+{
+    char h1[24], h2[24], h3[24];
     interval p = wilson((unsigned long)c->pass, (unsigned long)c->episodes);
     interval r = wilson((unsigned long)c->reached, (unsigned long)c->episodes);
     printf("card: %s\n", c->run);
     printf("  model        %s\n", c->model[0] ? c->model : "-");
     printf("  tool file    %s\n", c->tools_path);
-    printf("  file hash    %s\n", c->file_sha256);
-    printf("  contract     %s\n", c->contract_sha256);
+    printf("  file hash    %s\n", shown_hash(c->file_sha256, narrow, h1));
+    printf("  contract     %s\n", shown_hash(c->contract_sha256, narrow, h2));
     printf("  generator    %d\n", c->generator_version);
-    printf("  fingerprint  %s\n", c->fingerprint);
+    printf("  fingerprint  %s\n", shown_hash(c->fingerprint, narrow, h3));
     printf("  replayed     %s\n", c->replayed_at);
     printf("\nresult: %ld episodes\n", c->episodes);
     printf("  pass         %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n", c->pass,
@@ -579,7 +592,7 @@ int main(int argc, char **argv)
 {
     const char *db_path = "results.db";
     enum format f = TEXT;
-    int list = 0, cmp = 0;
+    int list = 0, cmp = 0, width = 80;
     const char *runs[256];
     int nruns = 0;
     for (int i = 1; i < argc; i++) {
@@ -596,6 +609,13 @@ int main(int argc, char **argv)
             f = JSON;
         } else if (strcmp(a, "--markdown") == 0) {
             f = MARKDOWN;
+        } else if (strcmp(a, "--width") == 0 && i + 1 < argc) {
+            char *end;
+            long w = strtol(argv[++i], &end, 10);
+            if (*end || w < 20 || w > 1000)
+                return usage_error("--width takes a number of columns (20 "
+                                   "to 1000), not '%s'", argv[i]);
+            width = (int)w;
         } else if (strcmp(a, "--list") == 0) {
             list = 1;
         } else if (strcmp(a, "--compare") == 0) {
@@ -676,7 +696,7 @@ int main(int argc, char **argv)
             if (f == MARKDOWN)
                 md_card(&c);
             else
-                text_card(&c);
+                text_card(&c, width < 80);
         }
         card_free(&c);
     }

@@ -51,6 +51,7 @@ gold() {
 gold careful-text "$night" careful
 gold sloppy-text "$night" sloppy
 gold sloppy-markdown "$night" --markdown sloppy
+gold sloppy-narrow "$night" --width 60 sloppy
 gold night-json "$night" --json careful sloppy careful-reformatted
 gold latest "$night"
 gold list "$night" --list
@@ -72,6 +73,11 @@ gold usage "$night" --compare careful
 wide=$(cat "$golds"/*-text.gold "$golds"/compare-*[!n].gold "$golds"/list.gold |
        awk 'length($0) > 80' | head -3)
 if check_eq "lines wider than 80 columns" "" "$wide"; then
+    pass=$((pass + 1)); else fail=$((fail + 1)); fi
+
+# --width 60: the card fits 60 columns.
+wide=$(awk 'length($0) > 60' "$golds/sloppy-narrow.gold" | head -3)
+if check_eq "lines of --width 60 wider than 60 columns" "" "$wide"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
 # Every figure is the query docs/card.md gives for it.
