@@ -84,13 +84,13 @@ static void text_card(const card *c, int narrow)
            pct(c->reached, c->episodes), 100 * r.lo, 100 * r.hi);
     printf("  side effects %5ld  (duplicate writes %ld)\n", c->side_effects,
            c->duplicates);
-    printf("  errors       %5ld", c->errors);
+    printf("  errors       %5ld\n", c->errors);
     int any = 0;
     for (int i = 0; i < CARD_CODES; i++)
         if (c->by_code[i])
-            printf("%s%s %ld", any++ ? ", " : "  ", card_codes[i],
+            printf("%s%s %ld", any++ ? ", " : "    ", card_codes[i],
                    c->by_code[i]);
-    printf("\n  unfinished   %5ld\n", c->unfinished);
+    printf("%s  unfinished   %5ld\n", any ? "\n" : "", c->unfinished);
     printf("  diverged     %5ld  (episodes; %ld calls)\n",
            c->diverged_episodes, c->diverged_calls);
     printf("  problems     %5ld\n", c->problems);
@@ -99,7 +99,7 @@ static void text_card(const card *c, int narrow)
                c->first_problems[i].line, c->first_problems[i].message,
                strlen(c->first_problems[i].message) > 60 ? "..." : "");
 
-    printf("\nper arm (pass with its 95%% CI, side effects, duplicate writes)\n");
+    printf("\nper arm (pass, with its 95%% CI)\n");
     printf("  %-14s %4s %5s  %11s  %7s %5s %4s\n", "arm", "eps", "pass",
            "95% CI", "reached", "side", "dup");
     for (size_t i = 0; i < c->narms; i++) {
