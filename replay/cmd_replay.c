@@ -267,15 +267,78 @@ static void show_progress(struct progress *p, const night_counts *c,
 /* --------------------------------------------------------------- main */
 
 static const char replay_usage[] =
-    "[--db results.db] [--strict] [--quiet] [--batch N] [--run R --tools "
-    "FILE [--model M]] PATH...";
+    "[--db results.db] [--strict] [--quiet] [--batch N] [--shard I/N] "
+    "[--run R --tools FILE [--model M]] PATH...";
+
+/* Reads "I/N" (0 <= I < N <= 100000); 0, or -1 when malformed. */
+static int parse_shard(const char *text, unsigned *i, unsigned *n)
+{
+    char *end;
+    unsigned long a = strtoul(text, &end, 10);
+    if (end == text || *end != '/')
+        return -1;
+    const char *rest = end + 1;
+    unsigned long b = strtoul(rest, &end, 10);
+    if (end == rest || *end || b == 0 || b > 100000 || a >= b)
+        return -1;
+    *i = (unsigned)a;
+    *n = (unsigned)b;
+    return 0;
+}
+
+/* The shard from a batch scheduler's environment, when --shard is not
+ * given: TASKREPLAY_SHARD=I/N; a Slurm job array (SLURM_ARRAY_TASK_ID
+ * minus SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT); a Kubernetes
+ * indexed Job (JOB_COMPLETION_INDEX, of TASKREPLAY_SHARDS).  Returns the
+ * variable it came from, NULL when none; *bad when one is malformed. */
+static const char *shard_from_env(unsigned *i, unsigned *n, int *bad)
+{
+    const char *v = getenv("TASKREPLAY_SHARD");
+    *bad = 0;
+    if (v && *v) {
+        *bad = parse_shard(v, i, n) < 0;
+        return "TASKREPLAY_SHARD";
+    }
+    const char *id = getenv("SLURM_ARRAY_TASK_ID");
+    const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
+    const char *from = "SLURM_ARRAY_TASK_ID";
+    long base = 0;
+    if (!(id && *id && count && *count)) {
+        id = getenv("JOB_COMPLETION_INDEX");
+        count = getenv("TASKREPLAY_SHARDS");
+        from = "JOB_COMPLETION_INDEX";
+        if (!(id && *id))
+            return NULL;
+        if (!(count && *count)) {
+            *bad = 1;
+            return "JOB_COMPLETION_INDEX (set TASKREPLAY_SHARDS to the "
+                   "number of completions)";
+        }
+    } else {
+        const char *min = getenv("SLURM_ARRAY_TASK_MIN");
+        base = min && *min ? strtol(min, NULL, 10) : 0;
+    }
+    char *end1, *end2;
+    long a = strtol(id, &end1, 10) - base;
+    long b = strtol(count, &end2, 10);
+    if (*end1 || *end2 || a < 0 || b <= 0 || a >= b || b > 100000) {
+        *bad = 1;
+        return from;
+    }
+    *i = (unsigned)a;
+    *n = (unsigned)b;
+    return from;
+}
 
 static void summary(const night_counts *c, const char *db_path)
 {
     fprintf(stderr, "replay: %lu lines: %lu used, %lu unchanged, %lu "
-                    "problem%s, %lu blank\n",
+                    "problem%s, %lu blank",
             c->lines, c->used, c->unchanged, c->problems,
             c->problems == 1 ? "" : "s", c->blank);
+    if (c->other_shards)
+        fprintf(stderr, ", %lu for other shards", c->other_shards);
+    fputc('\n', stderr);
     fprintf(stderr, "replay: %lu run%s; %lu episode%s written (%lu replaced, "
                     "%lu unfinished), %lu unchanged; %lu calls; into %s\n",
             c->runs, c->runs == 1 ? "" : "s", c->episodes,
@@ -285,7 +348,8 @@ static void summary(const night_counts *c, const char *db_path)
 
 int cmd_replay(int argc, char **argv)
 {
-    night_opts o = {"results.db", 0, NULL, NULL, NULL, stderr, 0};
+    night_opts o = {"results.db", 0, NULL, NULL, NULL, stderr, 0, 0, 0};
+    int shard_given = 0;
     int quiet = 0;
     struct inputs in = {0};
     int status = 0;
@@ -304,7 +368,14 @@ int cmd_replay(int argc, char **argv)
             o.default_tools = argv[++i];
         else if (strcmp(a, "--model") == 0 && has)
             o.model = argv[++i];
-        else if (strcmp(a, "--batch") == 0 && has) {
+        else if (strcmp(a, "--shard") == 0 && has) {
+            if (parse_shard(argv[++i], &o.shard, &o.shards) < 0) {
+                status = usage_error("--shard takes I/N, the shard I (from 0) "
+                                     "of N, not '%s'", argv[i]);
+                goto out;
+            }
+            shard_given = 1;
+        } else if (strcmp(a, "--batch") == 0 && has) {
             char *end;
             unsigned long b = strtoul(argv[++i], &end, 10);
             if (*end || b == 0 || b > 1000000) {
@@ -332,6 +403,18 @@ int cmd_replay(int argc, char **argv)
         status = usage_error("--run and --tools go together: they declare "
                              "a run and its tool file");
         goto out;
+    }
+
+    if (!shard_given) {
+        int bad;
+        const char *from = shard_from_env(&o.shard, &o.shards, &bad);
+        if (from && bad) {
+            status = usage_error("cannot read the shard from %s", from);
+            goto out;
+        }
+        if (from && !quiet)
+            fprintf(stderr, "replay: shard %u/%u (from %s)\n", o.shard,
+                    o.shards, from);
     }
 
     night *n = NULL;

@@ -10,7 +10,8 @@
 
 static const char usage_text[] =
     "usage: replay [--db results.db] [--strict] [--quiet] [--batch N]\n"
-    "              [--run R --tools FILE [--model M]] PATH...\n"
+    "              [--shard I/N] [--run R --tools FILE [--model M]] PATH...\n"
+    "       replay merge OUT.db SHARD.db...\n"
     "       replay hash [--canonical] FILE...\n"
     "       replay tools [--json] FILE\n"
     "       replay tasks FILE [--seeds 1-50] [--arms base,depth:d3,...]\n"
@@ -24,6 +25,11 @@ static const char usage_text[] =
     "                      when unchanged; unusable lines go to the problems\n"
     "                      table; exit 0 all used, 1 some problems, 3 could\n"
     "                      not run (database, tool file)\n"
+    "  --shard I/N         only the episodes of shard I (from 0) of N; read\n"
+    "                      from TASKREPLAY_SHARD, a Slurm job array or a\n"
+    "                      Kubernetes indexed Job when not given\n"
+    "  merge OUT SHARD...  merge shard databases into OUT, as one replay\n"
+    "                      would have written it\n"
     "  hash FILE...        print each tool file's hashes:\n"
     "                      FILE_SHA256  CONTRACT_SHA256  PATH\n"
     "  hash --canonical F  print the canonical JSON the contract hash is\n"
@@ -89,6 +95,8 @@ int main(int argc, char **argv)
         return cmd_tasks(argc - 2, argv + 2);
     if (strcmp(cmd, "sim") == 0)
         return cmd_sim(argc - 2, argv + 2);
+    if (strcmp(cmd, "merge") == 0)
+        return cmd_merge(argc - 2, argv + 2);
     /* the main job: replay [OPTIONS] PATH... */
     return cmd_replay(argc - 1, argv + 1);
 }

@@ -674,6 +674,23 @@ int night_open(night **out, const night_opts *o, err *e)
     return 0;
 }
 
+unsigned night_shard_of(const char *run, const char *episode,
+                        unsigned shards)
+{
+    size_t lr = strlen(run), le = strlen(episode);
+    char small[512];
+    char *key = lr + le + 1 <= sizeof small ? small : malloc(lr + le + 1);
+    if (!key) /* out of memory: a hash of the episode alone still splits */
+        return (unsigned)(XXH3_64bits(episode, le) % shards);
+    memcpy(key, run, lr);
+    key[lr] = '\0';
+    memcpy(key + lr + 1, episode, le);
+    unsigned s = (unsigned)(XXH3_64bits(key, lr + le + 1) % shards);
+    if (key != small)
+        free(key);
+    return s;
+}
+
 /* A line's "run" or "episode" when it names one as a string (for the
  * problems of lines that are otherwise unusable). */
 static const char *name_in(const value *root, const char *key)
@@ -709,6 +726,12 @@ int night_line(night *n, const char *file, const char *dir,
             rc = problem(n, file, line, name_in(tl.root, "run"),
                          name_in(tl.root, "episode"), pe.msg, text, len, e);
     } else {
+        if (n->o.shards > 1 && tl.type != TL_RUN &&
+            night_shard_of(tl.run, tl.episode, n->o.shards) != n->o.shard) {
+            n->c.other_shards++;
+            arena_free(a);
+            return 0;
+        }
         switch (tl.type) {
         case TL_RUN:
             rc = on_run(n, file, dir, line, &tl, text, len, e);

@@ -12,6 +12,8 @@
  *    a problem (recorded in `problems`, and said on stderr as FILE:LINE:).
  *  - Episodes are committed in batches; a process killed at any moment
  *    leaves whole episodes only, and running again completes the job.
+ *  - With shards, an episode belongs to shard XXH3-64("run\0episode")
+ *    mod shards; the lines of other shards' episodes are counted apart.
  */
 #ifndef TR_NIGHT_H
 #define TR_NIGHT_H
@@ -31,10 +33,13 @@ typedef struct night_opts {
     const char *model;        /* --model, for the declared run */
     FILE *diag;               /* problems and notes go here (stderr) */
     unsigned batch;           /* episodes per transaction (0: 256) */
+    unsigned shard, shards;   /* replay only the episodes of shard
+                                 `shard` (0-based) of `shards` (0: all) */
 } night_opts;
 
 typedef struct night_counts {
     unsigned long lines, blank, used, unchanged, problems;
+    unsigned long other_shards; /* lines of episodes of other shards */
     unsigned long runs, episodes, replaced, skipped, unfinished, calls;
 } night_counts;
 
@@ -60,6 +65,10 @@ int night_long_line(night *n, const char *file, unsigned long line,
 int night_finish(night *n, int write_open, err *e);
 
 const night_counts *night_get_counts(const night *n);
+
+/* The shard (0-based, of shards) an episode belongs to. */
+unsigned night_shard_of(const char *run, const char *episode,
+                        unsigned shards);
 
 void night_free(night *n);
 

@@ -404,3 +404,103 @@ int db_put_problem(db *d, const db_problem *p, err *e)
     sqlite3_bind_text(s, 6, p->line, (int)n, SQLITE_STATIC);
     return run(d, S_PROBLEM, e, "record a problem");
 }
+
+/* --------------------------------------------------------------- merge */
+
+/* One statement on the open connection; -1 with e set. */
+static int merge_exec(db *d, const char *sql, err *e)
+{
+    return exec(d, sql, e, "merge");
+}
+
+static long long count_of(db *d, const char *sql)
+{
+    sqlite3_stmt *s;
+    long long n = -1;
+    if (sqlite3_prepare_v2(d->h, sql, -1, &s, NULL) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW)
+        n = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return n;
+}
+
+int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
+{
+    memset(c, 0, sizeof *c);
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(d->h, "ATTACH DATABASE ? AS shard", -1, &s,
+                           NULL) != SQLITE_OK)
+        return fail(d, e, "attach a shard");
+    sqlite3_bind_text(s, 1, shard, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return err_set(e, ERR_IO, "%s: cannot read it: %s", shard,
+                       sqlite3_errmsg(d->h));
+    long long version = count_of(d, "SELECT CAST(value AS INTEGER) FROM "
+                                    "shard.meta WHERE key = 'schema_version'");
+    int ok = 0;
+    if (version != DB_SCHEMA_VERSION) {
+        err_set(e, ERR_IO, "%s: is not a results database of schema version "
+                           "%d (replay --shard writes one)",
+                shard, DB_SCHEMA_VERSION);
+    } else if (count_of(d, "SELECT count(*) FROM shard.runs r JOIN main.runs "
+                           "m USING (run) WHERE r.file_sha256 <> "
+                           "m.file_sha256") != 0) {
+        err_set(e, ERR_VALUE, "%s: a run of it is recorded in %s with "
+                              "another tool file; merge refused",
+                shard, d->path);
+    } else {
+        ok = 1;
+    }
+    /* what the shard brings: new episodes, changed ones, unchanged ones */
+    static const char *const steps[] = {
+        "BEGIN IMMEDIATE",
+        "INSERT OR IGNORE INTO main.tool_files SELECT * FROM shard.tool_files",
+        "INSERT INTO main.runs SELECT * FROM shard.runs WHERE true "
+        "ON CONFLICT(run) DO UPDATE SET "
+        "replayed_at = min(replayed_at, excluded.replayed_at)",
+        "INSERT OR IGNORE INTO main.tasks SELECT * FROM shard.tasks",
+        "CREATE TEMP TABLE changed AS SELECT s.run, s.episode FROM "
+        "shard.episodes s JOIN main.episodes m USING (run, episode) "
+        "WHERE s.content_xxh3 <> m.content_xxh3",
+        "DELETE FROM main.calls WHERE (run, episode) IN "
+        "(SELECT run, episode FROM temp.changed)",
+        "DELETE FROM main.dial_outcomes WHERE (run, episode) IN "
+        "(SELECT run, episode FROM temp.changed)",
+        "DELETE FROM main.episodes WHERE (run, episode) IN "
+        "(SELECT run, episode FROM temp.changed)",
+        "INSERT OR IGNORE INTO main.episodes SELECT * FROM shard.episodes",
+        "INSERT OR IGNORE INTO main.calls SELECT * FROM shard.calls",
+        "INSERT OR IGNORE INTO main.dial_outcomes "
+        "SELECT * FROM shard.dial_outcomes",
+        "INSERT OR IGNORE INTO main.problems SELECT * FROM shard.problems",
+    };
+    size_t nsteps = sizeof steps / sizeof steps[0];
+    long long before = ok ? count_of(d, "SELECT count(*) FROM main.episodes")
+                          : 0;
+    for (size_t i = 0; ok && i < nsteps; i++) {
+        if (merge_exec(d, steps[i], e) < 0) {
+            ok = 0;
+            exec(d, "ROLLBACK", e, "roll back");
+        }
+        if (ok && i == 4)
+            c->replaced = (unsigned long)count_of(d, "SELECT count(*) FROM "
+                                                     "temp.changed");
+    }
+    if (ok) {
+        long long after = count_of(d, "SELECT count(*) FROM main.episodes");
+        long long theirs = count_of(d, "SELECT count(*) FROM shard.episodes");
+        c->episodes = (unsigned long)theirs;
+        c->added = (unsigned long)(after - before);
+        c->unchanged = (unsigned long)(theirs - (after - before)) - c->replaced;
+        if (merge_exec(d, "DROP TABLE temp.changed", e) < 0 ||
+            merge_exec(d, "COMMIT", e) < 0) {
+            exec(d, "ROLLBACK", e, "roll back");
+            ok = 0;
+        }
+    }
+    sqlite3_exec(d->h, "DROP TABLE IF EXISTS temp.changed", NULL, NULL, NULL);
+    sqlite3_exec(d->h, "DETACH DATABASE shard", NULL, NULL, NULL);
+    return ok ? 0 : -1;
+}

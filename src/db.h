@@ -112,4 +112,20 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
 /* Records a problem line (once per file and line). */
 int db_put_problem(db *d, const db_problem *p, err *e);
 
+typedef struct db_merge_counts {
+    unsigned long episodes;  /* the shard's episodes */
+    unsigned long added;     /* new to the database */
+    unsigned long replaced;  /* there with other content: replaced */
+    unsigned long unchanged; /* there with the same content: kept */
+} db_merge_counts;
+
+/* Merges the database at shard (written by replay --shard, or any results
+ * database) into d, in one transaction: tool files, runs (the earliest
+ * replay time kept), tasks and problems once each; an episode that d
+ * holds with the same content is kept, with other content replaced by the
+ * shard's (its calls and dial outcomes with it), a new one added.  A run
+ * the two record with different tool files refuses the merge (ERR_VALUE);
+ * nothing is written then. */
+int db_merge(db *d, const char *shard, db_merge_counts *c, err *e);
+
 #endif
