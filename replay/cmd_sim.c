@@ -331,7 +331,7 @@ int cmd_sim(int argc, char **argv)
     size_t cap = 0;
     ssize_t got;
     unsigned long n = 0;
-    sim_result r = {BUF_INIT, NULL, EFFECT_READ, -1, 0, -1};
+    sim_result r = {.answer = BUF_INIT, .arguments = BUF_INIT, .error = -1, .event = -1};
     while ((got = getline(&line, &cap, stdin)) >= 0) {
         n++;
         size_t len = (size_t)got;
@@ -348,6 +348,7 @@ int cmd_sim(int argc, char **argv)
     }
     free(line);
     buf_free(&r.answer);
+    buf_free(&r.arguments);
     finish(&s);
     if (s.failed_write)
         status = EXIT_REFUSED;

@@ -74,6 +74,7 @@ struct night {
     char replayed_at[32];
     sim_result r;
     buf key, scratch;
+    arena *line_arena; /* one line's values, reset at the next */
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -394,7 +395,7 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     row.source_file = ep->file;
     row.source_line = ep->line;
     if (db_put_episode(n->db, &row, ep->calls, ep->ncalls, outcomes,
-                       (size_t)v.nevents, e) < 0)
+                       (size_t)v.nevents, found, e) < 0)
         return -1;
     n->c.used += ep->nlines;
     n->c.episodes++;
@@ -544,11 +545,8 @@ static int on_call(night *n, const char *file, unsigned long line,
     c->tool_len = tl->call.name_len;
     c->kind = n->r.tool ? (n->r.tool->kind == TOOL_READ ? "read" : "write")
                         : NULL;
-    if (!tl->call.bad_args) {
-        value empty = {.kind = V_OBJECT};
-        c->arguments = json_in(n, ep, tl->call.args ? tl->call.args : &empty,
-                               &oom);
-    }
+    if (n->r.arguments.len) /* NULL when they could not be read */
+        c->arguments = arena_text(ep->a, &n->r.arguments);
     c->answer = arena_text(ep->a, &n->r.answer);
     c->error = n->r.error >= 0 ? sim_error_code((enum sim_error)n->r.error)
                                : NULL;
@@ -567,7 +565,8 @@ static int on_call(night *n, const char *file, unsigned long line,
     }
     c->source_file = intern(n, file);
     c->source_line = line;
-    if (oom || !c->tool || !c->answer || !c->source_file)
+    if (oom || !c->tool || !c->answer || !c->source_file ||
+        (n->r.arguments.len && !c->arguments))
         return nomem(e);
     ep->ncalls++;
     ep_hash_line(ep, text, len);
@@ -654,7 +653,7 @@ int night_open(night **out, const night_opts *o, err *e)
     if (!n)
         return nomem(e);
     n->o = *o;
-    n->r = (sim_result){BUF_INIT, NULL, EFFECT_READ, -1, 0, -1};
+    n->r = (sim_result){.answer = BUF_INIT, .arguments = BUF_INIT, .error = -1, .event = -1};
     now_text(n->replayed_at);
     *out = n;
     if (generator_fingerprint(n->fingerprint, e) < 0 ||
@@ -712,9 +711,10 @@ int night_line(night *n, const char *file, const char *dir,
         n->c.blank++;
         return 0;
     }
-    arena *a = arena_new();
-    if (!a)
+    if (!n->line_arena && !(n->line_arena = arena_new()))
         return nomem(e);
+    arena *a = n->line_arena;
+    arena_reset(a);
     tline tl;
     err pe;
     err_clear(&pe);
@@ -729,7 +729,6 @@ int night_line(night *n, const char *file, const char *dir,
         if (n->o.shards > 1 && tl.type != TL_RUN &&
             night_shard_of(tl.run, tl.episode, n->o.shards) != n->o.shard) {
             n->c.other_shards++;
-            arena_free(a);
             return 0;
         }
         switch (tl.type) {
@@ -747,7 +746,6 @@ int night_line(night *n, const char *file, const char *dir,
             break;
         }
     }
-    arena_free(a);
     return rc;
 }
 
@@ -816,8 +814,10 @@ void night_free(night *n)
         free(n->names[i]);
     free(n->names);
     buf_free(&n->r.answer);
+    buf_free(&n->r.arguments);
     buf_free(&n->key);
     buf_free(&n->scratch);
+    arena_free(n->line_arena);
     db_close(n->db, NULL); /* not committed: rolled back */
     free(n);
 }

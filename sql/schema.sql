@@ -5,8 +5,8 @@
 -- Every table is STRICT (SQLite 3.37+).  Booleans are 0/1 integers, JSON
 -- values are canonical JSON text (keys sorted, no spaces), usable with
 -- SQLite's json_extract().  sql/examples.sql holds queries to start from.
-
-PRAGMA foreign_keys = ON;
+-- The REFERENCES clauses document how tables join; replay keeps them true
+-- itself (foreign key enforcement is left off, for speed).
 
 -- What wrote this database.  schema_version is checked on every open: an
 -- older version is migrated, a newer one refused.
@@ -101,7 +101,7 @@ CREATE TABLE IF NOT EXISTS calls (
     source_file  TEXT NOT NULL,
     source_line  INTEGER NOT NULL,
     PRIMARY KEY (run, episode, seq),
-    FOREIGN KEY (run, episode) REFERENCES episodes(run, episode) ON DELETE CASCADE
+    FOREIGN KEY (run, episode) REFERENCES episodes(run, episode)
 ) STRICT;
 
 -- One row per planned dial event of an episode.
@@ -117,7 +117,7 @@ CREATE TABLE IF NOT EXISTS dial_outcomes (
                                  -- 'left', 'caught', 'fooled', 'stalled',
                                  -- 'trusted', 'not_reached'
     PRIMARY KEY (run, episode, event),
-    FOREIGN KEY (run, episode) REFERENCES episodes(run, episode) ON DELETE CASCADE
+    FOREIGN KEY (run, episode) REFERENCES episodes(run, episode)
 ) STRICT;
 
 -- Every input line that could not be used.

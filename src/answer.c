@@ -66,20 +66,25 @@ int answer_draw(value **out, arena *a, const toolset *ts, const tool *t,
                 const value *args, uint64_t seed, err *e)
 {
     buf canon = BUF_INIT;
-    draw_key k;
     int rc = 0;
     if (args) {
         rc = canon_write(&canon, args, e);
     } else if (buf_puts(&canon, "{}") < 0) {
         rc = err_set(e, ERR_NOMEM, "out of memory drawing an answer");
     }
-    if (rc < 0) {
-        buf_free(&canon);
-        return -1;
-    }
-    draw_key_init(&k, ts->doc->file_sha256, seed, t->name, canon.data,
-                  canon.len);
+    if (rc == 0)
+        rc = answer_draw_canonical(out, a, ts, t, canon.data, canon.len, seed,
+                                   e);
     buf_free(&canon);
+    return rc;
+}
+
+int answer_draw_canonical(value **out, arena *a, const toolset *ts,
+                          const tool *t, const char *args_json, size_t len,
+                          uint64_t seed, err *e)
+{
+    draw_key k;
+    draw_key_init(&k, ts->doc->file_sha256, seed, t->name, args_json, len);
     if (t->output_schema)
         return draw_value(out, a, ts->doc->root, t->output_schema, &k, "$", e);
 

@@ -52,6 +52,12 @@ int answer_error(buf *out, enum tool_format format, enum sim_error code,
 int answer_draw(value **out, arena *a, const toolset *ts, const tool *t,
                 const value *args, uint64_t seed, err *e);
 
+/* The same, given the canonical JSON of the arguments (len bytes), when
+ * the caller has it already. */
+int answer_draw_canonical(value **out, arena *a, const toolset *ts,
+                          const tool *t, const char *args_json, size_t len,
+                          uint64_t seed, err *e);
+
 /* The answer with the arguments placed by the write rule (also what a read
  * on a bad-data arm answers).  answer is the drawn answer; the result
  * shares its unchanged parts. */

@@ -84,3 +84,19 @@ void arena_free(arena *a)
     }
     free(a);
 }
+
+void arena_reset(arena *a)
+{
+    struct chunk *keep = a->head;
+    if (!keep)
+        return;
+    struct chunk *c = keep->next;
+    while (c) {
+        struct chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    keep->next = NULL;
+    keep->used = 0;
+    a->used = 0;
+}

@@ -17,6 +17,10 @@ void *arena_alloc(arena *a, size_t size);
 char *arena_memdup(arena *a, const void *data, size_t len);
 /* Bytes handed out so far (for limits and tests). */
 size_t arena_used(const arena *a);
+/* Forgets every allocation but keeps the largest chunk for the next ones
+ * (an arena reused for one line, one call at a time). */
+void arena_reset(arena *a);
+
 void arena_free(arena *a);
 
 #endif

@@ -63,6 +63,23 @@ static size_t distance(const char *a, size_t la, const char *b, size_t lb)
 
 int arm_parse(arm *out, const char *id, size_t len, err *e)
 {
+    /* the id as written: knob, ':', letter, level digits (or "base") */
+    if (len == 4 && memcmp(id, "base", 4) == 0) {
+        *out = (arm){KNOB_BASE, 0};
+        return 0;
+    }
+    for (size_t k = 1; k < NKNOBS; k++) {
+        size_t kl = strlen(knobs[k].name);
+        if (len != kl + 3 || memcmp(id, knobs[k].name, kl) != 0 ||
+            id[kl] != ':' || id[kl + 1] != knobs[k].letter)
+            continue;
+        for (size_t l = 0; l < knobs[k].nlevels; l++)
+            if (id[kl + 2] == '0' + knobs[k].levels[l]) {
+                *out = (arm){(enum knob)k, knobs[k].levels[l]};
+                return 0;
+            }
+    }
+    /* a mistake: the nearest valid id */
     char best[ARM_ID_MAX] = "base";
     size_t best_d = (size_t)-1;
     for (size_t k = 0; k < NKNOBS; k++)
@@ -70,10 +87,6 @@ int arm_parse(arm *out, const char *id, size_t len, err *e)
             arm a = {(enum knob)k, knobs[k].levels[l]};
             char text[ARM_ID_MAX];
             arm_id(&a, text);
-            if (strlen(text) == len && memcmp(text, id, len) == 0) {
-                *out = a;
-                return 0;
-            }
             /* ties go to the nearest level: faults:f3 -> faults:f2 */
             size_t tl = strlen(text);
             size_t d = 16 * distance(id, len > 64 ? 64 : len, text, tl);

@@ -140,6 +140,7 @@ int db_open(db **out, const char *path, err *e)
     sqlite3_busy_timeout(d->h, 10000);
     if (exec(d, "PRAGMA journal_mode = WAL", e, "turn on WAL") < 0 ||
         exec(d, "PRAGMA synchronous = NORMAL", e, "set it up") < 0 ||
+        exec(d, "PRAGMA wal_autocheckpoint = 16384", e, "set it up") < 0 ||
         schema_version(d, &version, e) < 0)
         goto bad;
     if (version > DB_SCHEMA_VERSION) {
@@ -160,8 +161,6 @@ int db_open(db **out, const char *path, err *e)
             exec(d, sql, e, "create the schema") < 0 ||
             exec(d, "COMMIT", e, "create the schema") < 0)
             goto bad;
-    } else if (exec(d, "PRAGMA foreign_keys = ON", e, "set it up") < 0) {
-        goto bad;
     }
     for (int i = 0; i < NSTMT; i++)
         if (sqlite3_prepare_v3(d->h, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
@@ -315,9 +314,9 @@ static int delete_episode(db *d, const char *r, const char *ep, err *e)
 
 int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
                    size_t ncalls, const db_outcome *outcomes,
-                   size_t noutcomes, err *e)
+                   size_t noutcomes, int replacing, err *e)
 {
-    if (delete_episode(d, ep->run, ep->episode, e) < 0)
+    if (replacing && delete_episode(d, ep->run, ep->episode, e) < 0)
         return -1;
     sqlite3_stmt *s = d->st[S_EPISODE];
     int i = 1;

@@ -104,10 +104,11 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
 int db_episode_hash(db *d, const char *run, const char *episode,
                     char hash[17], err *e);
 
-/* Writes an episode whole, replacing an earlier version of it. */
+/* Writes an episode whole; replacing (db_episode_hash found it), its
+ * earlier version goes first, with its calls and dial outcomes. */
 int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
                    size_t ncalls, const db_outcome *outcomes,
-                   size_t noutcomes, err *e);
+                   size_t noutcomes, int replacing, err *e);
 
 /* Records a problem line (once per file and line). */
 int db_put_problem(db *d, const db_problem *p, err *e);

@@ -122,7 +122,7 @@ static const char shop[] =
 static int probe_call(buf *out, sim *s, const tool *t, const value *args,
                       err *e)
 {
-    sim_result r = {BUF_INIT, NULL, EFFECT_READ, -1, 0, -1};
+    sim_result r = {.answer = BUF_INIT, .arguments = BUF_INIT, .error = -1, .event = -1};
     int rc = sim_call(s, t->name, strlen(t->name), args, NULL, &r, e);
     if (rc == 0 &&
         (buf_append(out, r.answer.data, r.answer.len) < 0 ||
@@ -130,6 +130,7 @@ static int probe_call(buf *out, sim *s, const tool *t, const value *args,
                     r.step, r.event) < 0))
         rc = err_set(e, ERR_NOMEM, "out of memory");
     buf_free(&r.answer);
+    buf_free(&r.arguments);
     return rc;
 }
 

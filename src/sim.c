@@ -31,7 +31,9 @@ struct record {
 struct sim {
     const toolset *ts;
     const task *t;
-    arena *keep; /* the store's arguments */
+    arena *keep;    /* the store's arguments */
+    arena *scratch; /* one call's values, reset at the next */
+    const buf *args_json; /* the current call's canonical arguments */
     struct record *store;
     size_t nstore, capstore;
     struct call_rec *calls;
@@ -60,7 +62,9 @@ const char *outcome_name(enum outcome o)
 int sim_new(sim **out, const toolset *ts, const task *t, err *e)
 {
     sim *s = calloc(1, sizeof *s);
-    if (!s || !(s->keep = arena_new())) {
+    if (!s || !(s->keep = arena_new()) || !(s->scratch = arena_new())) {
+        if (s)
+            arena_free(s->keep);
         free(s);
         return err_set(e, ERR_NOMEM, "out of memory starting an episode");
     }
@@ -75,6 +79,7 @@ void sim_free(sim *s)
     if (!s)
         return;
     arena_free(s->keep);
+    arena_free(s->scratch);
     free(s->store);
     free(s->calls);
     free(s);
@@ -198,7 +203,11 @@ static int answer_read(sim *s, arena *a, const tool *tl, const value *args,
     int wrong = event >= 0 && t->events[event].dial == KNOB_BADDATA;
     const value *asked = wrong && t->wrong_args ? t->wrong_args : args;
 
-    if (answer_draw(ans, a, ts, tl, asked, t->seed, e) < 0)
+    int drawn = asked == args
+                    ? answer_draw_canonical(ans, a, ts, tl, s->args_json->data,
+                                            s->args_json->len, t->seed, e)
+                    : answer_draw(ans, a, ts, tl, asked, t->seed, e);
+    if (drawn < 0)
         return -1;
     if (shows_asked &&
         answer_place_args(ans, a, ts, tl, *ans, asked, e) < 0)
@@ -347,7 +356,8 @@ static int accept_call(sim *s, arena *a, const tool *tl, const value *args,
         r->effect = EFFECT_EXPECTED_WRITE; /* it landed all the same */
         return 0;
     }
-    if (answer_draw(&ans, a, s->ts, tl, args, t->seed, e) < 0 ||
+    if (answer_draw_canonical(&ans, a, s->ts, tl, s->args_json->data,
+                              s->args_json->len, t->seed, e) < 0 ||
         answer_place_args(&ans, a, s->ts, tl, ans, args, e) < 0)
         return -1;
     return put_value(&r->answer, ans, e);
@@ -359,13 +369,14 @@ int sim_call(sim *s, const char *name, size_t len, const value *args,
     struct call_rec rec = {0, EFFECT_REFUSED, -1, -1, 0, 0, 0};
     enum tool_format f = s->ts->format;
     r->tool = toolset_find(s->ts, name, len);
+    buf_reset(&r->arguments);
+    s->args_json = &r->arguments;
     r->error = -1;
     r->step = 0;
     r->event = -1;
     r->effect = EFFECT_REFUSED;
-    arena *a = arena_new();
-    if (!a)
-        return nomem(e);
+    arena *a = s->scratch;
+    arena_reset(a);
     value empty = {.kind = V_OBJECT};
     if (!args)
         args = &empty;
@@ -388,6 +399,9 @@ int sim_call(sim *s, const char *name, size_t len, const value *args,
                  bad_args);
         rc = put_error(r, f, SIM_INVALID_ARGUMENTS, msg, e);
     } else if (args->kind != V_OBJECT) {
+        err ignored;
+        if (canon_write(&r->arguments, args, &ignored) < 0)
+            buf_reset(&r->arguments); /* kept when it can be written */
         value_kind k = (value_kind)args->kind;
         snprintf(msg, sizeof msg, "the arguments must be an object, not %s%s",
                  k == V_NULL                     ? ""
@@ -395,7 +409,7 @@ int sim_call(sim *s, const char *name, size_t len, const value *args,
                                                  : "a ",
                  value_kind_name(k));
         rc = put_error(r, f, SIM_INVALID_ARGUMENTS, msg, e);
-    } else if (canon_write(&why, args, e) < 0) {
+    } else if (canon_write(&r->arguments, args, e) < 0) {
         if (e->code == ERR_NOMEM) {
             rc = -1;
         } else { /* NaN, an infinity, a lone surrogate */
@@ -418,7 +432,6 @@ int sim_call(sim *s, const char *name, size_t len, const value *args,
             rc = accept_call(s, a, r->tool, args, r, &rec, e);
     }
     buf_free(&why);
-    arena_free(a);
     if (rc < 0)
         return -1;
     rec.effect = (unsigned char)r->effect;

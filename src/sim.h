@@ -58,6 +58,8 @@ typedef struct sim sim;
 
 typedef struct sim_result {
     buf answer;       /* the answer, one line of JSON (no newline) */
+    buf arguments;    /* the call's arguments as canonical JSON; empty when
+                         they could not be read or written */
     const tool *tool; /* NULL for an unknown tool */
     enum effect effect;
     int error; /* an enum sim_error, or -1 */

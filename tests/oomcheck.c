@@ -67,9 +67,10 @@ void *__wrap_realloc(void *p, size_t size)
 
 static int play(sim *s, const tool *t, const value *args, err *e)
 {
-    sim_result r = {BUF_INIT, NULL, EFFECT_READ, -1, 0, -1};
+    sim_result r = {.answer = BUF_INIT, .arguments = BUF_INIT, .error = -1, .event = -1};
     int rc = sim_call(s, t->name, strlen(t->name), args, NULL, &r, e);
     buf_free(&r.answer);
+    buf_free(&r.arguments);
     return rc;
 }
 
@@ -107,9 +108,10 @@ static int episode(const toolset *ts, const char *arm_text, err *e)
                  : play(s, get, q, e);
     }
     if (rc == 0) {
-        sim_result r = {BUF_INIT, NULL, EFFECT_READ, -1, 0, -1};
+        sim_result r = {.answer = BUF_INIT, .arguments = BUF_INIT, .error = -1, .event = -1};
         rc = sim_call(s, "nope", 4, NULL, NULL, &r, e);
         buf_free(&r.answer);
+        buf_free(&r.arguments);
     }
     if (rc == 0) {
         sim_verdict v;

@@ -37,7 +37,7 @@ static void ep_open_doc(struct ep *p, uint64_t seed, const char *arm_text)
     ck_assert_msg(task_make(&p->t, p->a, p->ts, seed, &arm, &e) == 0, "%s",
                   e.msg);
     ck_assert_int_eq(sim_new(&p->s, p->ts, p->t, &e), 0);
-    p->r = (sim_result){BUF_INIT, NULL, EFFECT_READ, -1, 0, -1};
+    p->r = (sim_result){.answer = BUF_INIT, .arguments = BUF_INIT, .error = -1, .event = -1};
 }
 
 /* An episode on samples/tools/FILE. */
@@ -66,6 +66,7 @@ static void ep_open_text(struct ep *p, const char *text, uint64_t seed,
 static void ep_close(struct ep *p)
 {
     buf_free(&p->r.answer);
+    buf_free(&p->r.arguments);
     sim_free(p->s);
     arena_free(p->a);
     toolset_free(p->ts);
