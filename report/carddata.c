@@ -95,7 +95,7 @@ static int no_such_run(sqlite3 *db, const char *run, err *e)
     sqlite3_stmt *s;
     if (prepare(db, "SELECT run FROM runs ORDER BY run", NULL, &s, e) < 0)
         return -1;
-    char list[400] = "", nearest[200] = "";
+    char list[400] = "", nearest[300] = "";
     size_t best = (size_t)-1, n = 0, used = 0;
     while (sqlite3_step(s) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(s, 0);
