@@ -30,9 +30,8 @@
  * episode is also appended to FILE as run R, episode POLICY-ARM-sSEED,
  * with AGENTS_MODEL as the run's model if set (samples/night is made so).
  *
- * The policies do no input or output: each is a function of the task, the
- * last answer and its own state that returns the next call or "stop", so
- * that they can drive the simulator in-process as well.
+ * The policies are those of tests/policy.c, which do no input or output
+ * (tests/nightgen drives the simulator with them in process).
  */
 #define _POSIX_C_SOURCE 200809L /* getline, fdopen, mkstemp, posix_spawn */
 #include <errno.h>
@@ -51,586 +50,16 @@
 #include "canon.h"
 #include "err.h"
 #include "json_load.h"
-#include "schema.h"
+#include "policy.h"
 #include "value.h"
 #include "vbuild.h"
 
 extern char **environ;
 
-#define MAX_STEPS 8     /* the longest chain a task has */
-#define MAX_ATTEMPTS 5  /* attempts of one call, the first included */
-#define MAX_CALLS 200   /* a policy that goes on longer is broken */
-
-/* ================================================= what a policy sees */
-
-/* One step of the task's chain. */
-typedef struct agent_step {
-    const char *tool;
-    int takes_key;      /* the step takes the handed value (its key_arg) */
-    const value *args;  /* the task's arguments for it */
-} agent_step;
-
-/* The task, as `replay tasks` and `replay tools --json` tell it. */
-typedef struct agent_task {
-    int depth;
-    agent_step steps[MAX_STEPS];
-    /* depth >= 2: the field of step 1's answer that hands the value */
-    const char *hand_field;
-    /* The argument the writes are keyed by: the handed argument (depth
-     * >= 2), or the first argument of the target write that the check
-     * read takes (depth 1).  The check read takes it too. */
-    const char *key_arg;
-    const value *key; /* depth 1: its value in the target's arguments */
-    /* The check read: a read, not step 1's tool, taking key_arg (and no
-     * other required argument). */
-    const char *check_tool;
-    int check_schema; /* the check read has an output schema */
-} agent_task;
-
-/* The last answer, as a policy reads it.  Errors come in the tool
- * file's idiom; every error is treated alike but a timeout, which is
- * known by its message ("no answer in time..."). */
-enum reply_kind {
-    REPLY_NONE,    /* no call made yet */
-    REPLY_OK,      /* an answer that is not an error */
-    REPLY_ERROR,   /* an error other than a timeout */
-    REPLY_TIMEOUT  /* a timeout: whether the call went through is not known */
-};
-
-typedef struct reply {
-    enum reply_kind kind;
-    const value *v; /* the answer */
-} reply;
-
-typedef struct agent_call {
-    const char *tool;
-    value *args; /* an object */
-} agent_call;
-
-/* What the last call was, in a policy's plan. */
-enum last_call {
-    LAST_NONE,
-    LAST_STEP1,         /* a read of step 1 */
-    LAST_SLOPPY,        /* a write with its key value altered */
-    LAST_WRITE,         /* the write of step `step` */
-    LAST_CHECK_TIMEOUT, /* the check read after that write timed out */
-    LAST_CHECK_FINAL,   /* the check read after the target write */
-    LAST_REWRITE        /* the target write made once more */
-};
-
-/* A policy's own state; zeroed at the start of an episode. */
-typedef struct agent_state {
-    enum last_call last;
-    agent_call call;        /* the last call made */
-    int tries;              /* attempts of that call */
-    int write_tries;        /* attempts of the write at hand */
-    int step;               /* the write step at hand (1-based) */
-    int reads;              /* step-1 reads answered */
-    const value *read[3];   /* the values they handed */
-    const value *key;       /* the value the writes are keyed by */
-    value *sent;            /* the arguments of the write at hand */
-} agent_state;
-
-/* A policy: the next call in *next and 1, or 0 to stop; -1 out of
- * memory.  It makes its values in a, and keeps values of the answers it
- * is given: a and the answers must live as long as the episode. */
-typedef int (*policy_fn)(const agent_task *t, const reply *last,
-                         agent_state *s, arena *a, agent_call *next);
-
-/* ============================================================ helpers */
-
-/* The check read's arguments: {key_arg: key}. */
-static value *check_args(const agent_task *t, const agent_state *s,
-                         arena *a)
-{
-    value *o = vb_object(a);
-    return vb_put(a, o, t->key_arg, (value *)s->key) == 0 ? o : NULL;
-}
-
-/* The arguments of write step k (1-based): the task's, with the key
- * value the policy holds in place of the handed one. */
-static value *write_args(const agent_task *t, const agent_state *s,
-                         arena *a, int k)
-{
-    const agent_step *st = &t->steps[k - 1];
-    value *o = vb_copy_object(a, st->args);
-    if (o && st->takes_key && vb_put(a, o, t->key_arg, (value *)s->key) < 0)
-        return NULL;
-    return o;
-}
-
-/* The same arguments with the key value's first digit plus one (mod 10);
- * NULL in *out when the value has no digit to alter. */
-static int altered_args(const agent_task *t, const value *args, arena *a,
-                        value **out)
-{
-    const value *k = value_getz(args, t->key_arg);
-    *out = NULL;
-    if (!k || k->kind != V_STRING)
-        return 0;
-    char *s = arena_memdup(a, k->u.str.ptr, k->u.str.len);
-    if (!s)
-        return -1;
-    size_t i = 0;
-    while (i < k->u.str.len && (s[i] < '0' || s[i] > '9'))
-        i++;
-    if (i == k->u.str.len)
-        return 0;
-    s[i] = s[i] == '9' ? '0' : (char)(s[i] + 1);
-    value *o = vb_copy_object(a, args);
-    if (!o || vb_put(a, o, t->key_arg, vb_strn(a, s, k->u.str.len)) < 0)
-        return -1;
-    *out = o;
-    return 0;
-}
-
-/*
- * Whether the check read's answer shows the write that was sent `sent`.
- * The check read's own argument tells nothing: on some arms every read
- * says what it was asked.  So:
- *  - a check read without an output schema answers {"ok", "id"} and the
- *    arguments of the writes that name its record: it shows the write
- *    when every argument of the write but the check read's own is a field
- *    of the answer holding the value sent (and there is at least one);
- *  - a check read with an output schema draws every field it has, and a
- *    write lays the values it was sent over the fields of their names: it
- *    shows the write when every argument of the write that is a field of
- *    the answer holds the value sent, its own argument included (the
- *    only evidence such an answer may carry), and at least one is.
- * Values are compared by JSON equality (numbers by value).
- */
-static int shows(const agent_task *t, const value *answer, const value *sent)
-{
-    size_t compared = 0;
-    if (!answer || answer->kind != V_OBJECT)
-        return 0;
-    for (size_t i = 0; i < sent->u.obj.len; i++) {
-        const value *k = sent->u.obj.items[i].key;
-        const value *v = sent->u.obj.items[i].val;
-        int own = k->u.str.len == strlen(t->key_arg) &&
-                  memcmp(k->u.str.ptr, t->key_arg, k->u.str.len) == 0;
-        if (own && !t->check_schema)
-            continue;
-        const value *got = value_get(answer, k->u.str.ptr, k->u.str.len);
-        if (!got) {
-            if (!t->check_schema)
-                return 0;
-            continue;
-        }
-        if (!schema_equal(got, v))
-            return 0;
-        compared++;
-    }
-    return compared > 0;
-}
-
-/* Makes a new call (its first attempt). */
-static int make(agent_state *s, enum last_call what, const char *tool,
-                value *args, agent_call *next)
-{
-    if (!args)
-        return -1;
-    s->last = what;
-    s->call.tool = tool;
-    s->call.args = args;
-    s->tries = 1;
-    *next = s->call;
-    return 1;
-}
-
-/* Repeats the last call, or stops after MAX_ATTEMPTS attempts. */
-static int again(agent_state *s, agent_call *next)
-{
-    if (s->tries >= MAX_ATTEMPTS)
-        return 0;
-    s->tries++;
-    *next = s->call;
-    return 1;
-}
-
-/* ================================== the frame the policies share */
-
-/* What sets the policies that are "as careful, but ..." apart. */
-struct traits {
-    int reads;          /* step-1 reads: 2 (and a third when they differ),
-                           or 1 */
-    int check_timeouts; /* a write that timed out: the check read decides */
-    int final_check;    /* the check read once after the target write */
-    int rewrite_unseen; /* the target write once more when that check
-                           read does not show it */
-    int sloppy;         /* every write first with its key value altered */
-    int give_up;        /* stop at the first error answer */
-};
-
-static int step1(const agent_task *t, agent_state *s, arena *a,
-                 agent_call *next)
-{
-    return make(s, LAST_STEP1, t->steps[0].tool,
-                vb_copy_object(a, t->steps[0].args), next);
-}
-
-/* The write of step k, first its altered twin when the policy is
- * sloppy. */
-static int begin_write(const struct traits *tr, const agent_task *t,
-                       agent_state *s, arena *a, int k, agent_call *next)
-{
-    s->step = k;
-    s->sent = write_args(t, s, a, k);
-    if (!s->sent)
-        return -1;
-    s->write_tries = 1;
-    if (tr->sloppy) {
-        value *bad;
-        if (altered_args(t, s->sent, a, &bad) < 0)
-            return -1;
-        if (bad)
-            return make(s, LAST_SLOPPY, t->steps[k - 1].tool, bad, next);
-    }
-    return make(s, LAST_WRITE, t->steps[k - 1].tool, s->sent, next);
-}
-
-/* The write at hand is done: answered ok (answered), or shown by the
- * check read after a timeout. */
-static int write_done(const struct traits *tr, const agent_task *t,
-                      agent_state *s, arena *a, int answered,
-                      agent_call *next)
-{
-    if (s->step < t->depth)
-        return begin_write(tr, t, s, a, s->step + 1, next);
-    if (!answered || !tr->final_check)
-        return 0; /* a check read that showed it was the last call */
-    return make(s, LAST_CHECK_FINAL, t->check_tool, check_args(t, s, a),
-                next);
-}
-
-/* The write at hand made once more, or stop after MAX_ATTEMPTS. */
-static int write_again(const agent_task *t, agent_state *s, agent_call *next)
-{
-    if (s->write_tries >= MAX_ATTEMPTS)
-        return 0;
-    s->write_tries++;
-    s->last = LAST_WRITE;
-    s->call.tool = t->steps[s->step - 1].tool;
-    s->call.args = s->sent;
-    *next = s->call;
-    return 1;
-}
-
-static int play(const struct traits *tr, const agent_task *t,
-                const reply *last, agent_state *s, arena *a,
-                agent_call *next)
-{
-    int ok = last->kind == REPLY_OK;
-    if (last->kind != REPLY_NONE && !ok && tr->give_up)
-        return 0;
-    switch (s->last) {
-    case LAST_NONE:
-        if (t->depth >= 2)
-            return step1(t, s, a, next);
-        s->key = t->key;
-        return begin_write(tr, t, s, a, 1, next);
-    case LAST_STEP1: {
-        if (!ok)
-            return again(s, next);
-        const value *h = value_getz(last->v, t->hand_field);
-        if (!h)
-            return 0; /* nothing handed: nothing to go on */
-        s->read[s->reads++] = h;
-        int need = tr->reads;
-        if (need == 2 && s->reads >= 2 && !schema_equal(s->read[0], s->read[1]))
-            need = 3;
-        if (s->reads < need)
-            return step1(t, s, a, next);
-        s->key = h; /* the latest read's value */
-        return begin_write(tr, t, s, a, 2, next);
-    }
-    case LAST_SLOPPY: /* whatever it answered: now the right call */
-        return make(s, LAST_WRITE, t->steps[s->step - 1].tool, s->sent,
-                    next);
-    case LAST_WRITE:
-        if (ok)
-            return write_done(tr, t, s, a, 1, next);
-        if (last->kind == REPLY_TIMEOUT && tr->check_timeouts)
-            return make(s, LAST_CHECK_TIMEOUT, t->check_tool,
-                        check_args(t, s, a), next);
-        return write_again(t, s, next);
-    case LAST_CHECK_TIMEOUT:
-        if (!ok)
-            return again(s, next);
-        if (shows(t, last->v, s->sent))
-            return write_done(tr, t, s, a, 0, next);
-        return write_again(t, s, next);
-    case LAST_CHECK_FINAL:
-        if (!ok)
-            return again(s, next);
-        if (tr->rewrite_unseen && !shows(t, last->v, s->sent)) {
-            s->last = LAST_REWRITE;
-            s->call.tool = t->steps[s->step - 1].tool;
-            s->call.args = s->sent;
-            *next = s->call;
-            return 1;
-        }
-        return 0;
-    case LAST_REWRITE:
-        return 0;
-    }
-    return 0;
-}
-
-/* ========================================================= the policies
- *
- * Words the definitions use:
- *  - the key argument: the handed argument; at depth 1 (no handed value)
- *    the target write's argument that a check read takes (order_id on
- *    the shop files);
- *  - the check read: a read tool (not step 1's) that takes the key
- *    argument and needs no other (get_order on the shop files), called
- *    with the key argument alone, set to the value the policy holds;
- *  - "shows the write": see shows() above;
- *  - an attempt: one call; "at most 5 attempts per call" stops the
- *    episode when the fifth attempt of one call answers an error;
- *  - an error other than a timeout is treated as unavailable and
- *    rate_limited are (the MCP idiom carries no code);
- *  - at depth 1 there is no step 1 read: the policy starts with the
- *    target write, its key value stated by the task;
- *  - a step-1 answer without the field that hands the value ends the
- *    episode.
- */
-
-/* careful: makes the steps in order with the task's arguments.  Reads
- * step 1 twice; if the two handed values differ, reads a third time and
- * uses the value of the latest read.  On an error answer but a timeout
- * (unavailable, rate_limited, any other) it repeats the same call, at
- * most 5 attempts per call.  On a timeout answered to a read, repeats
- * it.  On a timeout answered to a write, it first makes the check read;
- * if that answer shows the write it moves on (when the write is the
- * target, that check read ends the episode), else repeats the write (at
- * most 5 attempts of the write in all).  After the target write answers
- * ok, it makes the check read once and stops whatever it shows. */
-static int careful(const agent_task *t, const reply *last, agent_state *s,
-                   arena *a, agent_call *next)
-{
-    static const struct traits tr = {.reads = 2, .check_timeouts = 1,
-                                     .final_check = 1};
-    return play(&tr, t, last, s, a, next);
-}
-
-/* blind retrier: one read of step 1; on any error answer (a timeout
- * too) repeats the same call immediately, at most 5 attempts per call;
- * never makes a check read: it stops when the target write answers
- * ok. */
-static int blind_retrier(const agent_task *t, const reply *last,
-                         agent_state *s, arena *a, agent_call *next)
-{
-    static const struct traits tr = {.reads = 1};
-    return play(&tr, t, last, s, a, next);
-}
-
-/* trusts the first read: as careful, but reads step 1 once and uses that
- * value. */
-static int trusts_first_read(const agent_task *t, const reply *last,
-                             agent_state *s, arena *a, agent_call *next)
-{
-    static const struct traits tr = {.reads = 1, .check_timeouts = 1,
-                                     .final_check = 1};
-    return play(&tr, t, last, s, a, next);
-}
-
-/* believes a lagged read: as careful, but after the target write answers
- * ok and the check read does not show it, makes the target write once
- * more, and stops whatever that answers. */
-static int believes_lagged_read(const agent_task *t, const reply *last,
-                                agent_state *s, arena *a, agent_call *next)
-{
-    static const struct traits tr = {.reads = 2, .check_timeouts = 1,
-                                     .final_check = 1, .rewrite_unseen = 1};
-    return play(&tr, t, last, s, a, next);
-}
-
-/* sloppy with arguments: as careful, but makes every write step first
- * with its key argument's value altered (its first digit plus one, mod
- * 10; a value without a digit is not altered and the call not made), once
- * per step and whatever that answers, then the right call. */
-static int sloppy_arguments(const agent_task *t, const reply *last,
-                            agent_state *s, arena *a, agent_call *next)
-{
-    static const struct traits tr = {.reads = 2, .check_timeouts = 1,
-                                     .final_check = 1, .sloppy = 1};
-    return play(&tr, t, last, s, a, next);
-}
-
-/* gives up on the first error: as careful, but stops the episode at the
- * first error answer of any kind. */
-static int gives_up_on_error(const agent_task *t, const reply *last,
-                             agent_state *s, arena *a, agent_call *next)
-{
-    static const struct traits tr = {.reads = 2, .check_timeouts = 1,
-                                     .final_check = 1, .give_up = 1};
-    return play(&tr, t, last, s, a, next);
-}
-
-/* The policies, by the name the command line gives. */
-static const struct policy {
-    const char *name;
-    policy_fn play;
-} policies[] = {
-    {"careful", careful},
-    {"blind_retrier", blind_retrier},
-    {"trusts_first_read", trusts_first_read},
-    {"believes_lagged_read", believes_lagged_read},
-    {"sloppy_arguments", sloppy_arguments},
-    {"gives_up_on_error", gives_up_on_error},
-};
-
-/* ============================================= reading the task, tools */
-
 static int str_is(const value *v, const char *s)
 {
     return v && v->kind == V_STRING && v->u.str.len == strlen(s) &&
            memcmp(v->u.str.ptr, s, v->u.str.len) == 0;
-}
-
-/* A NUL-terminated copy of string v, or NULL. */
-static const char *text_of(arena *a, const value *v)
-{
-    if (!v || v->kind != V_STRING)
-        return NULL;
-    return arena_memdup(a, v->u.str.ptr, v->u.str.len);
-}
-
-/* Fills t from the task line; a message in why on failure. */
-static int read_task(agent_task *t, arena *a, const value *task,
-                     const char **why)
-{
-    const value *steps = value_getz(task, "steps");
-    if (!steps || steps->kind != V_ARRAY || steps->u.arr.len == 0 ||
-        steps->u.arr.len > MAX_STEPS) {
-        *why = "the task has no steps, or too many";
-        return -1;
-    }
-    t->depth = (int)steps->u.arr.len;
-    for (int k = 0; k < t->depth; k++) {
-        const value *st = steps->u.arr.items[k];
-        agent_step *s = &t->steps[k];
-        s->tool = text_of(a, value_getz(st, "tool"));
-        s->takes_key = value_getz(st, "handed") != NULL;
-        s->args = value_getz(st, "arguments");
-        if (!s->tool || !s->args || s->args->kind != V_OBJECT) {
-            *why = "a step of the task has no tool or arguments";
-            return -1;
-        }
-        const value *hands = value_getz(st, "hands");
-        if (k == 0 && hands) {
-            t->hand_field = text_of(a, value_getz(hands, "field"));
-            t->key_arg = text_of(a, value_getz(hands, "argument"));
-        }
-    }
-    if (t->depth >= 2 && (!t->hand_field || !t->key_arg)) {
-        *why = "the task does not say which field hands the value";
-        return -1;
-    }
-    return 0;
-}
-
-/* Whether tool tl (an item of `tools --json`) takes argument name and
- * needs no other. */
-static int takes_only(const value *tl, const char *name, size_t len)
-{
-    const value *args = value_getz(tl, "arguments");
-    int takes = 0;
-    for (size_t i = 0; args && args->kind == V_ARRAY && i < args->u.arr.len;
-         i++) {
-        const value *arg = args->u.arr.items[i];
-        const value *n = value_getz(arg, "name");
-        const value *req = value_getz(arg, "required");
-        if (n && n->kind == V_STRING && n->u.str.len == len &&
-            memcmp(n->u.str.ptr, name, len) == 0)
-            takes = 1;
-        else if (req && req->kind == V_BOOL && req->u.b)
-            return 0;
-    }
-    return takes;
-}
-
-/* The check read, and at depth 1 the key argument. */
-static int find_check(agent_task *t, arena *a, const value *table,
-                      const char **why)
-{
-    const value *tools = value_getz(table, "tools");
-    if (!tools || tools->kind != V_ARRAY) {
-        *why = "`tools --json` printed no tool table";
-        return -1;
-    }
-    const value *target_args = t->steps[t->depth - 1].args;
-    size_t nkeys = t->depth >= 2 ? 1 : target_args->u.obj.len;
-    for (size_t j = 0; j < nkeys; j++) {
-        const char *name;
-        size_t len;
-        if (t->depth >= 2) {
-            name = t->key_arg;
-            len = strlen(name);
-        } else {
-            const value *k = target_args->u.obj.items[j].key;
-            name = k->u.str.ptr;
-            len = k->u.str.len;
-        }
-        for (size_t i = 0; i < tools->u.arr.len; i++) {
-            const value *tl = tools->u.arr.items[i];
-            const value *tname = value_getz(tl, "name");
-            if (!str_is(value_getz(tl, "kind"), "read") ||
-                str_is(tname, t->steps[0].tool) ||
-                !takes_only(tl, name, len))
-                continue;
-            const value *os = value_getz(tl, "output_schema");
-            t->check_tool = text_of(a, tname);
-            t->check_schema = os && os->kind != V_NULL;
-            if (t->depth == 1) {
-                t->key_arg = arena_memdup(a, name, len);
-                t->key = target_args->u.obj.items[j].val;
-            }
-            if (!t->check_tool || !t->key_arg)
-                return -1;
-            return 0;
-        }
-    }
-    *why = "no read tool takes the argument the writes are keyed by";
-    return -1;
-}
-
-/* ============================================================ answers */
-
-/* The answer's kind, in the idiom of format ("openai", "mcp",
- * "openapi"). */
-static enum reply_kind classify(const char *format, const value *v)
-{
-    static const char timeout[] = "no answer in time";
-    const value *msg = NULL;
-    int error = 0;
-    if (strcmp(format, "openai") == 0) {
-        const value *e = value_getz(v, "error");
-        if (e && e->kind == V_OBJECT) {
-            error = 1;
-            msg = value_getz(e, "message");
-        }
-    } else if (strcmp(format, "mcp") == 0) {
-        const value *ie = value_getz(v, "isError");
-        if (ie && ie->kind == V_BOOL && ie->u.b) {
-            const value *c = value_getz(v, "content");
-            error = 1;
-            if (c && c->kind == V_ARRAY && c->u.arr.len > 0)
-                msg = value_getz(c->u.arr.items[0], "text");
-        }
-    } else {
-        const value *st = value_getz(v, "status");
-        msg = value_getz(v, "detail");
-        error = st && st->kind == V_INT && msg && msg->kind == V_STRING;
-    }
-    if (!error)
-        return REPLY_OK;
-    if (msg && msg->kind == V_STRING && msg->u.str.len >= sizeof timeout - 1 &&
-        memcmp(msg->u.str.ptr, timeout, sizeof timeout - 1) == 0)
-        return REPLY_TIMEOUT;
-    return REPLY_ERROR;
 }
 
 /* ========================================================== processes */
@@ -775,8 +204,7 @@ static int finish(struct child *c)
 
 struct run {
     const char *replay, *file, *seed;
-    const char *format;      /* of the tool file */
-    const value *tools;      /* `tools --json` */
+    const policy_tools *tools; /* `tools --json` */
     char report[64], log[64];
 };
 
@@ -840,27 +268,27 @@ static int load_text(value **out, arena *a, const char *text, size_t len,
 }
 
 /* Plays the episode through child c; 0 when the policy stopped. */
-static int converse(const struct policy *p, const agent_task *t,
-                    const char *format, struct child *c, arena *a)
+static int converse(const policy *p, const policy_task *t,
+                    const policy_tools *tt, struct child *c, arena *a)
 {
-    agent_state s;
-    reply last = {REPLY_NONE, NULL};
+    policy_state *s = policy_begin(a);
+    enum policy_reply kind = POLICY_NONE;
+    const value *last = NULL;
     buf line = BUF_INIT;
     char *answer = NULL;
     size_t cap = 0;
-    int rc = 0;
-    memset(&s, 0, sizeof s);
-    for (int calls = 0;; calls++) {
-        agent_call next;
-        int go = p->play(t, &last, &s, a, &next);
+    int rc = s ? 0 : fail("out of memory", NULL);
+    for (int calls = 0; rc == 0; calls++) {
+        policy_call next;
+        int go = policy_next(p, t, kind, last, s, a, &next);
         if (go < 0) {
             rc = fail("out of memory", NULL);
             break;
         }
         if (go == 0)
             break;
-        if (calls == MAX_CALLS) {
-            rc = fail("the policy made too many calls", p->name);
+        if (calls == POLICY_MAX_CALLS) {
+            rc = fail("the policy made too many calls", policy_name(p));
             break;
         }
         err e;
@@ -894,8 +322,8 @@ static int converse(const struct policy *p, const agent_task *t,
             rc = -1;
             break;
         }
-        last.kind = classify(format, v);
-        last.v = v;
+        kind = policy_classify(tt, v);
+        last = v;
     }
     free(answer);
     buf_free(&line);
@@ -992,14 +420,12 @@ static int summarize(const struct run *r, const char *policy,
 }
 
 /* Plays one episode: policy p on the task line task_v of arm. */
-static int episode(struct run *r, const struct policy *p, const char *arm,
+static int episode(struct run *r, const policy *p, const char *arm,
                    const value *task_v, arena *a)
 {
-    agent_task t;
-    memset(&t, 0, sizeof t);
-    const char *why = NULL;
-    if (read_task(&t, a, task_v, &why) < 0 ||
-        find_check(&t, a, r->tools, &why) < 0)
+    const char *why;
+    const policy_task *t = policy_task_read(a, task_v, r->tools, &why);
+    if (!t)
         return fail(why ? why : "out of memory", arm);
 
     /* AGENTS_TRANSCRIPT and AGENTS_RUN: the simulator also appends the
@@ -1007,7 +433,7 @@ static int episode(struct run *r, const struct policy *p, const char *arm,
     char name[200];
     const char *out = getenv("AGENTS_TRANSCRIPT");
     const char *run_name = getenv("AGENTS_RUN");
-    snprintf(name, sizeof name, "%s-%s-s%s", p->name, arm, r->seed);
+    snprintf(name, sizeof name, "%s-%s-s%s", policy_name(p), arm, r->seed);
     const char *model = getenv("AGENTS_MODEL");
     char *sim_argv[] = {(char *)r->replay, "sim", (char *)r->file, "--seed",
                         (char *)r->seed, "--arm", (char *)arm, "--report",
@@ -1027,19 +453,19 @@ static int episode(struct run *r, const struct policy *p, const char *arm,
         return fail("cannot start the simulator", strerror(errno));
     }
     close(log);
-    int rc = converse(p, &t, r->format, &c, a);
+    int rc = converse(p, t, r->tools, &c, a);
     if (finish(&c) < 0 && rc == 0)
         rc = fail("the simulator failed", arm);
     if (rc < 0) {
         show_file(r->log);
         return -1;
     }
-    return summarize(r, p->name, arm, a);
+    return summarize(r, policy_name(p), arm, a);
 }
 
 /* The items of a comma-separated list (in place), or of all. */
-static size_t split(char *list, char **items, size_t max, char *const *all,
-                    size_t nall)
+static size_t split(char *list, const char **items, size_t max,
+                    const char *const *all, size_t nall)
 {
     size_t n = 0;
     if (strcmp(list, "all") == 0) {
@@ -1058,19 +484,12 @@ static size_t split(char *list, char **items, size_t max, char *const *all,
     return n;
 }
 
-static char *const all_arms[] = {
-    "base",          "depth:d1",      "depth:d2",      "depth:d3",
-    "faults:f0",     "faults:f1",     "faults:f2",     "faults:f4",
-    "timeouts:o0",   "timeouts:o1",   "timeouts:o2",   "timeouts:o4",
-    "ratelimits:r0", "ratelimits:r1", "ratelimits:r2", "ratelimits:r4",
-    "landed:l0",     "landed:l1",     "baddata:b0",    "baddata:b1",
-    "baddata:b2",    "baddata:b3",    "lagged:g0",     "lagged:g1"};
-
 #define MAX_LIST 64
 
 /* Every episode of the lists, policies first; 0 when all were played. */
-static int play_all(struct run *r, const struct policy **pols, size_t npols,
-                    char **arms, size_t narms, char *arm_list, arena *a)
+static int play_all(struct run *r, const policy **pols, size_t npols,
+                    const char **arms, size_t narms, char *arm_list,
+                    arena *a)
 {
     buf tasks = BUF_INIT, tools = BUF_INIT;
     char *tasks_argv[] = {(char *)r->replay, "tasks", (char *)r->file,
@@ -1088,10 +507,12 @@ static int play_all(struct run *r, const struct policy **pols, size_t npols,
     else if (load_text(&tv, a, tools.data, strcspn(tools.data, "\n"),
                        "the tool table is not JSON") < 0)
         rc = -1;
-    r->tools = tv;
-    r->format = rc == 0 ? text_of(a, value_getz(tv, "format")) : NULL;
-    if (rc == 0 && !r->format)
-        rc = fail("the tool table names no format", r->file);
+    if (rc == 0) {
+        const char *why;
+        r->tools = policy_tools_from_json(a, tv, &why);
+        if (!r->tools)
+            rc = fail(why ? why : "out of memory", r->file);
+    }
     /* one task a line; each is matched to its arm by its "arm" */
     for (char *p = tasks.data; rc == 0 && p && *p;) {
         size_t len = strcspn(p, "\n");
@@ -1118,31 +539,27 @@ static int play_all(struct run *r, const struct policy **pols, size_t npols,
 
 int main(int argc, char **argv)
 {
-    size_t npolicies = sizeof policies / sizeof policies[0];
+    size_t npolicies = policy_count();
     if (argc != 6) {
         fprintf(stderr, "usage: agents REPLAY TOOLFILE SEED ARM POLICY\n"
                         "(ARM and POLICY: one, a comma-separated list, or "
                         "all)\npolicies:");
         for (size_t i = 0; i < npolicies; i++)
-            fprintf(stderr, " %s", policies[i].name);
+            fprintf(stderr, " %s", policy_name(policy_at(i)));
         fputc('\n', stderr);
         return 2;
     }
-    struct run r = {argv[1], argv[2], argv[3], NULL, NULL, "", ""};
-    char *all_policies[sizeof policies / sizeof policies[0]];
-    for (size_t i = 0; i < npolicies; i++)
-        all_policies[i] = (char *)policies[i].name;
-    char *names[MAX_LIST], *arms[MAX_LIST];
-    const struct policy *pols[MAX_LIST];
+    struct run r = {argv[1], argv[2], argv[3], NULL, "", ""};
+    const char *all_policies[MAX_LIST];
+    for (size_t i = 0; i < npolicies && i < MAX_LIST; i++)
+        all_policies[i] = policy_name(policy_at(i));
+    const char *names[MAX_LIST], *arms[MAX_LIST];
+    const policy *pols[MAX_LIST];
     buf arm_list = BUF_INIT;
     size_t npols = split(argv[5], names, MAX_LIST, all_policies, npolicies);
-    size_t narms = split(argv[4], arms, MAX_LIST, all_arms,
-                         sizeof all_arms / sizeof all_arms[0]);
+    size_t narms = split(argv[4], arms, MAX_LIST, policy_arms, POLICY_NARMS);
     for (size_t i = 0; i < npols; i++) {
-        pols[i] = NULL;
-        for (size_t j = 0; j < npolicies; j++)
-            if (strcmp(names[i], policies[j].name) == 0)
-                pols[i] = &policies[j];
+        pols[i] = policy_named(names[i]);
         if (!pols[i]) {
             fprintf(stderr, "agents: no policy is named '%s'\n", names[i]);
             return 2;
