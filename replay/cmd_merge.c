@@ -36,7 +36,21 @@ int cmd_merge(int argc, char **argv)
             fprintf(stderr, "replay: merge: %s is the output; skipped\n", out);
             continue;
         }
-        if (db_merge(d, argv[i], &c, &e) < 0) {
+        int copy = db_is_empty(d);
+        if (copy) { /* an empty database: the shard copied whole */
+            if (db_copy_from(d, argv[i], &e) < 0) {
+                fprintf(stderr, "replay: %s\n", e.msg);
+                status = EXIT_CANNOT;
+                break;
+            }
+            db_close(d, NULL);
+            if (db_open(&d, out, &e) < 0) {
+                fprintf(stderr, "replay: %s\n", e.msg);
+                return EXIT_CANNOT;
+            }
+            c = (db_merge_counts){0};
+            c.episodes = c.added = db_count_episodes(d);
+        } else if (db_merge(d, argv[i], &c, &e) < 0) {
             fprintf(stderr, "replay: %s\n", e.msg);
             status = EXIT_CANNOT;
             break;

@@ -129,4 +129,14 @@ typedef struct db_merge_counts {
  * nothing is written then. */
 int db_merge(db *d, const char *shard, db_merge_counts *c, err *e);
 
+/* The episodes the database holds. */
+unsigned long db_count_episodes(db *d);
+
+/* Whether the database holds no run, episode or problem yet. */
+int db_is_empty(db *d);
+
+/* Makes d a page-for-page copy of the database at shard (schema version
+ * checked): the first shard merged into an empty database. */
+int db_copy_from(db *d, const char *shard, err *e);
+
 #endif
