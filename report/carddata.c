@@ -8,6 +8,7 @@
 #include "arm.h"
 #include "canon.h"
 #include "doc.h"
+#include "nearest.h"
 #include "tools.h"
 
 const char *const card_codes[CARD_CODES] = {
@@ -65,29 +66,6 @@ static int prepare(sqlite3 *db, const char *sql, const char *run,
     return 0;
 }
 
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), row[256];
-    if (la > 255 || lb > 255)
-        return (size_t)-1;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
 
 /* "no run is named X; did you mean Y? The runs: A, B, C" */
 static int no_such_run(sqlite3 *db, const char *run, err *e)
@@ -99,7 +77,7 @@ static int no_such_run(sqlite3 *db, const char *run, err *e)
     size_t best = (size_t)-1, n = 0, used = 0;
     while (sqlite3_step(s) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(s, 0);
-        size_t d = distance(run, name);
+        size_t d = edit_distance(run, strlen(run), name, strlen(name));
         if (d < best) {
             best = d;
             snprintf(nearest, sizeof nearest, "%s", name);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nearest.h"
+
 static const struct {
     const char *name;
     char letter;
@@ -36,30 +38,6 @@ void arm_id(const arm *a, char out[ARM_ID_MAX])
                  knobs[a->knob].letter, a->level);
 }
 
-/* Levenshtein distance, for ids of at most a few dozen bytes. */
-static size_t distance(const char *a, size_t la, const char *b, size_t lb)
-{
-    size_t row[ARM_ID_MAX + 64];
-    if (lb >= sizeof row / sizeof row[0])
-        lb = sizeof row / sizeof row[0] - 1;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
 
 int arm_parse(arm *out, const char *id, size_t len, err *e)
 {
@@ -89,7 +67,7 @@ int arm_parse(arm *out, const char *id, size_t len, err *e)
             arm_id(&a, text);
             /* ties go to the nearest level: faults:f3 -> faults:f2 */
             size_t tl = strlen(text);
-            size_t d = 16 * distance(id, len > 64 ? 64 : len, text, tl);
+            size_t d = 16 * edit_distance(id, len > 64 ? 64 : len, text, tl);
             if (len && id[len - 1] >= '0' && id[len - 1] <= '9' &&
                 text[tl - 1] >= '0' && text[tl - 1] <= '9') {
                 int gap = id[len - 1] - text[tl - 1];
