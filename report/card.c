@@ -77,7 +77,8 @@ static void text_card(const card *c, int narrow)
     printf("  generator    %d\n", c->generator_version);
     printf("  fingerprint  %s\n", shown_hash(c->fingerprint, narrow, h3));
     printf("  replayed     %s\n", c->replayed_at);
-    printf("\nresult: %ld episodes\n", c->episodes);
+    printf("\nresult: %ld episode%s\n", c->episodes,
+           c->episodes == 1 ? "" : "s");
     printf("  pass         %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n", c->pass,
            pct(c->pass, c->episodes), 100 * p.lo, 100 * p.hi);
     printf("  reached      %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n", c->reached,
