@@ -3,10 +3,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "cmds.h"
 #include "generator.h"
+#include "nearest.h"
 
 static const char usage_text[] =
     "usage: replay [--db results.db] [--strict] [--quiet] [--batch N]\n"
@@ -97,6 +99,26 @@ int main(int argc, char **argv)
         return cmd_sim(argc - 2, argv + 2);
     if (strcmp(cmd, "merge") == 0)
         return cmd_merge(argc - 2, argv + 2);
+    /* a word that is neither a command nor a path: a mistyped command */
+    struct stat st;
+    if (cmd[0] != '-' && !strchr(cmd, '/') && !strchr(cmd, '.') &&
+        stat(cmd, &st) != 0) {
+        static const char *const commands[] = {"hash", "tools", "tasks",
+                                               "sim", "merge"};
+        const char *nearest = commands[0];
+        size_t best = (size_t)-1;
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+            size_t d = edit_distance(cmd, strlen(cmd), commands[i],
+                                     strlen(commands[i]));
+            if (d < best) {
+                best = d;
+                nearest = commands[i];
+            }
+        }
+        return usage_error("'%s' is neither a command nor a transcript; did "
+                           "you mean '%s'?",
+                           cmd, nearest);
+    }
     /* the main job: replay [OPTIONS] PATH... */
     return cmd_replay(argc - 1, argv + 1);
 }

@@ -114,5 +114,13 @@ cannot "replay: cannot read nope.jsonl: No such file or directory" \
 cannot "replay: run \"r\": its tool file nope.json cannot be read: No such file or directory" \
     --db x.db --run r --tools nope.json "$night"
 
+# A mistyped command is not taken for a transcript.
+got=$(cd "$TEST_TMP" && "$REPLAY" hsah x.json 2>&1; echo "exit $?")
+want="replay: 'hsah' is neither a command nor a transcript; did you mean 'hash'?
+Try 'replay --help'.
+exit 2"
+if check_eq "a mistyped command" "$want" "$got"; then pass=$((pass + 1))
+else fail=$((fail + 1)); fi
+
 echo "bad input: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
