@@ -27,6 +27,8 @@ struct run {
     char *name, *tools, *sha;
     const toolset *ts; /* NULL when the run was refused */
     char *why;         /* why it was refused */
+    int undeclared;    /* named by an episode line before any run line:
+                          its episodes are refused; a run line may come */
 };
 
 struct toolfile {
@@ -246,6 +248,31 @@ static int declare_run(night *n, const char *name, const char *tools,
     return r->ts ? 0 : 1;
 }
 
+/* A run an episode line names before any run line: kept, refused, until
+ * a run line declares it (its later episodes are then replayed). */
+static int undeclared_run(night *n, const char *name, size_t *index)
+{
+    if (n->nruns == n->caprun) {
+        size_t cap = n->caprun ? 2 * n->caprun : 8;
+        struct run *more = realloc(n->runs, cap * sizeof *more);
+        if (!more)
+            return -1;
+        n->runs = more;
+        n->caprun = cap;
+    }
+    struct run *r = &n->runs[n->nruns];
+    memset(r, 0, sizeof *r);
+    r->undeclared = 1;
+    if (!(r->name = strdup(name)) || !(r->tools = strdup("")) ||
+        keymap_put(&n->run_index, name, strlen(name), n->nruns) < 0) {
+        free(r->name);
+        free(r->tools);
+        return -1;
+    }
+    *index = n->nruns++;
+    return 0;
+}
+
 /* ------------------------------------------------------------ episodes */
 
 static int ep_key(night *n, const char *run, const char *episode)
@@ -424,11 +451,10 @@ static int on_episode(night *n, const char *file, unsigned long line,
     char msg[900];
     size_t ri;
     if (!keymap_get(&n->run_index, tl->run, strlen(tl->run), &ri)) {
-        snprintf(msg, sizeof msg, "run \"%.100s\" has no run line before "
-                                  "this episode (declare it first, or with "
-                                  "--run and --tools)",
-                 tl->run);
-        return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
+        /* remembered as undeclared, so that the episode's other lines
+         * point back here */
+        if (undeclared_run(n, tl->run, &ri) < 0)
+            return nomem(e);
     }
     const struct run *r = &n->runs[ri];
     struct episode *open = find_ep(n, tl->run, tl->episode, NULL);
@@ -452,7 +478,13 @@ static int on_episode(night *n, const char *file, unsigned long line,
     err te;
     err_clear(&te);
     int bad = 0;
-    if (!r->ts) {
+    if (r->undeclared) {
+        snprintf(msg, sizeof msg, "run \"%.100s\" has no run line before "
+                                  "this episode (declare it first, or with "
+                                  "--run and --tools)",
+                 r->name);
+        bad = 1;
+    } else if (!r->ts) {
         snprintf(msg, sizeof msg, "run \"%.100s\" was not replayed: %.600s",
                  r->name, r->why);
         bad = 1;
@@ -606,7 +638,8 @@ static int on_run(night *n, const char *file, const char *dir,
 {
     size_t ri;
     char why[1200];
-    if (keymap_get(&n->run_index, tl->run, strlen(tl->run), &ri)) {
+    if (keymap_get(&n->run_index, tl->run, strlen(tl->run), &ri) &&
+        !n->runs[ri].undeclared) {
         const struct run *r = &n->runs[ri];
         if (strcmp(r->tools, tl->tools) != 0 ||
             (tl->tools_sha256 && r->sha &&
