@@ -7,6 +7,7 @@
 
 #include "arm.h"
 #include "canon.h"
+#include "db.h"
 #include "doc.h"
 #include "nearest.h"
 #include "tools.h"
@@ -30,18 +31,13 @@ int card_db_open(sqlite3 **out, const char *path, err *e)
         *out = NULL;
         return -1;
     }
-    sqlite3_stmt *s = NULL;
-    int rc = sqlite3_prepare_v2(*out, "SELECT value FROM meta WHERE key = "
-                                      "'schema_version'",
-                                -1, &s, NULL);
-    int version = 0;
-    if (rc == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
-        version = sqlite3_column_int(s, 0);
-    sqlite3_finalize(s);
-    if (version != 1) {
+    int version = db_schema_version(*out, "main");
+    if (version != DB_SCHEMA_VERSION) {
         err_set(e, ERR_IO, "%s: is not a results database replay wrote "
-                           "(schema version 1)%s",
-                path, version > 1 ? "; it is newer: use a newer card" : "");
+                           "(schema version %d)%s",
+                path, DB_SCHEMA_VERSION,
+                version > DB_SCHEMA_VERSION ? "; it is newer: use a newer card"
+                                            : "");
         sqlite3_close(*out);
         *out = NULL;
         return -1;

@@ -51,12 +51,8 @@ int call_read(call_view *out, arena *a, const value *v, err *e)
     const value *name = NULL, *args = NULL;
     memset(out, 0, sizeof *out);
     if (!v || v->kind != V_OBJECT) {
-        value_kind k = v ? (value_kind)v->kind : V_NULL;
-        return err_set(e, ERR_VALUE, "a call must be a JSON object, not %s%s",
-                       k == V_NULL                     ? ""
-                       : k == V_ARRAY || k == V_INT ? "an "
-                                                       : "a ",
-                       value_kind_name(k));
+        return err_set(e, ERR_VALUE, "a call must be a JSON object, not %s",
+                       value_kind_phrase(v ? (value_kind)v->kind : V_NULL));
     }
     const value *params = value_getz(v, "params");
     const value *function = value_getz(v, "function");

@@ -89,36 +89,42 @@ static int exec(db *d, const char *sql, err *e, const char *doing)
     return 0;
 }
 
-/* The version an existing database holds (0: a new database). */
+int db_schema_version(sqlite3 *h, const char *schema)
+{
+    char sql[128];
+    sqlite3_stmt *s = NULL;
+    int version = 0;
+    snprintf(sql, sizeof sql, "SELECT value FROM %s.meta WHERE key = "
+                              "'schema_version'",
+             schema);
+    if (sqlite3_prepare_v2(h, sql, -1, &s, NULL) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW)
+        version = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    return version;
+}
+
+/* The version an existing database holds (0: a new database); a file
+ * with tables but no version is refused. */
 static int schema_version(db *d, int *version, err *e)
 {
     sqlite3_stmt *s = NULL;
-    *version = 0;
-    int rc = sqlite3_prepare_v2(d->h,
-                                "SELECT value FROM meta WHERE key = "
-                                "'schema_version'",
-                                -1, &s, NULL);
-    if (rc != SQLITE_OK) {
-        /* no meta table: new, unless other tables are there */
-        sqlite3_finalize(s);
-        if (sqlite3_prepare_v2(d->h, "SELECT count(*) FROM sqlite_master", -1,
-                               &s, NULL) != SQLITE_OK ||
-            sqlite3_step(s) != SQLITE_ROW) {
-            sqlite3_finalize(s);
-            return fail(d, e, "read it (is it an SQLite database?)");
-        }
-        int n = sqlite3_column_int(s, 0);
-        sqlite3_finalize(s);
-        if (n)
-            return err_set(e, ERR_IO, "%s: holds tables but no taskreplay "
-                                      "schema version; replay into a new "
-                                      "file with --db",
-                           d->path);
+    *version = db_schema_version(d->h, "main");
+    if (*version)
         return 0;
+    if (sqlite3_prepare_v2(d->h, "SELECT count(*) FROM sqlite_master", -1,
+                           &s, NULL) != SQLITE_OK ||
+        sqlite3_step(s) != SQLITE_ROW) {
+        sqlite3_finalize(s);
+        return fail(d, e, "read it (is it an SQLite database?)");
     }
-    if (sqlite3_step(s) == SQLITE_ROW)
-        *version = atoi((const char *)sqlite3_column_text(s, 0));
+    int n = sqlite3_column_int(s, 0);
     sqlite3_finalize(s);
+    if (n)
+        return err_set(e, ERR_IO, "%s: holds tables but no taskreplay "
+                                  "schema version; replay into a new file "
+                                  "with --db",
+                       d->path);
     return 0;
 }
 
@@ -438,15 +444,7 @@ int db_copy_from(db *d, const char *shard, err *e)
         sqlite3_close(src);
         return -1;
     }
-    sqlite3_stmt *s;
-    int version = 0;
-    if (sqlite3_prepare_v2(src, "SELECT value FROM meta WHERE key = "
-                                "'schema_version'",
-                           -1, &s, NULL) == SQLITE_OK &&
-        sqlite3_step(s) == SQLITE_ROW)
-        version = sqlite3_column_int(s, 0);
-    sqlite3_finalize(s);
-    if (version != DB_SCHEMA_VERSION) {
+    if (db_schema_version(src, "main") != DB_SCHEMA_VERSION) {
         sqlite3_close(src);
         return err_set(e, ERR_IO, "%s: is not a results database of schema "
                                   "version %d (replay --shard writes one)",
@@ -497,10 +495,8 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
     if (rc != SQLITE_DONE)
         return err_set(e, ERR_IO, "%s: cannot read it: %s", shard,
                        sqlite3_errmsg(d->h));
-    long long version = count_of(d, "SELECT CAST(value AS INTEGER) FROM "
-                                    "shard.meta WHERE key = 'schema_version'");
     int ok = 0;
-    if (version != DB_SCHEMA_VERSION) {
+    if (db_schema_version(d->h, "shard") != DB_SCHEMA_VERSION) {
         err_set(e, ERR_IO, "%s: is not a results database of schema version "
                            "%d (replay --shard writes one)",
                 shard, DB_SCHEMA_VERSION);

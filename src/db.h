@@ -25,6 +25,12 @@
 #define DB_SCHEMA_VERSION 1
 
 typedef struct db db;
+struct sqlite3;
+
+/* The schema version that the database `schema` ("main", or the name it
+ * is attached under) of connection h records in its meta table; 0 when it
+ * records none (not a results database, or a new file). */
+int db_schema_version(struct sqlite3 *h, const char *schema);
 
 typedef struct db_run {
     const char *run, *model, *meta_json, *file_sha256, *tools_path;

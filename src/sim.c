@@ -402,12 +402,8 @@ int sim_call(sim *s, const char *name, size_t len, const value *args,
         err ignored;
         if (canon_write(&r->arguments, args, &ignored) < 0)
             buf_reset(&r->arguments); /* kept when it can be written */
-        value_kind k = (value_kind)args->kind;
-        snprintf(msg, sizeof msg, "the arguments must be an object, not %s%s",
-                 k == V_NULL                     ? ""
-                 : k == V_ARRAY || k == V_INT ? "an "
-                                                 : "a ",
-                 value_kind_name(k));
+        snprintf(msg, sizeof msg, "the arguments must be an object, not %s",
+                 value_kind_phrase((value_kind)args->kind));
         rc = put_error(r, f, SIM_INVALID_ARGUMENTS, msg, e);
     } else if (canon_write(&r->arguments, args, e) < 0) {
         if (e->code == ERR_NOMEM) {

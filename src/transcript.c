@@ -18,14 +18,7 @@ const char *tline_type_name(enum tline_type t)
 
 static const char *kind_of(const value *v)
 {
-    return value_kind_name((value_kind)v->kind);
-}
-
-static const char *a_or_an(const value *v)
-{
-    return v->kind == V_ARRAY || v->kind == V_INT || v->kind == V_OBJECT
-               ? "an"
-               : "a";
+    return value_kind_phrase((value_kind)v->kind);
 }
 
 /* A string member: NULL when absent; -1 (e set) when not a string. */
@@ -42,8 +35,8 @@ static int get_str(const value *o, const char *key, int required,
         return 0;
     }
     if (v->kind != V_STRING)
-        return err_set(e, ERR_VALUE, "\"%s\" must be a string, not %s %s",
-                       key, a_or_an(v), kind_of(v));
+        return err_set(e, ERR_VALUE, "\"%s\" must be a string, not %s",
+                       key, kind_of(v));
     if (memchr(v->u.str.ptr, '\0', v->u.str.len) || (v->flags & VF_UNENCODABLE))
         return err_set(e, ERR_VALUE, "\"%s\" holds a NUL or a lone surrogate",
                        key);
@@ -125,8 +118,8 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
     }
     if (v->kind != V_OBJECT)
         return err_set(e, ERR_VALUE, "a transcript line must be a JSON "
-                                     "object, not %s %s",
-                       a_or_an(v), kind_of(v));
+                                     "object, not %s",
+                       kind_of(v));
     out->root = v;
     const value *type = value_getz(v, "type");
     if (!type)
@@ -139,8 +132,8 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
     if (t < 0) {
         if (type->kind != V_STRING)
             return err_set(e, ERR_VALUE, "\"type\" must be a string (run, "
-                                         "episode, call or end), not %s %s",
-                           a_or_an(type), kind_of(type));
+                                         "episode, call or end), not %s",
+                           kind_of(type));
         return err_set(e, ERR_VALUE, "unknown type \"%.60s\": a line's type "
                                      "is run, episode, call or end",
                        type->u.str.ptr);
@@ -174,8 +167,8 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
             out->task = NULL;
         if (out->task && out->task->kind != V_OBJECT)
             return err_set(e, ERR_VALUE, "\"task\" must be an object (as "
-                                         "replay tasks prints it), not %s %s",
-                           a_or_an(out->task), kind_of(out->task));
+                                         "replay tasks prints it), not %s",
+                           kind_of(out->task));
         return 0;
     }
     case TL_CALL:

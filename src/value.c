@@ -45,6 +45,22 @@ const char *value_kind_name(value_kind kind)
     return "value";
 }
 
+const char *value_kind_phrase(value_kind kind)
+{
+    switch (kind) {
+    case V_NULL: return "null";
+    case V_INT: return "an integer";
+    case V_ARRAY: return "an array";
+    case V_OBJECT: return "an object";
+    case V_BAD: return "an unrepresentable value";
+    default: break;
+    }
+    static const char *const with_a[] = {
+        [V_BOOL] = "a boolean", [V_FLOAT] = "a number",
+        [V_STRING] = "a string", [V_TIMESTAMP] = "a timestamp"};
+    return with_a[kind];
+}
+
 const value *value_get(const value *o, const char *ptr, size_t len)
 {
     if (!o || o->kind != V_OBJECT)

@@ -88,6 +88,10 @@ value *value_new_text(arena *a, value_kind kind, const char *ptr, size_t len,
 /* The name of a kind, for messages ("string", "object"...). */
 const char *value_kind_name(value_kind kind);
 
+/* The same with its article, for sentences: "an array", "a string",
+ * "null". */
+const char *value_kind_phrase(value_kind kind);
+
 /* Member of object o whose key is the string (ptr, len); NULL when none. */
 const value *value_get(const value *o, const char *ptr, size_t len);
 
