@@ -13,7 +13,7 @@
 static const char usage_text[] =
     "usage: replay [--db results.db] [--strict] [--quiet] [--batch N]\n"
     "              [--shard I/N] [--run R --tools FILE [--model M]] PATH...\n"
-    "       replay merge OUT.db SHARD.db...\n"
+    "       replay merge [--quiet] OUT.db SHARD.db...\n"
     "       replay hash [--canonical] FILE...\n"
     "       replay tools [--json] FILE\n"
     "       replay tasks FILE [--seeds 1-50] [--arms base,depth:d3,...]\n"

@@ -53,6 +53,16 @@ static double pct(long x, long n)
     return n ? 100.0 * (double)x / (double)n : 0.0;
 }
 
+/* A dial's outcomes that happened, in their order: "retried 28, gave_up 2". */
+static void print_outcomes(const card_dial *d)
+{
+    int n = 0;
+    for (int o = 0; o < 10; o++)
+        if (d->outcomes[o])
+            printf("%s%s %ld", n++ ? ", " : "", card_outcomes[o],
+                   d->outcomes[o]);
+}
+
 /* -------------------------------------------------------------- text */
 
 /* A hash as the text shows it: whole, or (narrow) its first 16 digits. */
@@ -115,12 +125,8 @@ static void text_card(const card *c, int narrow)
                "outcomes");
         for (size_t i = 0; i < c->ndials; i++) {
             const card_dial *d = &c->dials[i];
-            printf("  %-10s %7ld %6ld ", d->dial, d->events, d->fired);
-            int n = 0;
-            for (int o = 0; o < 10; o++)
-                if (d->outcomes[o])
-                    printf("%s%s %ld", n++ ? ", " : " ", card_outcomes[o],
-                           d->outcomes[o]);
+            printf("  %-10s %7ld %6ld  ", d->dial, d->events, d->fired);
+            print_outcomes(d);
             putchar('\n');
         }
     }
@@ -169,12 +175,8 @@ static void md_card(const card *c)
         printf("\n| dial | events | fired | outcomes |\n|---|---:|---:|---|\n");
         for (size_t i = 0; i < c->ndials; i++) {
             const card_dial *d = &c->dials[i];
-            printf("| %s | %ld | %ld |", d->dial, d->events, d->fired);
-            int n = 0;
-            for (int o = 0; o < 10; o++)
-                if (d->outcomes[o])
-                    printf("%s%s %ld", n++ ? ", " : " ", card_outcomes[o],
-                           d->outcomes[o]);
+            printf("| %s | %ld | %ld | ", d->dial, d->events, d->fired);
+            print_outcomes(d);
             printf(" |\n");
         }
     }

@@ -114,6 +114,19 @@ cannot "replay: cannot read nope.jsonl: No such file or directory" \
 cannot "replay: run \"r\": its tool file nope.json cannot be read: No such file or directory" \
     --db x.db --run r --tools nope.json "$night"
 
+# A full disk under replay sim's transcript: said once, the agent still
+# answered, exit 1.
+if [ -w /dev/full ]; then
+    got=$(echo '{"name":"list_channels"}' | "$REPLAY" sim "$shop" \
+          --transcript /dev/full 2>&1; echo "exit $?")
+    want='{"id":"I-4663","ok":true}
+replay sim: cannot write the transcript /dev/full: No space left on device
+replay sim: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes)
+exit 1'
+    if check_eq "a full disk under the transcript" "$want" "$got"; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); fi
+fi
+
 # A mistyped command is not taken for a transcript.
 got=$(cd "$TEST_TMP" && "$REPLAY" hsah x.json 2>&1; echo "exit $?")
 want="replay: 'hsah' is neither a command nor a transcript; did you mean 'hash'?

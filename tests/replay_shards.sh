@@ -73,5 +73,20 @@ if check_eq "a conflicting shard" "$want" "$got" &&
        "$(db_dump "$TEST_TMP/merged.db")"
 then ok; else ko "a conflicting shard"; fi
 
+# A file that is not a results database: refused, nothing written.
+echo "not a database" > "$TEST_TMP/junk.db"
+got=$("$REPLAY" merge "$TEST_TMP/merged.db" "$TEST_TMP/junk.db" 2>&1; echo "exit $?")
+want="replay: $TEST_TMP/junk.db: cannot read it: file is not a database
+exit 3"
+sqlite3 "$TEST_TMP/plain.db" "CREATE TABLE t (x)"
+got2=$("$REPLAY" merge "$TEST_TMP/merged.db" "$TEST_TMP/plain.db" 2>&1; echo "exit $?")
+want2="replay: $TEST_TMP/plain.db: is not a results database of schema version 1 (replay --shard writes one)
+exit 3"
+if check_eq "merging a file that is not a database" "$want" "$got" &&
+   check_eq "merging another database" "$want2" "$got2" &&
+   check_eq "the database after refused merges" "$one" \
+       "$(db_dump "$TEST_TMP/merged.db")"
+then ok; else ko "merging what is not a shard"; fi
+
 echo "shards: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
