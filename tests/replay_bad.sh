@@ -118,11 +118,13 @@ cannot "replay: run \"r\": its tool file nope.json cannot be read: No such file 
 # answered, exit 1.
 if [ -w /dev/full ]; then
     got=$(echo '{"name":"list_channels"}' | "$REPLAY" sim "$shop" \
-          --transcript /dev/full 2>&1; echo "exit $?")
+          --transcript /dev/full 2>"$TEST_TMP/full.err"; echo "exit $?")
+    got="$got
+$(cat "$TEST_TMP/full.err")"
     want='{"id":"I-4663","ok":true}
+exit 1
 replay sim: cannot write the transcript /dev/full: No space left on device
-replay sim: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes)
-exit 1'
+replay sim: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes)'
     if check_eq "a full disk under the transcript" "$want" "$got"; then
         pass=$((pass + 1)); else fail=$((fail + 1)); fi
 fi
