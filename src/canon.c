@@ -36,19 +36,33 @@ static int nomem(struct walk *w)
     return err_set(w->e, ERR_NOMEM, "out of memory writing the document");
 }
 
+/* The bytes json.dumps writes escaped: the controls, '"' and '\\'. */
+static const unsigned char needs_escape[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x10 */
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x20: '"' */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x30 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x40 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* 0x50: '\\' */
+    /* 0x60 and above: none */
+};
+
 int canon_write_string(buf *out, const char *s, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
     if (buf_reserve(out, len + 2) < 0 || buf_putc(out, '"') < 0)
         return -1;
-    size_t start = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        if (buf_append(out, s + start, i - start) < 0)
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    for (;;) {
+        /* A run of bytes written as they are, then one escaped. */
+        const unsigned char *run = p;
+        while (p != end && !needs_escape[*p])
+            p++;
+        if (buf_append(out, run, (size_t)(p - run)) < 0)
             return -1;
-        start = i + 1;
+        if (p == end)
+            break;
+        unsigned char c = *p++;
         char esc[7] = {'\\', 0, 0, 0, 0, 0, 0};
         size_t n = 2;
         switch (c) {
@@ -68,9 +82,7 @@ int canon_write_string(buf *out, const char *s, size_t len)
         if (buf_append(out, esc, n) < 0)
             return -1;
     }
-    if (buf_append(out, s + start, len - start) < 0 || buf_putc(out, '"') < 0)
-        return -1;
-    return 0;
+    return buf_putc(out, '"') < 0 ? -1 : 0;
 }
 
 /* The first lone surrogate of a VF_UNENCODABLE string (kept as ED A0..BF xx). */
@@ -165,6 +177,28 @@ static int keytext_cmp(const void *a, const void *b)
     return x->m < y->m ? -1 : x->m > y->m;
 }
 
+/* Objects of at most this many members keep their keys on the stack and
+ * sort them by insertion, which for so few costs less than qsort's calls
+ * through a pointer.  (Kept small: every level of nesting, up to
+ * VALUE_MAX_DEPTH, has its own.)  keytext_cmp is a total order, so both
+ * sorts give the same order. */
+#define SMALL_OBJECT 8
+
+static void keys_sort(struct keytext *keys, size_t n)
+{
+    if (n > SMALL_OBJECT) {
+        qsort(keys, n, sizeof *keys, keytext_cmp);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        struct keytext k = keys[i];
+        size_t j = i;
+        for (; j > 0 && keytext_cmp(&keys[j - 1], &k) > 0; j--)
+            keys[j] = keys[j - 1];
+        keys[j] = k;
+    }
+}
+
 /* How a key was written, for the "two keys become one" message. */
 static void describe_key(const value *k, const struct keytext *t, char *out,
                          size_t size)
@@ -199,10 +233,17 @@ static int write_object(struct walk *w, const value *v, const path_seg *where,
     size_t n = v->u.obj.len;
     if (n == 0)
         return buf_append(w->out, "{}", 2) < 0 ? nomem(w) : 0;
-    struct keytext *keys = malloc(n * sizeof *keys);
-    char(*reprs)[PYFLOAT_REPR_MAX] = malloc(n * sizeof *reprs);
-    if (!keys || !reprs) {
-        free(keys);
+    /* Most objects are small: their keys stay on the stack.  Float keys
+     * are rare: room for their text is made only when there is one. */
+    struct keytext small[SMALL_OBJECT];
+    struct keytext *keys = n <= SMALL_OBJECT ? small : malloc(n * sizeof *keys);
+    int floats = 0;
+    for (size_t i = 0; i < n; i++)
+        floats |= v->u.obj.items[i].key->kind == V_FLOAT;
+    char(*reprs)[PYFLOAT_REPR_MAX] = floats ? malloc(n * sizeof *reprs) : NULL;
+    if (!keys || (floats && !reprs)) {
+        if (keys != small)
+            free(keys);
         free(reprs);
         return nomem(w);
     }
@@ -214,11 +255,12 @@ static int write_object(struct walk *w, const value *v, const path_seg *where,
             seg.key = key->u.str.ptr;
             seg.keylen = key->u.str.len;
         }
-        rc = key_text(w, &keys[i], &v->u.obj.items[i], reprs[i],
+        rc = key_text(w, &keys[i], &v->u.obj.items[i],
+                      reprs ? reprs[i] : NULL,
                       key->kind == V_STRING ? &seg : where);
     }
     if (rc == 0)
-        qsort(keys, n, sizeof *keys, keytext_cmp);
+        keys_sort(keys, n);
     for (size_t i = 1; i < n && rc == 0; i++) {
         if (keys[i].len != keys[i - 1].len ||
             memcmp(keys[i].ptr, keys[i - 1].ptr, keys[i].len) != 0)
@@ -247,7 +289,8 @@ static int write_object(struct walk *w, const value *v, const path_seg *where,
     }
     if (rc == 0 && buf_putc(w->out, '}') < 0)
         rc = nomem(w);
-    free(keys);
+    if (keys != small)
+        free(keys);
     free(reprs);
     return rc;
 }

@@ -15,6 +15,15 @@
  * Python does.  The layout (positional or exponent form) is written here,
  * with '.' spelled out, so the locale never matters.
  *
+ * Most doubles met in practice have a short form of at most 15 digits and
+ * take a faster path first, one that needs neither printf nor strtod: x is
+ * scaled by an exact power of ten 10^-s to y below 10^15, and the integer m
+ * nearest to y is the only decimal m * 10^s that can read back as x (see
+ * decimal_shortest_fast()).  Whether it does is decided by one division or
+ * multiplication of two exact doubles, which IEEE arithmetic rounds
+ * correctly, just as strtod rounds m * 10^s.  When m does not read back,
+ * the search above decides.
+ *
  * Integers.  A small bignum in base 1e9 limbs: multiply by a small number
  * and add, then print.  Python refuses integers of more than 4300 decimal
  * digits; the size of the result is bounded from the length of the input
@@ -23,6 +32,7 @@
 #include "pynum.h"
 #include "utf8.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,8 +73,22 @@ static double decimal_value(const decimal *g)
     /* Written as an integer with an exponent: no radix character, so
      * strtod reads it the same in every locale. */
     char tmp[64];
-    memcpy(tmp, g->d, (size_t)g->n);
-    snprintf(tmp + g->n, sizeof tmp - (size_t)g->n, "e%d", g->exp - (g->n - 1));
+    size_t k = (size_t)g->n;
+    memcpy(tmp, g->d, k);
+    int e = g->exp - (g->n - 1);
+    tmp[k++] = 'e';
+    if (e < 0)
+        tmp[k++] = '-';
+    unsigned u = e < 0 ? 0u - (unsigned)e : (unsigned)e;
+    char rev[12];
+    int m = 0;
+    do {
+        rev[m++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (m)
+        tmp[k++] = rev[--m];
+    tmp[k] = '\0';
     return strtod(tmp, NULL);
 }
 
@@ -181,6 +205,87 @@ static void decimal_shortest(double x, decimal *out)
     *out = s.best;
 }
 
+/* 10^0 .. 10^22, each of them exactly a double (5^22 < 2^53). */
+static const double exact_pow10[] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+#define EXACT_POW10_MAX 22
+
+/*
+ * The shortest decimal that reads back as x (positive, finite), when it can
+ * be found with a few exactly rounded operations; 0 when it cannot (the
+ * search decides then).
+ *
+ * x is scaled to y = x / 10^s, y at most 10^15, with s chosen so that 10^|s|
+ * is an exact double; the one rounding of that scaling moves y by at most
+ * 1/16.  The doubles next to x are at most 2^-52 x apart, so the decimals
+ * that read back as x lie within 2^-53 x = 2^-53 y 10^s <= 10^s / 8 of it:
+ * the only multiple of 10^s among them can be m * 10^s, m the integer
+ * nearest to y, and only if (double)m / 10^-s (or * 10^s) gives back x.  m
+ * and 10^|s| are exact doubles, so that one operation rounds m * 10^s
+ * exactly as strtod would.
+ *
+ * When m * 10^s reads back, it is what Python prints.  Call it q, and let r
+ * be the shortest decimal that reads back, nearest to x among those.  r has
+ * no more digits than q.  If r is at or above q's power of ten, 10^e, it is
+ * then a multiple of 10^s, and so r = q, the only one that reads back.  If
+ * r were below 10^e, then 10^e would lie between r and q and read back as
+ * x too, so r would have one digit; but no one-digit decimal below 10^e
+ * (at most 0.9 * 10^e) is close enough to 10^e to read back as the same
+ * double.
+ */
+static int decimal_shortest_fast(double x, decimal *out)
+{
+#if FLT_EVAL_METHOD == 0
+    /* The exponent of x in base 2, and from it a first guess at s, within
+     * one of the s that puts y in [10^14, 10^15). */
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    int e2 = (int)((bits >> 52) & 0x7ff) - 1023;
+    int s = e2 * 30103 / 100000 - 14;
+    double y = 0;
+    for (int tries = 0;; tries++) {
+        if (s < -EXACT_POW10_MAX || s > EXACT_POW10_MAX)
+            return 0;
+        y = s < 0 ? x * exact_pow10[-s] : x / exact_pow10[s];
+        if (tries == 2)
+            break;
+        if (y >= 1e15)
+            s++;
+        else if (y < 1e14)
+            s--;
+        else
+            break;
+    }
+    if (!(y <= 1e15))
+        return 0;
+    uint64_t m = (uint64_t)(y + 0.5);
+    double back = s < 0 ? (double)m / exact_pow10[-s]
+                        : (double)m * exact_pow10[s];
+    if (m == 0 || back != x)
+        return 0;
+    while (m % 10 == 0) {
+        m /= 10;
+        s++;
+    }
+    char rev[SIG_MAX];
+    int n = 0;
+    for (; m; m /= 10)
+        rev[n++] = (char)('0' + m % 10);
+    for (int i = 0; i < n; i++)
+        out->d[i] = rev[n - 1 - i];
+    out->n = n;
+    out->exp = s + n - 1;
+    return 1;
+#else
+    /* Intermediate results carried in more precision than a double would
+     * break the reasoning above; the search is always right. */
+    (void)x;
+    (void)out;
+    return 0;
+#endif
+}
+
 /* Writes the exponent as Python does: a sign and at least two digits. */
 static size_t put_exponent(char *out, int e)
 {
@@ -214,7 +319,8 @@ size_t pyfloat_repr(double d, char *out)
     }
 
     decimal best;
-    decimal_shortest(d, &best);
+    if (!decimal_shortest_fast(d, &best))
+        decimal_shortest(d, &best);
     int n = best.n;
     while (n > 1 && best.d[n - 1] == '0')
         n--;
@@ -383,13 +489,14 @@ static int bignum_put(buf *out, const bignum *b, int negative)
     /* The reservation makes the appends below unable to fail. */
     if (buf_reserve(out, len + 1) < 0)
         return PYNUM_NOMEM;
-    char tmp[16];
     if (negative)
         buf_putc(out, '-');
-    snprintf(tmp, sizeof tmp, "%u", (unsigned)b->limb[b->n - 1]);
-    buf_append(out, tmp, top);
+    buf_put_uint(out, b->limb[b->n - 1]);
     for (size_t i = b->n - 1; i-- > 0;) {
-        snprintf(tmp, sizeof tmp, "%09u", (unsigned)b->limb[i]);
+        char tmp[LIMB_DIGITS];
+        uint32_t v = b->limb[i];
+        for (int k = LIMB_DIGITS; k-- > 0; v /= 10)
+            tmp[k] = (char)('0' + v % 10);
         buf_append(out, tmp, LIMB_DIGITS);
     }
     return 0;

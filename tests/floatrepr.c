@@ -8,7 +8,11 @@
  * places where shortest-digit algorithms go wrong: short decimals, integers
  * near 2^53, powers of two (whose rounding interval is lopsided) and their
  * neighbours, subnormals, and the edges where repr switches between
- * positional and exponent form.
+ * positional and exponent form.  Several recipes aim at pyfloat_repr's fast
+ * path for decimals of at most 15 digits: such decimals across and past
+ * the range of exponents it takes, the doubles next to them (which it must
+ * pass on), powers of ten and their neighbours, and decimals of 15 and 16
+ * digits, whose scaled value sits at either end of its interval.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -71,6 +75,15 @@ static uint64_t random_mantissa(uint64_t *state)
     return k ? k : 1;
 }
 
+/* A positive integer of exactly `ndigits` random decimal digits. */
+static uint64_t random_digits(uint64_t *state, int ndigits)
+{
+    uint64_t k = 1 + below(state, 9);
+    for (int i = 1; i < ndigits; i++)
+        k = k * 10 + below(state, 10);
+    return k;
+}
+
 /* The double nearest to k * 10^e, as a literal in a program reads. */
 static double decimal_double(uint64_t k, int e)
 {
@@ -84,7 +97,8 @@ static double draw(uint64_t *state)
     static const double edges[] = {1e-4, 1e-5, 1e-3, 1e15, 1e16, 1e17,
                                    1e22, 1e23, 9007199254740992.0};
     double d;
-    switch (below(state, 10)) {
+    uint64_t k;
+    switch (below(state, 16)) {
     case 0: /* any bit pattern */
     case 1:
         do
@@ -116,6 +130,29 @@ static double draw(uint64_t *state)
     case 8: /* mid-range: random mantissa, exponent around 1 */
         return from_bits((uint64_t)between(state, 1023 - 70, 1023 + 60) << 52 |
                          below(state, UINT64_C(1) << 52));
+    case 10: /* 1 to 15 digits, exponents past both ends of 10^+-22 */
+        return decimal_double(random_digits(state, (int)between(state, 1, 15)),
+                              (int)between(state, -45, 45));
+    case 11: /* the same, then a few doubles away: none of them is short */
+        d = decimal_double(random_digits(state, (int)between(state, 1, 15)),
+                           (int)between(state, -40, 40));
+        return walk(d, between(state, -3, 3));
+    case 12: /* powers of ten, their neighbours, and 10^k - 10^j */
+        d = decimal_double(1, (int)between(state, -40, 45));
+        if (below(state, 3) == 0)
+            d -= decimal_double(1, (int)between(state, -60, 45));
+        return walk(d, between(state, -2, 2));
+    case 13: /* 15 digits, 9s or 0s at one end */
+        k = below(state, 2) ? UINT64_C(999999999999999) - below(state, 1000)
+                            : UINT64_C(100000000000000) + below(state, 1000);
+        return decimal_double(k, (int)between(state, -40, 40));
+    case 14: /* 16 digits from 10^15 to 2^50 and a bit beyond */
+        k = UINT64_C(1000000000000000) +
+            below(state, below(state, 2) ? 1000 : UINT64_C(130000000000000));
+        return decimal_double(k, (int)between(state, -40, 40));
+    case 15: /* 16 and 17 digits, anywhere in everyday range */
+        return decimal_double(random_digits(state, (int)between(state, 16, 17)),
+                              (int)between(state, -40, 30));
     default: /* zeros, small integers and their halves */
         switch (below(state, 3)) {
         case 0: return 0.0;

@@ -1,8 +1,13 @@
 /* The canonical writer: json.dumps(sort_keys=True, separators=(",", ":"),
  * ensure_ascii=False, allow_nan=False), byte for byte, on trees built by
- * hand so that each rule is checked alone. */
+ * hand so that each rule is checked alone.  Also the buffer it writes
+ * into, whose buf_printf() must write what snprintf writes. */
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "canon.h"
 #include "unit.h"
@@ -120,14 +125,199 @@ START_TEST(unrepresentable_values_are_refused)
 }
 END_TEST
 
+START_TEST(strings_escape_anywhere)
+{
+    /* Escapes first, last, in a row, and none, in strings long and short. */
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"", "\"\""},
+        {"\"", "\"\\\"\""},
+        {"\\\\", "\"\\\\\\\\\""},
+        {"\nabcdefghijklmnopqrstuvwxyz", "\"\\nabcdefghijklmnopqrstuvwxyz\""},
+        {"abcdefghijklmnopqrstuvwxyz\x1f",
+         "\"abcdefghijklmnopqrstuvwxyz\\u001f\""},
+        {"abcdefgh\"ijklmnop\\", "\"abcdefgh\\\"ijklmnop\\\\\""},
+        {"plain text of some length, nothing to escape in it at all",
+         "\"plain text of some length, nothing to escape in it at all\""},
+    };
+    buf out = BUF_INIT;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        buf_reset(&out);
+        ck_assert_int_eq(
+            canon_write_string(&out, cases[i].in, strlen(cases[i].in)), 0);
+        ck_assert_str_eq(out.data, cases[i].out);
+    }
+    buf_free(&out);
+}
+END_TEST
+
+/* Objects of up to 8 members and larger ones are sorted differently; both
+ * must give code point order, and both must see two keys that become one. */
+START_TEST(large_objects_sort_and_collide)
+{
+    static const char *const names[] = {"m", "c", "q", "a", "k", "b", "p",
+                                        "d", "o", "e", "n", "f", "l", "g",
+                                        "j", "h", "i", "r", "Z", "aa"};
+    enum { N = sizeof names / sizeof names[0] };
+    arena *a = arena_new();
+    value *kv[2 * N];
+    for (size_t n = 1; n <= N; n++) {
+        for (size_t i = 0; i < n; i++) {
+            kv[2 * i] = str(a, names[i], strlen(names[i]));
+            kv[2 * i + 1] = num(a, (double)i);
+        }
+        /* The expected text, by a plain selection of the least key left. */
+        int used[N] = {0};
+        char want[512] = "{";
+        for (size_t k = 0; k < n; k++) {
+            size_t best = N;
+            for (size_t i = 0; i < n; i++)
+                if (!used[i] &&
+                    (best == N || strcmp(names[i], names[best]) < 0))
+                    best = i;
+            used[best] = 1;
+            char member[32];
+            snprintf(member, sizeof member, "%s\"%s\":%zu.0", k ? "," : "",
+                     names[best], best);
+            strcat(want, member);
+        }
+        strcat(want, "}");
+        buf out = BUF_INIT;
+        err e;
+        ck_assert_int_eq(canon_write(&out, obj(a, n, kv), &e), 0);
+        ck_assert_str_eq(out.data, want);
+        buf_free(&out);
+    }
+    /* A float key among many, and one that becomes the text of another. */
+    kv[2 * 17] = num(a, 2.5);
+    value *o = obj(a, N, kv);
+    buf out = BUF_INIT;
+    err e;
+    ck_assert_int_eq(canon_write(&out, o, &e), 0);
+    ck_assert_ptr_nonnull(strstr(out.data, "{\"2.5\":17.0,\"Z\":18.0,"));
+    kv[2 * 3] = str(a, "2.5", 3);
+    err_clear(&e);
+    ck_assert_int_eq(canon_write(&out, obj(a, N, kv), &e), -1);
+    ck_assert_str_eq(e.msg, "two keys become one: the string \"2.5\" and "
+                            "the number 2.5 are both written \"2.5\"; "
+                            "rename or remove one");
+    value *few[] = {num(a, 1.0), str(a, "x", 1), str(a, "1.0", 3),
+                    str(a, "y", 1)};
+    ck_assert_int_eq(canon_write(&out, obj(a, 2, few), &e), -1);
+    ck_assert_str_eq(e.msg, "two keys become one: the number 1.0 and the "
+                            "string \"1.0\" are both written \"1.0\"; "
+                            "rename or remove one");
+    buf_free(&out);
+    arena_free(a);
+}
+END_TEST
+
+/* ------------------------------------------------------------------- buf */
+
+/* buf_printf() after some text already there, against snprintf. */
+#define CHECK_PRINTF(...)                                                     \
+    do {                                                                      \
+        char want_[600];                                                      \
+        int n_ = snprintf(want_, sizeof want_, __VA_ARGS__);                  \
+        ck_assert(n_ >= 0 && (size_t)n_ < sizeof want_);                      \
+        buf b_ = BUF_INIT;                                                    \
+        ck_assert_int_eq(buf_puts(&b_, ">"), 0);                              \
+        ck_assert_int_eq(buf_printf(&b_, __VA_ARGS__), 0);                    \
+        ck_assert_uint_eq(b_.len, (size_t)n_ + 1);                            \
+        ck_assert_mem_eq(b_.data + 1, want_, (size_t)n_ + 1);                 \
+        buf_free(&b_);                                                        \
+    } while (0)
+
+START_TEST(printf_integers)
+{
+    CHECK_PRINTF("%d|%i|%d|%d|%d", 0, -1, 42, INT_MIN, INT_MAX);
+    CHECK_PRINTF("%u|%u|%x|%x", 0u, UINT_MAX, 0xdeadbeefu, 0u);
+    CHECK_PRINTF("%ld|%ld|%lu|%lx", LONG_MIN, LONG_MAX, ULONG_MAX, 255ul);
+    CHECK_PRINTF("%lld|%lld|%llu|%llx", LLONG_MIN, LLONG_MAX, ULLONG_MAX,
+                 0x123456789abcdefull);
+    CHECK_PRINTF("%zu|%zx|%zu", SIZE_MAX, (size_t)4096, (size_t)0);
+    CHECK_PRINTF("%04ld-%02ld-%02ld", 2026L, 7L, 31L);
+    CHECK_PRINTF("%02ld:%02ld:%02ldZ", 0L, 5L, 123L);
+    CHECK_PRINTF("%05d|%05d|%5d|%5d|%1d|%09u", -42, 42, -42, 42, -42, 7u);
+    CHECK_PRINTF("%020lld|%3x|%08x", LLONG_MIN, 0xfu, 0xabcu);
+    CHECK_PRINTF("[%zu].%s#%d", (size_t)3, "key", 2);
+}
+END_TEST
+
+START_TEST(printf_strings)
+{
+    CHECK_PRINTF("%s", "");
+    CHECK_PRINTF("plain text, no conversion");
+    CHECK_PRINTF("%%|%s%%%s|%%", "a", "b");
+    CHECK_PRINTF("%s %s", "first", "second");
+    CHECK_PRINTF("(%.*s)", 3, "abcdef");
+    CHECK_PRINTF("(%.*s)", 10, "abc");
+    CHECK_PRINTF("(%.*s)", -1, "abc");
+    CHECK_PRINTF("(%.*s)", 0, "abc");
+    CHECK_PRINTF("(%.2s|%5s|%5.2s|%2s)", "abc", "abc", "abc", "abcdef");
+    CHECK_PRINTF("%c|%3c|%c", 'x', 'y', 0xe9);
+    static const char text[] = "0123456789012345678901234567890123456789"
+                               "0123456789012345678901234567890123456789";
+    CHECK_PRINTF("%s/%s/%s", text, text, text); /* grows the buffer */
+}
+END_TEST
+
+/* Formats buf.c leaves to vsnprintf, alone and after conversions it
+ * writes itself (whose arguments must then be read again). */
+START_TEST(printf_other_formats)
+{
+    CHECK_PRINTF("%.0f|%.6f|%g|%e|%a", 2.5, 1.0 / 3.0, 1e100, -0.0, 1.0);
+    CHECK_PRINTF("%s=%d then %.3f", "x", 5, 3.14159);
+    CHECK_PRINTF("%-5s|%+d|% d|%#x|%#o|%o", "ab", 5, 5, 255u, 8u, 8u);
+    CHECK_PRINTF("%hd|%hhu|%jd|%5.3d|%.0d", (short)-3, (unsigned char)200,
+                 (intmax_t)-7, 12, 0);
+    CHECK_PRINTF("%*d|%-*d|%*s", 6, 42, 6, 42, -4, "x");
+    CHECK_PRINTF("%zd|%td", (ptrdiff_t)-5, (ptrdiff_t)9);
+    CHECK_PRINTF("%-100s|%d", "wider than the room left", 1);
+    CHECK_PRINTF("%ls|%lc", L"wide", (wint_t)L'w');
+}
+END_TEST
+
+START_TEST(put_int_and_uint)
+{
+    static const long long ints[] = {0, 1, -1, 9, 10, -10, 99, 100,
+                                     123456789, -987654321012LL, LLONG_MIN,
+                                     LLONG_MAX};
+    buf b = BUF_INIT;
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "%lld", ints[i]);
+        buf_reset(&b);
+        ck_assert_int_eq(buf_put_int(&b, ints[i]), 0);
+        ck_assert_str_eq(b.data, want);
+        snprintf(want, sizeof want, "%llu", (unsigned long long)ints[i]);
+        buf_reset(&b);
+        ck_assert_int_eq(buf_put_uint(&b, (unsigned long long)ints[i]), 0);
+        ck_assert_str_eq(b.data, want);
+    }
+    buf_free(&b);
+}
+END_TEST
+
 Suite *canon_suite(void)
 {
     Suite *s = suite_create("canon");
     TCase *tc = tcase_create("writer");
     tcase_add_test(tc, strings_escape_as_python_does);
+    tcase_add_test(tc, strings_escape_anywhere);
     tcase_add_test(tc, keys_sort_by_code_point);
+    tcase_add_test(tc, large_objects_sort_and_collide);
     tcase_add_test(tc, scalars_and_keys_as_text);
     tcase_add_test(tc, unrepresentable_values_are_refused);
+    suite_add_tcase(s, tc);
+
+    /* buf has no suite of its own: the writer is its main user. */
+    tc = tcase_create("buf");
+    tcase_add_test(tc, printf_integers);
+    tcase_add_test(tc, printf_strings);
+    tcase_add_test(tc, printf_other_formats);
+    tcase_add_test(tc, put_int_and_uint);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -91,6 +91,40 @@ START_TEST(repr_powers_of_two)
 }
 END_TEST
 
+/* Decimals of at most 15 digits take a path of their own; these sit at
+ * its edges: the range of exponents it takes (10^-8 to 10^37 or so), 15
+ * and 16 digits, and doubles next to short decimals, which it passes on. */
+START_TEST(repr_short_decimals)
+{
+    check_repr(280.41, "280.41");
+    check_repr(-280.41, "-280.41");
+    check_repr(0.07, "0.07");
+    check_repr(2.675, "2.675");
+    check_repr(12345678.9, "12345678.9");
+    check_repr(0x1p-20, "9.5367431640625e-07");
+    check_repr(1e-8, "1e-08");
+    check_repr(1.5e-8, "1.5e-08");
+    check_repr(1.2345e-9, "1.2345e-09");
+    check_repr(-1e-7, "-1e-07");
+    check_repr(123456789012345.0, "123456789012345.0");
+    check_repr(999999999999999.0, "999999999999999.0");
+    check_repr(999999999999999.9, "999999999999999.9");
+    check_repr(999999999999999.5, "999999999999999.5");
+    check_repr(1000000000000001.0, "1000000000000001.0");
+    check_repr(1234567890123456.0, "1234567890123456.0");
+    check_repr(0x1.52d02c7e14af6p+76, "1e+23"); /* 9.999999999999999e22 */
+    check_repr(1e22, "1e+22");
+    check_repr(1e37, "1e+37");
+    check_repr(1e38, "1e+38");
+    check_repr(1.2345678901234e37, "1.2345678901234e+37");
+    check_repr(0.1 + 0.7, "0.7999999999999999");
+    check_repr(1.0 / 3.0, "0.3333333333333333");
+    check_repr(0x1.869ffffffffffp+16, "99999.99999999999");
+    check_repr(0x1.a36e2eb1c432ep-14, "0.00010000000000000002");
+    check_repr(0x1.3a92a30553262p-12, "0.00030000000000000003");
+}
+END_TEST
+
 /* -------------------------------------------------------------- integers */
 
 static void check_digits(const char *digits, unsigned base, int negative,
@@ -434,6 +468,7 @@ Suite *pynum_suite(void)
     tcase_add_test(tc, repr_range_ends);
     tcase_add_test(tc, repr_integers_near_2_53);
     tcase_add_test(tc, repr_powers_of_two);
+    tcase_add_test(tc, repr_short_decimals);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("int from digits");
