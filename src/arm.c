@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "nearest.h"
 
 static const struct {
@@ -31,11 +32,16 @@ const char *knob_name(enum knob k)
 
 void arm_id(const arm *a, char out[ARM_ID_MAX])
 {
-    if (a->knob == KNOB_BASE)
-        snprintf(out, ARM_ID_MAX, "base");
-    else
-        snprintf(out, ARM_ID_MAX, "%s:%c%d", knobs[a->knob].name,
-                 knobs[a->knob].letter, a->level);
+    size_t n = 0;
+    if (a->knob == KNOB_BASE) {
+        fmt_cat(out, ARM_ID_MAX, &n, "base", 4);
+        return;
+    }
+    char head[2] = {':', knobs[a->knob].letter}, num[FMT_UINT_MAX + 1];
+    fmt_cat(out, ARM_ID_MAX, &n, knobs[a->knob].name,
+            strlen(knobs[a->knob].name));
+    fmt_cat(out, ARM_ID_MAX, &n, head, 2);
+    fmt_cat(out, ARM_ID_MAX, &n, num, fmt_int(num, a->level));
 }
 
 

@@ -9,6 +9,7 @@
 #include "answer.h"
 #include "canon.h"
 #include "draw.h"
+#include "fmt.h"
 #include "schema.h"
 #include "vbuild.h"
 
@@ -272,7 +273,11 @@ static int draw_arg(struct maker *m, const tool_arg *arg, const char *where,
                     value **out)
 {
     char path[512];
-    snprintf(path, sizeof path, "$.task.%s.%s", where, arg->name);
+    size_t n = 0;
+    fmt_cat(path, sizeof path, &n, "$.task.", 7);
+    fmt_cat(path, sizeof path, &n, where, strlen(where));
+    fmt_cat(path, sizeof path, &n, ".", 1);
+    fmt_cat(path, sizeof path, &n, arg->name, strlen(arg->name));
     return draw_value(out, m->a, m->ts->doc->root, arg->schema, &m->key, path,
                       m->e);
 }
@@ -308,8 +313,12 @@ static int step_args(struct maker *m, int k, const tool *t, int handed,
             first = &t->args[i];
     }
     for (int attempt = 0; attempt < TRIES; attempt++) {
-        char where[64];
-        snprintf(where, sizeof where, "%s%d.%d", prefix, k, attempt);
+        char where[64], num[FMT_UINT_MAX + 1];
+        size_t n = 0;
+        fmt_cat(where, sizeof where, &n, prefix, strlen(prefix));
+        fmt_cat(where, sizeof where, &n, num, fmt_int(num, k));
+        fmt_cat(where, sizeof where, &n, ".", 1);
+        fmt_cat(where, sizeof where, &n, num, fmt_int(num, attempt));
         value *o = vb_object(m->a);
         if (!o)
             return nomem(m->e);
@@ -384,9 +393,12 @@ static value *draw_handed(struct maker *m, const char *label,
 {
     const tool_arg *a = arg_named(m->t->steps[1].tool, m->t->hand_arg);
     for (int attempt = 0; attempt < TRIES; attempt++) {
-        char where[64];
+        char where[64], num[FMT_UINT_MAX + 1];
         value *v;
-        snprintf(where, sizeof where, "%s.%d", label, attempt);
+        size_t n = 0;
+        fmt_cat(where, sizeof where, &n, label, strlen(label));
+        fmt_cat(where, sizeof where, &n, ".", 1);
+        fmt_cat(where, sizeof where, &n, num, fmt_int(num, attempt));
         if (draw_arg(m, a, where, &v) < 0)
             return NULL;
         if (unlike && schema_equal(v, unlike))
@@ -549,8 +561,9 @@ static void make_id(task *t)
         layout[n++] = (unsigned char)(t->seed >> (8 * i));
     memcpy(layout + n, arm_text, strlen(arm_text));
     n += strlen(arm_text);
-    snprintf(t->id, sizeof t->id, "t-%016llx",
-             (unsigned long long)XXH3_64bits(layout, n));
+    t->id[0] = 't';
+    t->id[1] = '-';
+    fmt_hex64(t->id + 2, XXH3_64bits(layout, n));
 }
 
 /* Picks the chain's tools for depth d >= 2. */
@@ -686,9 +699,9 @@ value *task_to_value(arena *a, const task *t, int generator_version)
     arm_id(&t->arm, arm_text);
     value *o = vb_object(a);
     value *seed = NULL;
-    char digits[24];
-    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)t->seed);
-    seed = value_new_text(a, V_INT, digits, (size_t)n, 0, 0);
+    char digits[FMT_UINT_MAX];
+    size_t n = fmt_uint(digits, t->seed);
+    seed = value_new_text(a, V_INT, digits, n, 0, 0);
     int rc = vb_put(a, o, "id", vb_str(a, t->id));
     rc |= vb_put(a, o, "file_sha256", vb_str(a, t->file_sha256));
     rc |= vb_put(a, o, "seed", seed);
