@@ -435,6 +435,8 @@ int cmd_replay(int argc, char **argv)
     r.cap = CHUNK;
     r.buf = malloc(r.cap);
     int stop = 0, fatal = 0;
+    /* said once the database's thread has said its own lines */
+    char last[1400] = "";
     for (size_t i = 0; i < in.n && !stop && !fatal && r.buf; i++) {
         const char *path = in.paths[i];
         int is_stdin = strcmp(path, "-") == 0;
@@ -448,8 +450,8 @@ int cmd_replay(int argc, char **argv)
             *(slash == dir ? slash + 1 : slash) = '\0';
         r.fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
         if (r.fd < 0) {
-            fprintf(stderr, "replay: cannot read %s: %s\n", path,
-                    strerror(errno));
+            snprintf(last, sizeof last, "replay: cannot read %s: %s\n", path,
+                     strerror(errno));
             fatal = 1;
             break;
         }
@@ -463,8 +465,9 @@ int cmd_replay(int argc, char **argv)
             if (k == LINE_EOF)
                 break;
             if (k == LINE_ERROR) {
-                fprintf(stderr, "replay: %s: cannot read line %lu: %s\n",
-                        shown, line + 1, strerror(errno));
+                snprintf(last, sizeof last,
+                         "replay: %s: cannot read line %lu: %s\n", shown,
+                         line + 1, strerror(errno));
                 fatal = 1;
                 break;
             }
@@ -473,13 +476,13 @@ int cmd_replay(int argc, char **argv)
                          ? night_long_line(n, shown, line, text, len, full, &e)
                          : night_line(n, shown, dir, line, text, len, &e);
             if (rc < 0) {
-                fprintf(stderr, "replay: %s\n", e.msg);
+                snprintf(last, sizeof last, "replay: %s\n", e.msg);
                 fatal = 1;
                 break;
             }
             if (rc == 1) {
-                fprintf(stderr, "replay: stopped at the first problem "
-                                "(--strict)\n");
+                snprintf(last, sizeof last, "replay: stopped at the first "
+                                            "problem (--strict)\n");
                 stop = 1;
                 break;
             }
@@ -491,20 +494,22 @@ int cmd_replay(int argc, char **argv)
             close(r.fd);
     }
     if (!r.buf) {
-        fprintf(stderr, "replay: out of memory\n");
+        snprintf(last, sizeof last, "replay: out of memory\n");
         fatal = 1;
     }
     free(r.buf);
     show_progress(&p, night_get_counts(n), 1);
     if (!fatal && night_finish(n, !stop, &e) < 0) {
-        fprintf(stderr, "replay: %s\n", e.msg);
+        /* the database failed: its error comes before any other */
+        snprintf(last, sizeof last, "replay: %s\n", e.msg);
         fatal = 1;
     }
-    const night_counts *c = night_get_counts(n);
+    night_counts c = *night_get_counts(n);
+    night_free(n); /* the database's thread has ended */
+    fputs(last, stderr);
     if (!fatal)
-        summary(c, o.db_path);
-    status = fatal ? EXIT_CANNOT : c->problems ? EXIT_REFUSED : 0;
-    night_free(n);
+        summary(&c, o.db_path);
+    status = fatal ? EXIT_CANNOT : c.problems ? EXIT_REFUSED : 0;
 out:
     for (size_t i = 0; i < in.n; i++)
         free(in.paths[i]);

@@ -13,14 +13,17 @@
 #include "arena.h"
 #include "canon.h"
 #include "db.h"
+#include "fmt.h"
 #include "generator.h"
 #include "keymap.h"
 #include "sim.h"
 #include "task.h"
 #include "transcript.h"
 #include "vbuild.h"
+#include "writer.h"
 
 #define BATCH 256        /* episodes written per transaction, by default */
+#define QUEUE 256        /* jobs waiting for the database's thread, at most */
 #define SAID_PROBLEMS 100 /* problems said on stderr one by one */
 
 struct run {
@@ -69,9 +72,9 @@ struct night {
     keymap ep_index;
     char **names; /* every file name seen, for rows that outlive a file */
     size_t nnames;
-    night_counts c;
-    unsigned batch;
-    int in_txn;
+    writer *w;       /* the only user of db while it runs */
+    night_counts c;  /* this thread's part: lines, problems, runs */
+    night_counts shown; /* with the writer's part, for night_get_counts */
     char fingerprint[65];
     char replayed_at[32];
     sim_result r;
@@ -105,35 +108,14 @@ static const char *intern(night *n, const char *file)
     return n->names[n->nnames++];
 }
 
-static int commit_batch(night *n, err *e)
-{
-    if (n->in_txn && db_commit(n->db, e) < 0)
-        return -1;
-    n->in_txn = 0;
-    n->batch = 0;
-    return 0;
-}
-
-static int in_txn(night *n, err *e)
-{
-    if (n->in_txn)
-        return 0;
-    if (db_begin(n->db, e) < 0)
-        return -1;
-    n->in_txn = 1;
-    return 0;
-}
-
 /* Records a problem line; 1 when --strict says stop. */
 static int problem(night *n, const char *file, unsigned long line,
                    const char *run, const char *episode, const char *msg,
                    const char *text, size_t len, err *e)
 {
     n->c.problems++;
-    if (n->c.problems <= SAID_PROBLEMS)
-        fprintf(n->o.diag, "%s:%lu: %s\n", file, line, msg);
     db_problem p = {file, line, run, episode, msg, text, len};
-    if (in_txn(n, e) < 0 || db_put_problem(n->db, &p, e) < 0)
+    if (writer_put_problem(n->w, &p, e) < 0)
         return -1;
     return n->o.strict ? 1 : 0;
 }
@@ -218,11 +200,8 @@ static int declare_run(night *n, const char *name, const char *tools,
         db_run row = {name,  model, meta_json.data, r->ts->doc->file_sha256,
                       tools, GENERATOR_VERSION, n->fingerprint,
                       n->replayed_at};
-        if (rc == 0 && in_txn(n, e) == 0 &&
-            db_put_tool_file(n->db, r->ts, tools, e) == 0)
-            rc = db_put_run(n->db, &row, e);
-        else
-            rc = -1;
+        if (rc == 0)
+            rc = writer_put_run(n->w, r->ts, tools, &row, e);
         buf_free(&meta_json);
         if (rc < 0 && e->code != ERR_VALUE)
             return -1;
@@ -307,13 +286,13 @@ static void ep_free(struct episode *ep)
     free(ep);
 }
 
+/* Takes ep out of the table (the caller frees it, or hands it over). */
 static void close_ep(night *n, struct episode *ep, size_t slot)
 {
     if (ep_key(n, n->runs[ep->run].name, ep->name) == 0)
         keymap_remove(&n->ep_index, n->key.data, n->key.len);
     n->eps[slot] = NULL;
     n->free_slots[n->nfree++] = slot;
-    ep_free(ep);
 }
 
 /* Puts ep in a slot of the table; 0 or -1 out of memory. */
@@ -355,82 +334,74 @@ static char *arena_text(arena *a, const buf *b)
     return arena_memdup(a, b->data ? b->data : "", b->len);
 }
 
-/* Writes a finished (or, at the end, unfinished) episode. */
+static void release_ep(void *ep)
+{
+    ep_free(ep);
+}
+
+/* Hands a finished (or, at the end, unfinished) episode, out of the
+ * table already, to the writer, which owns it from here on. */
 static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
 {
     const struct run *r = &n->runs[ep->run];
-    char hash[17], was[17];
-    snprintf(hash, sizeof hash, "%016llx",
-             (unsigned long long)XXH3_64bits_digest(&ep->hash));
-    if (in_txn(n, e) < 0)
-        return -1;
-    int found = db_episode_hash(n->db, r->name, ep->name, was, e);
-    if (found < 0)
-        return -1;
-    if (found && strcmp(was, hash) == 0) {
-        n->c.unchanged += ep->nlines;
-        n->c.skipped++;
-        return 0;
+    writer_episode *w = arena_alloc(ep->a, sizeof *w);
+    char hash[17], arm_text[ARM_ID_MAX];
+    if (!w) {
+        ep_free(ep);
+        return nomem(e);
     }
-    if (found) {
-        n->c.replaced++;
-        fprintf(n->o.diag, "%s:%lu: episode \"%s\" of run \"%s\" changed "
-                           "since it was recorded: replaced\n",
-                ep->file, ep->line, ep->name, r->name);
-    }
+    memset(w, 0, sizeof *w);
+    w->release = release_ep;
+    w->owner = ep;
+    fmt_hex64(hash, XXH3_64bits_digest(&ep->hash));
     sim_verdict v;
     sim_judge(ep->s, &v);
     const task *t = ep->t;
-    db_outcome outcomes[TASK_MAX_EVENTS];
     for (int i = 0; i < v.nevents; i++)
-        outcomes[i] = (db_outcome){i + 1, t->events[i].step,
-                                   knob_name(t->events[i].dial),
-                                   v.events[i].call,
-                                   outcome_name(v.events[i].outcome)};
-    char arm_text[ARM_ID_MAX];
+        w->outcomes[i] = (db_outcome){i + 1, t->events[i].step,
+                                      knob_name(t->events[i].dial),
+                                      v.events[i].call,
+                                      outcome_name(v.events[i].outcome)};
+    w->noutcomes = (size_t)v.nevents;
     arm_id(&t->arm, arm_text);
-    value *tv = task_to_value(ep->a, t, GENERATOR_VERSION);
-    if (!tv || canon_write(&n->scratch, tv, e) < 0)
-        return tv ? -1 : nomem(e);
-    if (db_put_task(n->db, t->id, r->ts->doc->file_sha256, t->seed, arm_text,
-                    t->depth, t->request, n->scratch.data, e) < 0)
-        return -1;
+    w->file_sha256 = r->ts->doc->file_sha256;
+    w->request = t->request;
+    w->depth = t->depth;
+    w->task = task_to_value(ep->a, t, GENERATOR_VERSION);
+    w->calls = ep->calls;
+    w->ncalls = ep->ncalls;
+    w->lines = ep->nlines;
+    db_episode *row = &w->row;
     unsigned errors = 0;
-    db_episode row = {0};
     for (int c = 0; c <= SIM_RATE_LIMITED; c++) {
-        row.err_by_code[c] = v.errors[c];
+        row->err_by_code[c] = v.errors[c];
         errors += v.errors[c];
     }
-    row.run = r->name;
-    row.episode = ep->name;
-    row.seed = t->seed;
-    row.arm = arm_text;
-    row.knob = knob_name(t->arm.knob);
-    row.level = t->arm.level;
-    row.task_id = t->id;
-    row.calls = v.calls;
-    row.reached = (unsigned)v.reached;
-    row.pass = (unsigned)v.pass;
-    row.side_effects = v.side_effects;
-    row.duplicate_writes = v.duplicates;
-    row.errors = errors;
-    row.unfinished = unfinished;
-    row.diverged = ep->diverged;
-    row.status = ep->status;
-    row.final = ep->final;
-    row.content_xxh3 = hash;
-    row.source_file = ep->file;
-    row.source_line = ep->line;
-    if (db_put_episode(n->db, &row, ep->calls, ep->ncalls, outcomes,
-                       (size_t)v.nevents, found, e) < 0)
-        return -1;
-    n->c.used += ep->nlines;
-    n->c.episodes++;
-    n->c.calls += ep->ncalls;
-    n->c.unfinished += (unsigned long)unfinished;
-    if (++n->batch >= (n->o.batch ? n->o.batch : BATCH))
-        return commit_batch(n, e);
-    return 0;
+    row->run = r->name;
+    row->episode = ep->name;
+    row->seed = t->seed;
+    row->arm = arena_memdup(ep->a, arm_text, strlen(arm_text));
+    row->knob = knob_name(t->arm.knob);
+    row->level = t->arm.level;
+    row->task_id = t->id;
+    row->calls = v.calls;
+    row->reached = (unsigned)v.reached;
+    row->pass = (unsigned)v.pass;
+    row->side_effects = v.side_effects;
+    row->duplicate_writes = v.duplicates;
+    row->errors = errors;
+    row->unfinished = unfinished;
+    row->diverged = ep->diverged;
+    row->status = ep->status;
+    row->final = ep->final;
+    row->content_xxh3 = arena_memdup(ep->a, hash, 16);
+    row->source_file = ep->file;
+    row->source_line = ep->line;
+    if (!w->task || !row->arm || !row->content_xxh3) {
+        ep_free(ep);
+        return nomem(e);
+    }
+    return writer_put_episode(n->w, w, e);
 }
 
 /* The lines of a refused episode: said once, at its episode line. */
@@ -617,6 +588,7 @@ static int on_end(night *n, const char *file, unsigned long line,
     if (ep->refused) {
         int rc = refused_ep_line(n, file, line, ep, tl, text, len, e);
         close_ep(n, ep, slot);
+        ep_free(ep);
         return rc;
     }
     ep_hash_line(ep, text, len);
@@ -627,9 +599,8 @@ static int on_end(night *n, const char *file, unsigned long line,
                           : NULL;
     if ((tl->status && !ep->status) || (tl->final && !ep->final))
         return nomem(e);
-    int rc = write_ep(n, ep, 0, e);
     close_ep(n, ep, slot);
-    return rc;
+    return write_ep(n, ep, 0, e);
 }
 
 static int on_run(night *n, const char *file, const char *dir,
@@ -690,7 +661,9 @@ int night_open(night **out, const night_opts *o, err *e)
     now_text(n->replayed_at);
     *out = n;
     if (generator_fingerprint(n->fingerprint, e) < 0 ||
-        db_open(&n->db, o->db_path, e) < 0)
+        db_open(&n->db, o->db_path, e) < 0 ||
+        writer_start(&n->w, n->db, o->diag, o->batch ? o->batch : BATCH,
+                     QUEUE, SAID_PROBLEMS, e) < 0)
         return -1;
     if (o->default_tools) {
         char why[1200];
@@ -799,12 +772,13 @@ int night_finish(night *n, int write_open, err *e)
         struct episode *ep = n->eps[i];
         if (!ep)
             continue;
-        int rc = ep->refused ? 0 : write_ep(n, ep, 1, e);
         close_ep(n, ep, i);
-        if (rc < 0)
+        if (ep->refused)
+            ep_free(ep);
+        else if (write_ep(n, ep, 1, e) < 0)
             return -1;
     }
-    if (commit_batch(n, e) < 0)
+    if (writer_finish(n->w, e) < 0)
         return -1;
     if (n->c.problems > SAID_PROBLEMS)
         fprintf(n->o.diag, "replay: %lu more problems are in the problems "
@@ -815,15 +789,27 @@ int night_finish(night *n, int write_open, err *e)
     return db_close(d, e);
 }
 
-const night_counts *night_get_counts(const night *n)
+const night_counts *night_get_counts(night *n)
 {
-    return &n->c;
+    writer_counts w = {0};
+    if (n->w)
+        writer_get_counts(n->w, &w);
+    n->shown = n->c;
+    n->shown.used += w.used;
+    n->shown.unchanged = w.unchanged;
+    n->shown.episodes = w.episodes;
+    n->shown.skipped = w.skipped;
+    n->shown.replaced = w.replaced;
+    n->shown.unfinished = w.unfinished;
+    n->shown.calls = w.calls;
+    return &n->shown;
 }
 
 void night_free(night *n)
 {
     if (!n)
         return;
+    writer_free(n->w); /* first: it may still read the runs */
     for (size_t i = 0; i < n->neps; i++)
         ep_free(n->eps[i]);
     free(n->eps);

@@ -12,6 +12,10 @@
  *    a problem (recorded in `problems`, and said on stderr as FILE:LINE:).
  *  - Episodes are committed in batches; a process killed at any moment
  *    leaves whole episodes only, and running again completes the job.
+ *  - The database is written on a thread of its own (writer.h), while
+ *    the next lines are answered; notes and problems are said from there,
+ *    in input order, so a caller says its own last words after
+ *    night_finish or night_free.
  *  - With shards, an episode belongs to shard XXH3-64("run\0episode")
  *    mod shards; the lines of other shards' episodes are counted apart.
  */
@@ -64,7 +68,8 @@ int night_long_line(night *n, const char *file, unsigned long line,
  * committed. */
 int night_finish(night *n, int write_open, err *e);
 
-const night_counts *night_get_counts(const night *n);
+/* The counts so far; exact after night_finish. */
+const night_counts *night_get_counts(night *n);
 
 /* The shard (0-based, of shards) an episode belongs to. */
 unsigned night_shard_of(const char *run, const char *episode,

@@ -13,6 +13,7 @@ enum stmt {
     S_RUN_FILE,
     S_RUN,
     S_TASK,
+    S_HAS_TASK,
     S_EPISODE_HASH,
     S_DELETE_CALLS,
     S_DELETE_OUTCOMES,
@@ -40,6 +41,7 @@ static const char *const stmt_sql[NSTMT] = {
               "generator_fingerprint = excluded.generator_fingerprint",
     [S_TASK] = "INSERT OR IGNORE INTO tasks (task_id, file_sha256, seed, arm, "
                "depth, request, task) VALUES (?,?,?,?,?,?,?)",
+    [S_HAS_TASK] = "SELECT 1 FROM tasks WHERE task_id = ?",
     [S_EPISODE_HASH] = "SELECT content_xxh3 FROM episodes "
                        "WHERE run = ? AND episode = ?",
     [S_DELETE_CALLS] = "DELETE FROM calls WHERE run = ? AND episode = ?",
@@ -137,8 +139,14 @@ int db_open(db **out, const char *path, err *e)
     }
     *out = NULL;
     int version = 0;
+    /* No count of SQLite's memory (it takes a global mutex per
+     * allocation); only takes effect before SQLite's first use. */
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    /* NOMUTEX: one thread at a time uses a connection (db.h) */
     if (sqlite3_open_v2(path, &d->h,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                            SQLITE_OPEN_NOMUTEX,
+                        NULL) !=
         SQLITE_OK) {
         fail(d, e, "open it");
         goto bad;
@@ -288,6 +296,18 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
     return run(d, S_TASK, e, "record a task");
 }
 
+int db_has_task(db *d, const char *task_id, err *e)
+{
+    sqlite3_stmt *s = d->st[S_HAS_TASK];
+    text(s, 1, task_id);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return fail(d, e, "read the tasks");
+    return rc == SQLITE_ROW;
+}
+
 int db_episode_hash(db *d, const char *run_name, const char *episode,
                     char hash[17], err *e)
 {
@@ -402,8 +422,8 @@ int db_put_problem(db *d, const db_problem *p, err *e)
     text(s, 4, p->episode);
     text(s, 5, p->message);
     size_t n = p->line_len;
-    if (n > 4096) { /* the first 4096 bytes, cut before a UTF-8 sequence */
-        n = 4096;
+    if (n > DB_PROBLEM_LINE) { /* cut before a UTF-8 sequence */
+        n = DB_PROBLEM_LINE;
         while (n > 0 && ((unsigned char)p->line[n] & 0xC0) == 0x80)
             n--;
     }

@@ -11,6 +11,8 @@
  *    the process dies is not there.
  *  - An episode is written whole: db_put_episode replaces any earlier
  *    version of it (its calls and dial outcomes with it).
+ *  - A db is used by one thread at a time (it may be handed from one
+ *    thread to another); SQLite's own locks on it are off.
  * Errors: ERR_IO with SQLite's message and the database's path.
  */
 #ifndef TR_DB_H
@@ -76,6 +78,8 @@ typedef struct db_outcome {
     const char *outcome;
 } db_outcome;
 
+#define DB_PROBLEM_LINE 4096 /* bytes of a problem's line kept */
+
 typedef struct db_problem {
     const char *source_file;
     unsigned long source_line;
@@ -104,6 +108,9 @@ int db_put_run(db *d, const db_run *r, err *e);
 int db_put_task(db *d, const char *task_id, const char *file_sha256,
                 uint64_t seed, const char *arm, int depth, const char *request,
                 const char *task_json, err *e);
+
+/* Whether a task is recorded: 1 or 0, -1 on error. */
+int db_has_task(db *d, const char *task_id, err *e);
 
 /* The content hash of an episode already recorded: 1 and hash filled,
  * 0 when there is none, -1 on error. */

@@ -1,0 +1,442 @@
+/* writer: see writer.h.  A ring of job pointers between the engine's
+ * thread and this one, under one mutex. */
+#define _XOPEN_SOURCE 700
+#include "writer.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "canon.h"
+
+enum job_kind { J_EPISODE = 1, J_PROBLEM, J_RUN };
+
+struct problem_job {
+    writer_job job;
+    db_problem p; /* its strings follow the job */
+};
+
+struct run_job {
+    writer_job job;
+    const toolset *ts;
+    const char *path;
+    const db_run *r;
+    int done, rc; /* the caller waits for done */
+    err e;
+};
+
+struct writer {
+    db *d;
+    FILE *diag;
+    unsigned batch, in_batch;
+    int in_txn;
+    unsigned long say, said;
+    buf scratch;
+
+    pthread_t thread;
+    int started;
+    pthread_mutex_t mu;
+    pthread_cond_t wake, room, done;
+    writer_job *head, *tail; /* waiting, oldest first */
+    unsigned count, depth;
+    int idle, full;          /* a thread waits on wake, on room */
+    writer_episode *back;    /* written: to release on the engine's thread */
+    int closing, abort, failed;
+    err failure;
+    writer_counts c;
+};
+
+/* ------------------------------------------------- on the writer's thread */
+
+static int in_txn(writer *w, err *e)
+{
+    if (w->in_txn)
+        return 0;
+    if (db_begin(w->d, e) < 0)
+        return -1;
+    w->in_txn = 1;
+    return 0;
+}
+
+static int commit(writer *w, err *e)
+{
+    if (w->in_txn && db_commit(w->d, e) < 0)
+        return -1;
+    w->in_txn = 0;
+    w->in_batch = 0;
+    return 0;
+}
+
+/* Adds to the counts the engine's thread reads. */
+static void count(writer *w, const writer_counts *add)
+{
+    pthread_mutex_lock(&w->mu);
+    w->c.used += add->used;
+    w->c.unchanged += add->unchanged;
+    w->c.episodes += add->episodes;
+    w->c.skipped += add->skipped;
+    w->c.replaced += add->replaced;
+    w->c.unfinished += add->unfinished;
+    w->c.calls += add->calls;
+    pthread_mutex_unlock(&w->mu);
+}
+
+static int write_episode(writer *w, writer_episode *ep, err *e)
+{
+    const db_episode *row = &ep->row;
+    char was[17];
+    writer_counts add = {0};
+    if (in_txn(w, e) < 0)
+        return -1;
+    int found = db_episode_hash(w->d, row->run, row->episode, was, e);
+    if (found < 0)
+        return -1;
+    if (found && strcmp(was, row->content_xxh3) == 0) {
+        add.unchanged = ep->lines;
+        add.skipped = 1;
+        count(w, &add);
+        return 0;
+    }
+    if (found) {
+        add.replaced = 1;
+        fprintf(w->diag, "%s:%lu: episode \"%s\" of run \"%s\" changed "
+                         "since it was recorded: replaced\n",
+                row->source_file, row->source_line, row->episode, row->run);
+    }
+    int has = db_has_task(w->d, row->task_id, e);
+    if (has < 0)
+        return -1;
+    if (!has) {
+        if (canon_write(&w->scratch, ep->task, e) < 0 ||
+            db_put_task(w->d, row->task_id, ep->file_sha256, row->seed,
+                        row->arm, ep->depth, ep->request, w->scratch.data,
+                        e) < 0)
+            return -1;
+    }
+    if (db_put_episode(w->d, row, ep->calls, ep->ncalls, ep->outcomes,
+                       ep->noutcomes, found, e) < 0)
+        return -1;
+    add.used = ep->lines;
+    add.episodes = 1;
+    add.calls = ep->ncalls;
+    add.unfinished = (unsigned long)row->unfinished;
+    count(w, &add);
+    if (++w->in_batch >= w->batch)
+        return commit(w, e);
+    return 0;
+}
+
+/* Says a problem on diag, while fewer than `say` were said. */
+static void say_problem(writer *w, const db_problem *p)
+{
+    if (w->said < w->say) {
+        w->said++;
+        fprintf(w->diag, "%s:%lu: %s\n", p->source_file, p->source_line,
+                p->message);
+    }
+}
+
+static int write_problem(writer *w, const db_problem *p, err *e)
+{
+    if (in_txn(w, e) < 0)
+        return -1;
+    return db_put_problem(w->d, p, e);
+}
+
+static int write_run(writer *w, struct run_job *j)
+{
+    if (in_txn(w, &j->e) < 0 ||
+        db_put_tool_file(w->d, j->ts, j->path, &j->e) < 0)
+        return -1;
+    return db_put_run(w->d, j->r, &j->e);
+}
+
+/* Does one job; -1 when the database failed (e set).  Problems are freed
+ * here; episodes go back to the engine. */
+static int do_job(writer *w, writer_job *j, int skip, err *e,
+                  writer_episode **back)
+{
+    int rc = 0;
+    switch (j->kind) {
+    case J_EPISODE: {
+        writer_episode *ep = (writer_episode *)j;
+        if (!skip)
+            rc = write_episode(w, ep, e);
+        ep->job.next = (writer_job *)*back;
+        *back = ep;
+        return rc;
+    }
+    case J_PROBLEM: {
+        struct problem_job *p = (struct problem_job *)j;
+        say_problem(w, &p->p); /* even when it is not recorded */
+        if (!skip)
+            rc = write_problem(w, &p->p, e);
+        free(p);
+        return rc;
+    }
+    default: {
+        struct run_job *r = (struct run_job *)j;
+        rc = skip ? -1 : write_run(w, r);
+        if (rc < 0)
+            *e = skip ? w->failure : r->e;
+        pthread_mutex_lock(&w->mu);
+        r->rc = rc;
+        r->done = 1;
+        pthread_cond_broadcast(&w->done);
+        pthread_mutex_unlock(&w->mu);
+        return rc < 0 ? -1 : 0;
+    }
+    }
+}
+
+/* Takes every waiting job at once, so that the two threads meet rarely. */
+static void *main_loop(void *arg)
+{
+    writer *w = arg;
+    writer_episode *back = NULL;
+    for (;;) {
+        pthread_mutex_lock(&w->mu);
+        if (back) { /* the last round's episodes, for the engine to free */
+            writer_episode *last = back;
+            while (last->job.next)
+                last = (writer_episode *)last->job.next;
+            last->job.next = (writer_job *)w->back;
+            w->back = back;
+            back = NULL;
+        }
+        while (!w->head && !w->closing) {
+            w->idle = 1;
+            pthread_cond_wait(&w->wake, &w->mu);
+            w->idle = 0;
+        }
+        writer_job *j = w->head;
+        if (!j) {
+            pthread_mutex_unlock(&w->mu);
+            break;
+        }
+        w->head = w->tail = NULL;
+        w->count = 0;
+        int skip = w->failed || w->abort;
+        if (w->full)
+            pthread_cond_signal(&w->room);
+        pthread_mutex_unlock(&w->mu);
+        while (j) {
+            writer_job *next = j->next;
+            err e;
+            err_clear(&e);
+            if (do_job(w, j, skip, &e, &back) < 0 && !skip) {
+                skip = 1;
+                pthread_mutex_lock(&w->mu);
+                w->failed = 1;
+                w->failure = e;
+                pthread_cond_broadcast(&w->room);
+                pthread_mutex_unlock(&w->mu);
+            }
+            j = next;
+        }
+    }
+    pthread_mutex_lock(&w->mu);
+    int end_well = !w->failed && !w->abort;
+    pthread_mutex_unlock(&w->mu);
+    if (end_well) {
+        err e;
+        err_clear(&e);
+        if (commit(w, &e) < 0) {
+            pthread_mutex_lock(&w->mu);
+            w->failed = 1;
+            w->failure = e;
+            pthread_mutex_unlock(&w->mu);
+        }
+    }
+    return NULL;
+}
+
+/* --------------------------------------------- on the engine's thread */
+
+int writer_start(writer **out, db *d, FILE *diag, unsigned batch,
+                 unsigned depth, unsigned long say, err *e)
+{
+    writer *w = calloc(1, sizeof *w);
+    *out = w;
+    if (!w)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    w->d = d;
+    w->diag = diag;
+    w->batch = batch ? batch : 1;
+    w->depth = depth ? depth : 1;
+    w->say = say;
+    w->scratch = (buf)BUF_INIT;
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->wake, NULL);
+    pthread_cond_init(&w->room, NULL);
+    pthread_cond_init(&w->done, NULL);
+    pthread_attr_t attr;
+    int rc = pthread_attr_init(&attr);
+    if (rc == 0) {
+        /* SQLite needs little stack; a small one keeps the address space
+         * (ulimit -v) small too */
+        pthread_attr_setstacksize(&attr, (size_t)2 << 20);
+        rc = pthread_create(&w->thread, &attr, main_loop, w);
+        pthread_attr_destroy(&attr);
+    }
+    if (rc != 0)
+        return err_set(e, ERR_NOMEM, "cannot start the database's thread: %s",
+                       strerror(rc));
+    w->started = 1;
+    return 0;
+}
+
+static void release_all(writer_episode *ep)
+{
+    while (ep) {
+        writer_episode *next = (writer_episode *)ep->job.next;
+        ep->release(ep->owner);
+        ep = next;
+    }
+}
+
+/* Queues a job, waiting for room; -1 (the failure in e) once the writer
+ * has failed, and the job is not queued.  Releases what came back. */
+static int put(writer *w, writer_job *j, err *e)
+{
+    j->next = NULL;
+    pthread_mutex_lock(&w->mu);
+    while (w->count >= w->depth && !w->failed) {
+        w->full = 1;
+        pthread_cond_wait(&w->room, &w->mu);
+        w->full = 0;
+    }
+    writer_episode *back = w->back;
+    w->back = NULL;
+    int failed = w->failed;
+    if (failed) {
+        *e = w->failure;
+    } else {
+        if (w->tail)
+            w->tail->next = j;
+        else
+            w->head = j;
+        w->tail = j;
+        w->count++;
+        if (w->idle)
+            pthread_cond_signal(&w->wake);
+    }
+    pthread_mutex_unlock(&w->mu);
+    release_all(back);
+    return failed ? -1 : 0;
+}
+
+int writer_put_episode(writer *w, writer_episode *ep, err *e)
+{
+    ep->job.kind = J_EPISODE;
+    if (put(w, &ep->job, e) < 0) {
+        ep->release(ep->owner);
+        return -1;
+    }
+    return 0;
+}
+
+/* A copy of s at *at, which moves past it; NULL stays NULL. */
+static const char *copy_to(char **at, const char *s, size_t len)
+{
+    if (!s)
+        return NULL;
+    char *d = *at;
+    memcpy(d, s, len);
+    d[len] = '\0';
+    *at = d + len + 1;
+    return d;
+}
+
+int writer_put_problem(writer *w, const db_problem *p, err *e)
+{
+    size_t lf = strlen(p->source_file), lr = p->run ? strlen(p->run) : 0,
+           le = p->episode ? strlen(p->episode) : 0,
+           lm = strlen(p->message),
+           ll = p->line_len > DB_PROBLEM_LINE ? DB_PROBLEM_LINE + 4
+                                              : p->line_len;
+    struct problem_job *j = malloc(sizeof *j + lf + lr + le + lm + ll + 5);
+    if (!j)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    memset(j, 0, sizeof *j);
+    j->job.kind = J_PROBLEM;
+    char *at = (char *)(j + 1);
+    j->p.source_file = copy_to(&at, p->source_file, lf);
+    j->p.source_line = p->source_line;
+    j->p.run = copy_to(&at, p->run, lr);
+    j->p.episode = copy_to(&at, p->episode, le);
+    j->p.message = copy_to(&at, p->message, lm);
+    j->p.line = copy_to(&at, p->line, ll);
+    j->p.line_len = ll;
+    if (put(w, &j->job, e) < 0) {
+        free(j);
+        return -1;
+    }
+    return 0;
+}
+
+int writer_put_run(writer *w, const toolset *ts, const char *path,
+                   const db_run *r, err *e)
+{
+    struct run_job j = {.job.kind = J_RUN, .ts = ts, .path = path, .r = r};
+    err_clear(&j.e);
+    if (put(w, &j.job, e) < 0)
+        return -1;
+    pthread_mutex_lock(&w->mu);
+    while (!j.done)
+        pthread_cond_wait(&w->done, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+    if (j.rc != 0)
+        *e = j.e;
+    return j.rc;
+}
+
+/* Tells the thread to end once nothing waits, waits for it, and releases
+ * the episodes it gave back. */
+static void join(writer *w)
+{
+    if (w->started) {
+        pthread_mutex_lock(&w->mu);
+        w->closing = 1;
+        pthread_cond_signal(&w->wake);
+        pthread_mutex_unlock(&w->mu);
+        pthread_join(w->thread, NULL);
+        w->started = 0;
+    }
+    release_all(w->back);
+    w->back = NULL;
+}
+
+int writer_finish(writer *w, err *e)
+{
+    join(w);
+    if (w->failed) {
+        *e = w->failure;
+        return -1;
+    }
+    return 0;
+}
+
+void writer_get_counts(writer *w, writer_counts *c)
+{
+    pthread_mutex_lock(&w->mu);
+    *c = w->c;
+    pthread_mutex_unlock(&w->mu);
+}
+
+void writer_free(writer *w)
+{
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->abort = 1;
+    pthread_mutex_unlock(&w->mu);
+    join(w);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->wake);
+    pthread_cond_destroy(&w->room);
+    pthread_cond_destroy(&w->done);
+    buf_free(&w->scratch);
+    free(w);
+}
