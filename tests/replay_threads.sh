@@ -1,0 +1,109 @@
+# The database's own thread: what replay says and writes must not depend
+# on how its two threads happen to meet.  The samples night is replayed,
+# then a changed copy of it over the result: some episodes end with
+# another status (each then "changed since it was recorded: replaced"),
+# some lines are broken (problems), and a new run is declared late in the
+# night (a declaration the reading thread waits for).  Checked:
+#  - every note and problem comes out in input order (FILE:LINE rising),
+#    as many as the summary counts, the same text on every one of 5 runs;
+#  - the database equals, table by table, the one --batch 1 (a commit
+#    after each episode) gives.
+# Run with a ThreadSanitizer build as REPLAY, the same script finds races.
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+tmpdir
+command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+export SOURCE_DATE_EPOCH=1790000000
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+night=$TEST_TMP/night
+mkdir -p "$night"
+# the night, its tool paths made absolute (it is replayed from elsewhere)
+sed "s|\"tools\":\"\\.\\./tools/|\"tools\":\"$TOP_SRCDIR/samples/tools/|" \
+    "$TOP_SRCDIR/samples/night/careful.jsonl" > "$TEST_TMP/first.jsonl"
+# the changed night: every 5th end line says "stopped", every 37th line is
+# cut short, and a run "late" starts two thirds of the way in
+awk -v tools="$TOP_SRCDIR/samples/tools/shop.json" '
+    /"type":"end"/ && ++ends % 5 == 0 { sub(/"status":"done"/, "\"status\":\"stopped\"") }
+    NR % 37 == 0 { print substr($0, 1, 30); next }
+    NR == 450 {
+        print "{\"type\":\"run\",\"run\":\"late\",\"tools\":\"" tools "\"}"
+        print "{\"type\":\"episode\",\"run\":\"late\",\"episode\":\"l1\",\"seed\":3,\"arm\":\"base\"}"
+        print "{\"type\":\"end\",\"run\":\"late\",\"episode\":\"l1\"}"
+    }
+    { print }' "$TEST_TMP/first.jsonl" > "$TEST_TMP/changed.jsonl"
+
+# Whether the notes and problems on stderr ($1) come in input order: a
+# problem at its own line, an episode's "replaced" at its end line (in
+# the changed night), or at the end for one whose end line is broken;
+# prints how many there are, or "out of order".
+in_order() {
+    awk 'NR == FNR {
+             if ($0 ~ /"type":"end"/ &&
+                 match($0, /"episode":"[^"]*"/))
+                 end_of[substr($0, RSTART + 11, RLENGTH - 12)] = FNR
+             next
+         }
+         /^[^ ]*a\.jsonl:[0-9]+: / {
+             split($0, f, ":")
+             at = f[2] + 0
+             if ($0 ~ /changed since it was recorded: replaced$/) {
+                 name = $0
+                 sub(/^[^"]*"/, "", name)
+                 sub(/" of run .*/, "", name)
+                 # no end line: written unfinished when the input ends
+                 at = (name in end_of) ? end_of[name] : 1e9
+             }
+             if (at < last) bad = 1
+             last = at
+             n++
+         }
+         END { if (bad) print "out of order"; else print n + 0 }' \
+        "$TEST_TMP/changed.jsonl" "$1"
+}
+
+first=""
+for i in 1 2 3 4 5; do
+    rm -f "$TEST_TMP"/t.db*
+    cp "$TEST_TMP/first.jsonl" "$night/a.jsonl"
+    "$REPLAY" --quiet --db "$TEST_TMP/t.db" "$night" 2>/dev/null
+    cp "$TEST_TMP/changed.jsonl" "$night/a.jsonl"
+    "$REPLAY" --quiet --db "$TEST_TMP/t.db" "$night" 2>"$TEST_TMP/err.$i"
+    if [ -z "$first" ]; then
+        first=$(cat "$TEST_TMP/err.$i")
+        said=$(in_order "$TEST_TMP/err.$i")
+        # problems and replaced episodes, as the summary counts them
+        counted=$(awk '/ lines: / { p = $8 } / written \(/ { r = substr($7, 2) }
+                       END { print p + r }' "$TEST_TMP/err.$i")
+        if check_eq "notes and problems in input order" "$counted" "$said"
+        then ok; else ko "order"; fi
+        if [ "$said" -gt 20 ]; then ok; else ko "too few notes to test ($said)"; fi
+    elif check_eq "run $i says what run 1 said" "$first" \
+           "$(cat "$TEST_TMP/err.$i")"; then
+        ok
+    else
+        ko "run $i"
+    fi
+done
+
+rm -f "$TEST_TMP"/b.db*
+cp "$TEST_TMP/first.jsonl" "$night/a.jsonl"
+"$REPLAY" --quiet --batch 1 --db "$TEST_TMP/b.db" "$night" 2>/dev/null
+cp "$TEST_TMP/changed.jsonl" "$night/a.jsonl"
+"$REPLAY" --quiet --batch 1 --db "$TEST_TMP/b.db" "$night" 2>"$TEST_TMP/b.err"
+if [ "$(echo "$first" | sed 's/; into .*//')" = \
+     "$(sed 's/; into .*//' "$TEST_TMP/b.err")" ] &&
+   [ "$(db_dump "$TEST_TMP/t.db")" = "$(db_dump "$TEST_TMP/b.db")" ]; then
+    ok
+else
+    ko "what --batch 1 says or writes differs"
+fi
+if check_eq "the late run" "1|0|1" \
+       "$(sqlite3 "$TEST_TMP/t.db" "SELECT count(*), sum(calls), (SELECT count(*) FROM runs WHERE run = 'late') FROM episodes WHERE run = 'late'")"
+then ok; else ko "late run"; fi
+
+echo "threads: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
