@@ -367,7 +367,12 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     w->file_sha256 = r->ts->doc->file_sha256;
     w->request = t->request;
     w->depth = t->depth;
-    w->task = task_to_value(ep->a, t, GENERATOR_VERSION);
+    value *tv = task_to_value(ep->a, t, GENERATOR_VERSION);
+    if (!tv || canon_write(&n->scratch, tv, e) < 0) {
+        ep_free(ep);
+        return tv ? -1 : nomem(e);
+    }
+    w->task_json = arena_text(ep->a, &n->scratch);
     w->calls = ep->calls;
     w->ncalls = ep->ncalls;
     w->lines = ep->nlines;
@@ -397,7 +402,7 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     row->content_xxh3 = arena_memdup(ep->a, hash, 16);
     row->source_file = ep->file;
     row->source_line = ep->line;
-    if (!w->task || !row->arm || !row->content_xxh3) {
+    if (!w->task_json || !row->arm || !row->content_xxh3) {
         ep_free(ep);
         return nomem(e);
     }
@@ -662,7 +667,7 @@ int night_open(night **out, const night_opts *o, err *e)
     *out = n;
     if (generator_fingerprint(n->fingerprint, e) < 0 ||
         db_open(&n->db, o->db_path, e) < 0 ||
-        writer_start(&n->w, n->db, o->diag, o->batch ? o->batch : BATCH,
+        writer_start(&n->w, n->db, o->db_path, o->diag, o->batch ? o->batch : BATCH,
                      QUEUE, SAID_PROBLEMS, e) < 0)
         return -1;
     if (o->default_tools) {

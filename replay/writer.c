@@ -7,10 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "canon.h"
 
 enum job_kind { J_EPISODE = 1, J_PROBLEM, J_RUN };
+
+/* The write-ahead log is copied into the database by a third thread, on
+ * a connection of its own, once it holds CK_FRAMES pages (4 KiB each), so
+ * that the copy and its fsyncs overlap the writing; past CK_WAIT pages
+ * (the copier not keeping up) the writer waits for a whole copy. */
+#define CK_FRAMES 4096
+#define CK_WAIT (16 * CK_FRAMES)
 
 struct problem_job {
     writer_job job;
@@ -32,7 +37,6 @@ struct writer {
     unsigned batch, in_batch;
     int in_txn;
     unsigned long say, said;
-    buf scratch;
 
     pthread_t thread;
     int started;
@@ -45,6 +49,12 @@ struct writer {
     int closing, abort, failed;
     err failure;
     writer_counts c;
+
+    db *ck;            /* the copier's connection; NULL: SQLite copies */
+    pthread_t ck_thread;
+    int ck_started, ck_want, ck_stop;
+    pthread_cond_t ck_wake;
+    int ck_wait;       /* the writer's: the log is past CK_WAIT */
 };
 
 /* ------------------------------------------------- on the writer's thread */
@@ -65,7 +75,49 @@ static int commit(writer *w, err *e)
         return -1;
     w->in_txn = 0;
     w->in_batch = 0;
+    if (w->ck_wait) {
+        w->ck_wait = 0;
+        return db_checkpoint(w->d, 1, e);
+    }
     return 0;
+}
+
+/* After each commit (on the writer's thread): wakes the copier. */
+static void on_log(void *ctx, int frames)
+{
+    writer *w = ctx;
+    if (frames < CK_FRAMES)
+        return;
+    w->ck_wait = frames >= CK_WAIT;
+    pthread_mutex_lock(&w->mu);
+    w->ck_want = 1;
+    pthread_cond_signal(&w->ck_wake);
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void *copy_loop(void *arg)
+{
+    writer *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->ck_want && !w->ck_stop)
+            pthread_cond_wait(&w->ck_wake, &w->mu);
+        if (!w->ck_want)
+            break;
+        w->ck_want = 0;
+        pthread_mutex_unlock(&w->mu);
+        err e;
+        err_clear(&e);
+        int rc = db_checkpoint(w->ck, 0, &e);
+        pthread_mutex_lock(&w->mu);
+        if (rc < 0 && !w->failed) {
+            w->failed = 1;
+            w->failure = e;
+            pthread_cond_broadcast(&w->room);
+        }
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
 }
 
 /* Adds to the counts the engine's thread reads. */
@@ -107,13 +159,10 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
     int has = db_has_task(w->d, row->task_id, e);
     if (has < 0)
         return -1;
-    if (!has) {
-        if (canon_write(&w->scratch, ep->task, e) < 0 ||
-            db_put_task(w->d, row->task_id, ep->file_sha256, row->seed,
-                        row->arm, ep->depth, ep->request, w->scratch.data,
-                        e) < 0)
-            return -1;
-    }
+    if (!has && db_put_task(w->d, row->task_id, ep->file_sha256, row->seed,
+                            row->arm, ep->depth, ep->request, ep->task_json,
+                            e) < 0)
+        return -1;
     if (db_put_episode(w->d, row, ep->calls, ep->ncalls, ep->outcomes,
                        ep->noutcomes, found, e) < 0)
         return -1;
@@ -254,8 +303,8 @@ static void *main_loop(void *arg)
 
 /* --------------------------------------------- on the engine's thread */
 
-int writer_start(writer **out, db *d, FILE *diag, unsigned batch,
-                 unsigned depth, unsigned long say, err *e)
+int writer_start(writer **out, db *d, const char *path, FILE *diag,
+                 unsigned batch, unsigned depth, unsigned long say, err *e)
 {
     writer *w = calloc(1, sizeof *w);
     *out = w;
@@ -266,18 +315,25 @@ int writer_start(writer **out, db *d, FILE *diag, unsigned batch,
     w->batch = batch ? batch : 1;
     w->depth = depth ? depth : 1;
     w->say = say;
-    w->scratch = (buf)BUF_INIT;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->wake, NULL);
     pthread_cond_init(&w->room, NULL);
     pthread_cond_init(&w->done, NULL);
+    pthread_cond_init(&w->ck_wake, NULL);
+    if (db_checkpoint_open(&w->ck, path, e) < 0)
+        return -1;
     pthread_attr_t attr;
     int rc = pthread_attr_init(&attr);
     if (rc == 0) {
         /* SQLite needs little stack; a small one keeps the address space
          * (ulimit -v) small too */
         pthread_attr_setstacksize(&attr, (size_t)2 << 20);
-        rc = pthread_create(&w->thread, &attr, main_loop, w);
+        rc = pthread_create(&w->ck_thread, &attr, copy_loop, w);
+        if (rc == 0) {
+            w->ck_started = 1;
+            db_wal_notify(d, on_log, w);
+            rc = pthread_create(&w->thread, &attr, main_loop, w);
+        }
         pthread_attr_destroy(&attr);
     }
     if (rc != 0)
@@ -404,6 +460,17 @@ static void join(writer *w)
         pthread_join(w->thread, NULL);
         w->started = 0;
     }
+    if (w->ck_started) {
+        pthread_mutex_lock(&w->mu);
+        w->ck_stop = 1;
+        pthread_cond_signal(&w->ck_wake);
+        pthread_mutex_unlock(&w->mu);
+        pthread_join(w->ck_thread, NULL);
+        w->ck_started = 0;
+        db_wal_notify(w->d, NULL, NULL);
+    }
+    db_close(w->ck, NULL);
+    w->ck = NULL;
     release_all(w->back);
     w->back = NULL;
 }
@@ -437,6 +504,6 @@ void writer_free(writer *w)
     pthread_cond_destroy(&w->wake);
     pthread_cond_destroy(&w->room);
     pthread_cond_destroy(&w->done);
-    buf_free(&w->scratch);
+    pthread_cond_destroy(&w->ck_wake);
     free(w);
 }

@@ -24,7 +24,6 @@
 #include "err.h"
 #include "task.h"
 #include "tools.h"
-#include "value.h"
 
 typedef struct writer writer;
 
@@ -47,7 +46,7 @@ typedef struct writer_episode {
     /* its task, recorded once per task id */
     const char *file_sha256, *request;
     int depth;
-    const value *task;       /* written as canonical JSON */
+    const char *task_json;   /* the task, canonical JSON */
     unsigned long lines;     /* its lines: counted used, or unchanged */
     void (*release)(void *owner);
     void *owner;
@@ -59,12 +58,13 @@ typedef struct writer_counts {
     unsigned long episodes, skipped, replaced, unfinished, calls;
 } writer_counts;
 
-/* Starts the thread on d (which stays the caller's, to close after
- * writer_finish or writer_free).  batch: episodes per transaction; depth:
- * jobs that may wait; say: problems printed on diag one by one before
- * the rest are only counted. */
-int writer_start(writer **out, db *d, FILE *diag, unsigned batch,
-                 unsigned depth, unsigned long say, err *e);
+/* Starts the thread on d, the database at path (d stays the caller's, to
+ * close after writer_finish or writer_free), and a second one that copies
+ * the write-ahead log into the database on its own connection.  batch:
+ * episodes per transaction; depth: jobs that may wait; say: problems
+ * printed on diag one by one before the rest are only counted. */
+int writer_start(writer **out, db *d, const char *path, FILE *diag,
+                 unsigned batch, unsigned depth, unsigned long say, err *e);
 
 /* Hands an episode over (it is the writer's even when this fails; it is
  * released then). */

@@ -71,6 +71,10 @@ struct db {
     sqlite3 *h;
     char *path;
     sqlite3_stmt *st[NSTMT];
+    struct {
+        void (*notify)(void *ctx, int frames);
+        void *ctx;
+    } hook;
 };
 
 static int fail(db *d, err *e, const char *doing)
@@ -203,6 +207,50 @@ int db_close(db *d, err *e)
     free(d->path);
     free(d);
     return rc == SQLITE_OK ? 0 : -1;
+}
+
+static int on_commit(void *arg, sqlite3 *h, const char *schema, int frames)
+{
+    (void)h;
+    (void)schema;
+    const db *d = arg;
+    d->hook.notify(d->hook.ctx, frames);
+    return SQLITE_OK;
+}
+
+int db_wal_notify(db *d, void (*notify)(void *ctx, int frames), void *ctx)
+{
+    if (!notify) {
+        sqlite3_wal_autocheckpoint(d->h, 16384);
+        return 0;
+    }
+    d->hook.notify = notify;
+    d->hook.ctx = ctx;
+    sqlite3_wal_hook(d->h, on_commit, d); /* no autocheckpoint now */
+    return 0;
+}
+
+int db_checkpoint_open(db **out, const char *path, err *e)
+{
+    db *d = calloc(1, sizeof *d);
+    *out = d;
+    if (!d || !(d->path = strdup(path)))
+        return err_set(e, ERR_NOMEM, "out of memory opening %s", path);
+    if (sqlite3_open_v2(path, &d->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK)
+        return fail(d, e, "open it");
+    return exec(d, "PRAGMA synchronous = NORMAL", e, "set it up");
+}
+
+int db_checkpoint(db *d, int wait, err *e)
+{
+    int rc = sqlite3_wal_checkpoint_v2(d->h, NULL,
+                                       wait ? SQLITE_CHECKPOINT_RESTART
+                                            : SQLITE_CHECKPOINT_PASSIVE,
+                                       NULL, NULL);
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY)
+        return fail(d, e, "copy its log into it (is the disk full?)");
+    return 0;
 }
 
 /* Binds text (NULL as NULL). */

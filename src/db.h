@@ -94,6 +94,21 @@ int db_open(db **out, const char *path, err *e);
 /* Closes it; 0, or -1 when the last changes could not be written. */
 int db_close(db *d, err *e);
 
+/* After each commit, notify(ctx, frames) is told how many frames the
+ * write-ahead log holds, and the log is no longer copied into the
+ * database at 64 MiB: the caller checkpoints (NULL notify: back to
+ * automatic checkpoints). */
+int db_wal_notify(db *d, void (*notify)(void *ctx, int frames), void *ctx);
+
+/* A second connection to the database at path, for db_checkpoint only
+ * (closed with db_close); -1 with e set. */
+int db_checkpoint_open(db **out, const char *path, err *e);
+
+/* Copies the write-ahead log into the database: as far as it can without
+ * waiting (wait 0), or all of it, waiting for the writer's transaction to
+ * end (wait 1). */
+int db_checkpoint(db *d, int wait, err *e);
+
 int db_begin(db *d, err *e);
 int db_commit(db *d, err *e);
 

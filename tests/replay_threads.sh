@@ -105,5 +105,23 @@ if check_eq "the late run" "1|0|1" \
        "$(sqlite3 "$TEST_TMP/t.db" "SELECT count(*), sum(calls), (SELECT count(*) FROM runs WHERE run = 'late') FROM episodes WHERE run = 'late'")"
 then ok; else ko "late run"; fi
 
+# A night big enough (the samples night 40 times, each copy its own runs:
+# a 20 MB database) for the log to be copied into the database by the
+# third thread while the writer goes on.
+cp -R "$TOP_SRCDIR/samples/tools" "$TEST_TMP/" || exit 99
+mkdir -p "$TEST_TMP/big"
+cat "$TOP_SRCDIR"/samples/night/*.jsonl |
+    awk '{ lines[NR] = $0 } END {
+        for (c = 1; c <= 40; c++)
+            for (i = 1; i <= NR; i++) {
+                l = lines[i]; sub(/"run":"/, "\"run\":\"c" c "-", l); print l
+            } }' > "$TEST_TMP/big/night.jsonl"
+rm -f "$TEST_TMP"/big.db*
+if "$REPLAY" --quiet --db "$TEST_TMP/big.db" "$TEST_TMP/big/night.jsonl" \
+        2>"$TEST_TMP/big.err" &&
+   check_eq "the big night" "11520|62560|ok" \
+       "$(sqlite3 "$TEST_TMP/big.db" "SELECT (SELECT count(*) FROM episodes), (SELECT count(*) FROM calls), (SELECT * FROM pragma_integrity_check)")"
+then ok; else ko "the big night"; cat "$TEST_TMP/big.err"; fi
+
 echo "threads: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
