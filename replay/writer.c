@@ -141,7 +141,9 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
     writer_counts add = {0};
     if (in_txn(w, e) < 0)
         return -1;
-    int found = db_episode_hash(w->d, row->run, row->episode, was, e);
+    /* most episodes are new: written at once, looked up only when there */
+    int found = db_put_episode(w->d, row, ep->calls, ep->ncalls, ep->outcomes,
+                               ep->noutcomes, was, e);
     if (found < 0)
         return -1;
     if (found && strcmp(was, row->content_xxh3) == 0) {
@@ -155,16 +157,19 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
         fprintf(w->diag, "%s:%lu: episode \"%s\" of run \"%s\" changed "
                          "since it was recorded: replaced\n",
                 row->source_file, row->source_line, row->episode, row->run);
+        if (db_delete_episode(w->d, row->run, row->episode, e) < 0)
+            return -1;
+        found = db_put_episode(w->d, row, ep->calls, ep->ncalls,
+                               ep->outcomes, ep->noutcomes, was, e);
+        if (found != 0) /* 1 cannot be, after the delete */
+            return found < 0 ? -1
+                             : err_set(e, ERR_IO, "episode \"%s\" of run "
+                                                  "\"%s\" could not be "
+                                                  "replaced",
+                                       row->episode, row->run);
     }
-    int has = db_has_task(w->d, row->task_id, e);
-    if (has < 0)
-        return -1;
-    if (!has && db_put_task(w->d, row->task_id, ep->file_sha256, row->seed,
-                            row->arm, ep->depth, ep->request, ep->task_json,
-                            e) < 0)
-        return -1;
-    if (db_put_episode(w->d, row, ep->calls, ep->ncalls, ep->outcomes,
-                       ep->noutcomes, found, e) < 0)
+    if (db_put_task(w->d, row->task_id, ep->file_sha256, row->seed, row->arm,
+                    ep->depth, ep->request, ep->task_json, e) < 0)
         return -1;
     add.used = ep->lines;
     add.episodes = 1;

@@ -13,7 +13,6 @@ enum stmt {
     S_RUN_FILE,
     S_RUN,
     S_TASK,
-    S_HAS_TASK,
     S_EPISODE_HASH,
     S_DELETE_CALLS,
     S_DELETE_OUTCOMES,
@@ -41,7 +40,6 @@ static const char *const stmt_sql[NSTMT] = {
               "generator_fingerprint = excluded.generator_fingerprint",
     [S_TASK] = "INSERT OR IGNORE INTO tasks (task_id, file_sha256, seed, arm, "
                "depth, request, task) VALUES (?,?,?,?,?,?,?)",
-    [S_HAS_TASK] = "SELECT 1 FROM tasks WHERE task_id = ?",
     [S_EPISODE_HASH] = "SELECT content_xxh3 FROM episodes "
                        "WHERE run = ? AND episode = ?",
     [S_DELETE_CALLS] = "DELETE FROM calls WHERE run = ? AND episode = ?",
@@ -54,7 +52,8 @@ static const char *const stmt_sql[NSTMT] = {
                   "err_invalid_arguments, err_not_ready, err_unavailable, "
                   "err_timeout, err_rate_limited, unfinished, diverged, "
                   "status, final, content_xxh3, source_file, source_line) "
-                  "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                  "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                  "ON CONFLICT (run, episode) DO NOTHING",
     [S_CALL] = "INSERT INTO calls (run, episode, seq, step, tool, kind, "
                "arguments, answer, error, effect, dial, diverged, "
                "logged_answer, source_file, source_line) "
@@ -344,18 +343,6 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
     return run(d, S_TASK, e, "record a task");
 }
 
-int db_has_task(db *d, const char *task_id, err *e)
-{
-    sqlite3_stmt *s = d->st[S_HAS_TASK];
-    text(s, 1, task_id);
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    sqlite3_clear_bindings(s);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return fail(d, e, "read the tasks");
-    return rc == SQLITE_ROW;
-}
-
 int db_episode_hash(db *d, const char *run_name, const char *episode,
                     char hash[17], err *e)
 {
@@ -387,12 +374,16 @@ static int delete_episode(db *d, const char *r, const char *ep, err *e)
     return 0;
 }
 
+int db_delete_episode(db *d, const char *run_name, const char *episode,
+                      err *e)
+{
+    return delete_episode(d, run_name, episode, e);
+}
+
 int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
                    size_t ncalls, const db_outcome *outcomes,
-                   size_t noutcomes, int replacing, err *e)
+                   size_t noutcomes, char was[17], err *e)
 {
-    if (replacing && delete_episode(d, ep->run, ep->episode, e) < 0)
-        return -1;
     sqlite3_stmt *s = d->st[S_EPISODE];
     int i = 1;
     text(s, i++, ep->run);
@@ -419,6 +410,10 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
     sqlite3_bind_int64(s, i++, (sqlite3_int64)ep->source_line);
     if (run(d, S_EPISODE, e, "record an episode") < 0)
         return -1;
+    if (sqlite3_changes(d->h) == 0) { /* recorded already: say with what */
+        int found = db_episode_hash(d, ep->run, ep->episode, was, e);
+        return found < 0 ? -1 : 1;
+    }
     s = d->st[S_CALL];
     for (size_t c = 0; c < ncalls; c++) {
         const db_call *k = &calls[c];

@@ -9,8 +9,8 @@
  *  - Writes go through prepared statements, inside transactions the caller
  *    opens and commits (db_begin, db_commit): what is not committed when
  *    the process dies is not there.
- *  - An episode is written whole: db_put_episode replaces any earlier
- *    version of it (its calls and dial outcomes with it).
+ *  - An episode is written whole, with its calls and dial outcomes, or
+ *    not at all when it is recorded already (db_delete_episode, then).
  *  - A db is used by one thread at a time (it may be handed from one
  *    thread to another); SQLite's own locks on it are off.
  * Errors: ERR_IO with SQLite's message and the database's path.
@@ -124,19 +124,20 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
                 uint64_t seed, const char *arm, int depth, const char *request,
                 const char *task_json, err *e);
 
-/* Whether a task is recorded: 1 or 0, -1 on error. */
-int db_has_task(db *d, const char *task_id, err *e);
-
 /* The content hash of an episode already recorded: 1 and hash filled,
  * 0 when there is none, -1 on error. */
 int db_episode_hash(db *d, const char *run, const char *episode,
                     char hash[17], err *e);
 
-/* Writes an episode whole; replacing (db_episode_hash found it), its
- * earlier version goes first, with its calls and dial outcomes. */
+/* Writes an episode whole, unless one of its run and name is recorded
+ * already: then 1, with that one's content hash in was, and nothing is
+ * written (delete it first to replace it).  0 written, -1 on error. */
 int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
                    size_t ncalls, const db_outcome *outcomes,
-                   size_t noutcomes, int replacing, err *e);
+                   size_t noutcomes, char was[17], err *e);
+
+/* Deletes an episode, its calls and its dial outcomes. */
+int db_delete_episode(db *d, const char *run, const char *episode, err *e);
 
 /* Records a problem line (once per file and line). */
 int db_put_problem(db *d, const db_problem *p, err *e);
