@@ -66,10 +66,16 @@ static const char *const stmt_sql[NSTMT] = {
     [S_COMMIT] = "COMMIT",
 };
 
+/* An episode's calls go in with one statement per CALLS_AT_ONCE of them:
+ * a statement's start and end cost SQLite as much as a row. */
+#define CALLS_AT_ONCE 8
+#define CALL_COLUMNS 15
+
 struct db {
     sqlite3 *h;
     char *path;
     sqlite3_stmt *st[NSTMT];
+    sqlite3_stmt *calls[CALLS_AT_ONCE]; /* [k - 1] inserts k rows */
     struct {
         void (*notify)(void *ctx, int frames);
         void *ctx;
@@ -133,6 +139,25 @@ static int schema_version(db *d, int *version, err *e)
     return 0;
 }
 
+/* The statements that insert 1 to CALLS_AT_ONCE calls. */
+static int prepare_calls(db *d, err *e)
+{
+    char sql[2048];
+    const char *row = ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    for (int k = 1; k <= CALLS_AT_ONCE; k++) {
+        size_t n = (size_t)snprintf(sql, sizeof sql, "%s",
+                                    stmt_sql[S_CALL]);
+        for (int r = 1; r < k && n + strlen(row) < sizeof sql; r++) {
+            memcpy(sql + n, row, strlen(row) + 1);
+            n += strlen(row);
+        }
+        if (sqlite3_prepare_v3(d->h, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                               &d->calls[k - 1], NULL) != SQLITE_OK)
+            return fail(d, e, "prepare its statements");
+    }
+    return 0;
+}
+
 int db_open(db **out, const char *path, err *e)
 {
     db *d = calloc(1, sizeof *d);
@@ -186,6 +211,8 @@ int db_open(db **out, const char *path, err *e)
             fail(d, e, "prepare its statements");
             goto bad;
         }
+    if (prepare_calls(d, e) < 0)
+        goto bad;
     *out = d;
     return 0;
 bad:
@@ -199,6 +226,8 @@ int db_close(db *d, err *e)
         return 0;
     for (int i = 0; i < NSTMT; i++)
         sqlite3_finalize(d->st[i]);
+    for (int k = 0; k < CALLS_AT_ONCE; k++)
+        sqlite3_finalize(d->calls[k]);
     int rc = sqlite3_close(d->h);
     if (rc != SQLITE_OK && e)
         err_set(e, ERR_IO, "%s: cannot close it: %s", d->path,
@@ -414,29 +443,36 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
         int found = db_episode_hash(d, ep->run, ep->episode, was, e);
         return found < 0 ? -1 : 1;
     }
-    s = d->st[S_CALL];
-    for (size_t c = 0; c < ncalls; c++) {
-        const db_call *k = &calls[c];
-        text(s, 1, ep->run);
-        text(s, 2, ep->episode);
-        sqlite3_bind_int64(s, 3, k->seq);
-        if (k->step)
-            sqlite3_bind_int(s, 4, k->step);
-        else
-            sqlite3_bind_null(s, 4);
-        sqlite3_bind_text(s, 5, k->tool, (int)k->tool_len, SQLITE_STATIC);
-        text(s, 6, k->kind);
-        text(s, 7, k->arguments);
-        text(s, 8, k->answer);
-        text(s, 9, k->error);
-        text(s, 10, k->effect);
-        text(s, 11, k->dial);
-        sqlite3_bind_int(s, 12, k->diverged);
-        text(s, 13, k->logged_answer);
-        text(s, 14, k->source_file);
-        sqlite3_bind_int64(s, 15, (sqlite3_int64)k->source_line);
-        if (run(d, S_CALL, e, "record a call") < 0)
-            return -1;
+    for (size_t c = 0; c < ncalls; c += CALLS_AT_ONCE) {
+        size_t rows = ncalls - c < CALLS_AT_ONCE ? ncalls - c : CALLS_AT_ONCE;
+        s = d->calls[rows - 1];
+        for (size_t r = 0; r < rows; r++) { /* every parameter is bound */
+            const db_call *k = &calls[c + r];
+            int i0 = (int)r * CALL_COLUMNS;
+            text(s, i0 + 1, ep->run);
+            text(s, i0 + 2, ep->episode);
+            sqlite3_bind_int64(s, i0 + 3, k->seq);
+            if (k->step)
+                sqlite3_bind_int(s, i0 + 4, k->step);
+            else
+                sqlite3_bind_null(s, i0 + 4);
+            sqlite3_bind_text(s, i0 + 5, k->tool, (int)k->tool_len,
+                              SQLITE_STATIC);
+            text(s, i0 + 6, k->kind);
+            text(s, i0 + 7, k->arguments);
+            text(s, i0 + 8, k->answer);
+            text(s, i0 + 9, k->error);
+            text(s, i0 + 10, k->effect);
+            text(s, i0 + 11, k->dial);
+            sqlite3_bind_int(s, i0 + 12, k->diverged);
+            text(s, i0 + 13, k->logged_answer);
+            text(s, i0 + 14, k->source_file);
+            sqlite3_bind_int64(s, i0 + 15, (sqlite3_int64)k->source_line);
+        }
+        int rc = sqlite3_step(s);
+        sqlite3_reset(s);
+        if (rc != SQLITE_DONE)
+            return fail(d, e, "record a call");
     }
     s = d->st[S_OUTCOME];
     for (size_t o = 0; o < noutcomes; o++) {
