@@ -22,7 +22,7 @@
 #include "vbuild.h"
 #include "writer.h"
 
-#define BATCH 256        /* episodes written per transaction, by default */
+#define BATCH 4096       /* episodes written per transaction, by default */
 #define QUEUE 256        /* jobs waiting for the database's thread, at most */
 #define SAID_PROBLEMS 100 /* problems said on stderr one by one */
 

@@ -36,7 +36,7 @@ typedef struct night_opts {
     const char *default_tools; /* --tools: declares that run's tool file */
     const char *model;        /* --model, for the declared run */
     FILE *diag;               /* problems and notes go here (stderr) */
-    unsigned batch;           /* episodes per transaction (0: 256) */
+    unsigned batch;           /* episodes per transaction (0: 4096) */
     unsigned shard, shards;   /* replay only the episodes of shard
                                  `shard` (0-based) of `shards` (0: all) */
 } night_opts;
