@@ -13,9 +13,8 @@ struct chunk {
 };
 
 struct arena {
-    struct chunk *head;
+    struct chunk *head; /* where allocations are made; older chunks after */
     size_t next_size;
-    size_t used;
 };
 
 arena *arena_new(void)
@@ -26,32 +25,41 @@ arena *arena_new(void)
     return a;
 }
 
+/* Makes a new head chunk with room for size bytes and takes them from it;
+ * NULL when out of memory.  Kept out of line, so that the common case in
+ * arena_alloc() stays a few instructions. */
+static __attribute__((noinline)) void *alloc_in_new_chunk(arena *a,
+                                                          size_t size)
+{
+    size_t want = a->next_size;
+    if (want < size)
+        want = size;
+    if (want > SIZE_MAX - sizeof(struct chunk))
+        return NULL;
+    struct chunk *c = malloc(sizeof *c + want);
+    if (!c)
+        return NULL;
+    c->size = want;
+    c->used = size;
+    c->next = a->head;
+    a->head = c;
+    if (a->next_size < (size_t)1 << 24)
+        a->next_size *= 2;
+    return c->data;
+}
+
 void *arena_alloc(arena *a, size_t size)
 {
-    size = (size + 15) & ~(size_t)15;
-    if (size == 0)
-        size = 16;
+    if (size > SIZE_MAX - 15)
+        return NULL;
+    size = size ? (size + 15) & ~(size_t)15 : 16;
     struct chunk *c = a->head;
-    if (!c || c->size - c->used < size) {
-        size_t want = a->next_size;
-        if (want < size)
-            want = size;
-        if (want > SIZE_MAX - sizeof *c)
-            return NULL;
-        c = malloc(sizeof *c + want);
-        if (!c)
-            return NULL;
-        c->size = want;
-        c->used = 0;
-        c->next = a->head;
-        a->head = c;
-        if (a->next_size < (size_t)1 << 24)
-            a->next_size *= 2;
+    if (c && c->size - c->used >= size) {
+        void *p = c->data + c->used;
+        c->used += size;
+        return p;
     }
-    void *p = c->data + c->used;
-    c->used += size;
-    a->used += size;
-    return p;
+    return alloc_in_new_chunk(a, size);
 }
 
 char *arena_memdup(arena *a, const void *data, size_t len)
@@ -69,7 +77,10 @@ char *arena_memdup(arena *a, const void *data, size_t len)
 
 size_t arena_used(const arena *a)
 {
-    return a->used;
+    size_t used = 0;
+    for (const struct chunk *c = a->head; c; c = c->next)
+        used += c->used;
+    return used;
 }
 
 void arena_free(arena *a)
@@ -98,5 +109,4 @@ void arena_reset(arena *a)
     }
     keep->next = NULL;
     keep->used = 0;
-    a->used = 0;
 }

@@ -9,7 +9,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +16,11 @@
 #include "canon.h"
 #include "regex.h"
 #include "schema.h"
+#include "vbuild.h"
 
 #define DEEP 3      /* past this depth, only required members are drawn */
 #define TOO_DEEP 24 /* a schema that needs itself deeper has no end */
+#define PARTS_MAX 32 /* schemas an object is drawn from (allOf, a branch) */
 
 struct dctx {
     arena *a;
@@ -112,7 +113,18 @@ static int num_of(const value *v, double *out)
         return isfinite(v->u.d);
     }
     if (v->kind == V_INT) {
-        *out = strtod(v->u.str.ptr, NULL);
+        /* Up to 15 digits the value is a double exactly, which is what
+         * strtod gives too. */
+        const char *t = v->u.str.ptr;
+        size_t n = v->u.str.len, neg = t[0] == '-';
+        if (n - neg <= 15) {
+            int64_t i = 0;
+            for (size_t k = neg; k < n; k++)
+                i = i * 10 + (t[k] - '0');
+            *out = (double)(neg ? -i : i);
+            return 1;
+        }
+        *out = strtod(t, NULL);
         return 1;
     }
     return 0;
@@ -124,14 +136,14 @@ struct bounds {
     int has_lo, has_hi, ex_lo, ex_hi;
 };
 
-static struct bounds bounds_of(const value *s)
+static struct bounds bounds_of(const schema_keywords *K)
 {
     struct bounds b = {0, 0, 0, 0, 0, 0};
     double x;
-    b.has_lo = num_of(schema_kw(s, "minimum"), &b.lo);
-    b.has_hi = num_of(schema_kw(s, "maximum"), &b.hi);
-    const value *exlo = schema_kw(s, "exclusiveMinimum");
-    const value *exhi = schema_kw(s, "exclusiveMaximum");
+    b.has_lo = num_of(schema_keyword(K, SK_MINIMUM), &b.lo);
+    b.has_hi = num_of(schema_keyword(K, SK_MAXIMUM), &b.hi);
+    const value *exlo = schema_keyword(K, SK_EXCLUSIVE_MINIMUM);
+    const value *exhi = schema_keyword(K, SK_EXCLUSIVE_MAXIMUM);
     if (exlo && exlo->kind == V_BOOL)
         b.ex_lo = exlo->u.b && b.has_lo;
     else if (num_of(exlo, &x) && (!b.has_lo || x >= b.lo))
@@ -143,15 +155,15 @@ static struct bounds bounds_of(const value *s)
     return b;
 }
 
-static value *draw_integer(struct dctx *c, const value *s)
+static value *draw_integer(struct dctx *c, const schema_keywords *K)
 {
-    struct bounds b = bounds_of(s);
+    struct bounds b = bounds_of(K);
     double lo = b.has_lo ? (b.ex_lo ? floor(b.lo) + 1 : ceil(b.lo)) : 1;
     double hi = b.has_hi ? (b.ex_hi ? ceil(b.hi) - 1 : floor(b.hi)) : lo + 999;
     if (!b.has_lo && b.has_hi && hi < lo)
         lo = hi - 999;
     double step = 1, m;
-    if (num_of(schema_kw(s, "multipleOf"), &m) && m > 0 && m == floor(m))
+    if (num_of(schema_keyword(K, SK_MULTIPLE_OF), &m) && m > 0 && m == floor(m))
         step = m;
     lo = ceil(lo / step) * step;
     hi = floor(hi / step) * step;
@@ -164,20 +176,18 @@ static value *draw_integer(struct dctx *c, const value *s)
     draw_stream st = stream_here(c);
     uint64_t span = (uint64_t)((hi - lo) / step) + 1;
     long long v = (long long)(lo + (double)draw_below(&st, span) * step);
-    char text[32];
-    int n = snprintf(text, sizeof text, "%lld", v);
-    value *out = value_new_text(c->a, V_INT, text, (size_t)n, 0, 0);
+    value *out = vb_int(c->a, v);
     return out ? out : nomem(c);
 }
 
-static value *draw_number(struct dctx *c, const value *s)
+static value *draw_number(struct dctx *c, const schema_keywords *K)
 {
-    struct bounds b = bounds_of(s);
+    struct bounds b = bounds_of(K);
     double lo = b.has_lo ? b.lo : (b.has_hi && b.hi < 1 ? b.hi - 1000 : 1);
     double hi = b.has_hi ? b.hi : lo + 999;
     double m, v;
     draw_stream st = stream_here(c);
-    if (num_of(schema_kw(s, "multipleOf"), &m) && m > 0) {
+    if (num_of(schema_keyword(K, SK_MULTIPLE_OF), &m) && m > 0) {
         double k0 = ceil(lo / m), k1 = floor(hi / m);
         if (b.ex_lo && k0 * m <= lo)
             k0++;
@@ -213,31 +223,55 @@ static const char *const first_names[] = {"Maria", "Amir", "Lena",  "Kofi",
 static const char *const last_names[] = {"Lopez", "Haddad", "Novak", "Mensah",
                                          "Tanaka", "Silva", "Rao",  "Berg"};
 
-static int name_is(const char *name, const char *word)
-{
-    size_t n = strlen(name), w = strlen(word);
+/* A property's name, lower-cased once for the tests below; a name of 64
+ * bytes or more is like no word at all. */
+typedef struct lowered {
+    const char *name;
+    size_t n;
+    int ok;
     char low[64];
-    if (n >= sizeof low)
-        return 0;
-    for (size_t i = 0; i <= n; i++)
-        low[i] = (char)tolower((unsigned char)name[i]);
-    if (strcmp(low, word) == 0)
-        return 1;
-    /* a suffix after a separator or a case change: order_id, orderId */
-    return n > w && strcmp(low + n - w, word) == 0 &&
-           (name[n - w - 1] == '_' || name[n - w - 1] == '-' ||
-            isupper((unsigned char)name[n - w]));
+} lowered;
+
+static void lower(lowered *l, const char *name)
+{
+    l->name = name;
+    l->n = strlen(name);
+    l->ok = l->n < sizeof l->low;
+    if (l->ok)
+        for (size_t i = 0; i <= l->n; i++)
+            l->low[i] = (char)tolower((unsigned char)name[i]);
 }
 
-static int name_has(const char *name, const char *word)
+static int name_is(const lowered *l, const char *word)
 {
-    char low[64];
-    size_t n = strlen(name);
-    if (n >= sizeof low)
+    size_t n = l->n, w = strlen(word);
+    if (!l->ok)
         return 0;
-    for (size_t i = 0; i <= n; i++)
-        low[i] = (char)tolower((unsigned char)name[i]);
-    return strstr(low, word) != NULL;
+    if (strcmp(l->low, word) == 0)
+        return 1;
+    /* a suffix after a separator or a case change: order_id, orderId */
+    return n > w && strcmp(l->low + n - w, word) == 0 &&
+           (l->name[n - w - 1] == '_' || l->name[n - w - 1] == '-' ||
+            isupper((unsigned char)l->name[n - w]));
+}
+
+static int name_has(const lowered *l, const char *word)
+{
+    return l->ok && strstr(l->low, word) != NULL;
+}
+
+/* Appends v (not negative) in decimal, zero-padded to width digits. */
+static void put_padded(buf *b, long v, int width)
+{
+    char digits[24];
+    int n = 0;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (n < width)
+        digits[n++] = '0';
+    while (n > 0)
+        buf_putc(b, digits[--n]);
 }
 
 static void put_digits(buf *b, draw_stream *st, size_t n)
@@ -272,13 +306,23 @@ static void make_datetime(buf *b, draw_stream *st, int date, int time)
     long d = doy - (153 * mp + 2) / 5 + 1;
     long m = mp < 10 ? mp + 3 : mp - 9;
     long y = yoe + era * 400 + (m <= 2);
-    if (date)
-        buf_printf(b, "%04ld-%02ld-%02ld", y, m, d);
+    if (date) { /* YYYY-MM-DD */
+        put_padded(b, y, 4);
+        buf_putc(b, '-');
+        put_padded(b, m, 2);
+        buf_putc(b, '-');
+        put_padded(b, d, 2);
+    }
     if (date && time)
         buf_putc(b, 'T');
-    if (time)
-        buf_printf(b, "%02ld:%02ld:%02ldZ", secs / 3600, secs / 60 % 60,
-                   secs % 60);
+    if (time) { /* HH:MM:SSZ */
+        put_padded(b, secs / 3600, 2);
+        buf_putc(b, ':');
+        put_padded(b, secs / 60 % 60, 2);
+        buf_putc(b, ':');
+        put_padded(b, secs % 60, 2);
+        buf_putc(b, 'Z');
+    }
 }
 
 /* Fits s into [min, max] characters (ASCII): pads with letters, cuts. */
@@ -312,8 +356,9 @@ static int format_string(buf *b, draw_stream *st, const char *fmt)
         buf_puts(b, "@example.com");
     } else if (strcmp(fmt, "uri") == 0 || strcmp(fmt, "url") == 0 ||
                strcmp(fmt, "uri-reference") == 0) {
-        buf_printf(b, "https://example.com/%s/",
-                   words[draw_below(st, sizeof words / sizeof *words)]);
+        buf_puts(b, "https://example.com/");
+        buf_puts(b, words[draw_below(st, sizeof words / sizeof *words)]);
+        buf_putc(b, '/');
         put_digits(b, st, 4);
     } else if (strcmp(fmt, "uuid") == 0) {
         for (int i = 0; i < 32; i++) {
@@ -331,7 +376,8 @@ static int format_string(buf *b, draw_stream *st, const char *fmt)
                    words[draw_below(st, sizeof words / sizeof *words)],
                    (unsigned)draw_below(st, 10));
     } else if (strcmp(fmt, "ipv4") == 0) {
-        buf_printf(b, "192.0.2.%u", (unsigned)(1 + draw_below(st, 254)));
+        buf_puts(b, "192.0.2.");
+        put_padded(b, (long)(1 + draw_below(st, 254)), 1);
     } else if (strcmp(fmt, "ipv6") == 0) {
         buf_printf(b, "2001:db8::%x", (unsigned)(1 + draw_below(st, 0xfffe)));
     } else {
@@ -340,10 +386,10 @@ static int format_string(buf *b, draw_stream *st, const char *fmt)
     return 1;
 }
 
-static size_t count_kw(const value *s, const char *kw, size_t dflt)
+static size_t count_kw(const value *kw, size_t dflt)
 {
     double x;
-    if (!num_of(schema_kw(s, kw), &x) || x < 0)
+    if (!num_of(kw, &x) || x < 0)
         return dflt;
     return x > 1e6 ? 1000000 : (size_t)x;
 }
@@ -353,16 +399,19 @@ static uint64_t rng_next(void *state)
     return draw_next(state);
 }
 
-static value *draw_string(struct dctx *c, const value *s, const char *name)
+/* A string for the keywords; *from_pattern tells whether the pattern's
+ * regex wrote it. */
+static value *draw_string(struct dctx *c, const schema_keywords *K,
+                          const char *name, int *from_pattern)
 {
-    size_t min = count_kw(s, "minLength", 0);
-    size_t max = count_kw(s, "maxLength", SIZE_MAX);
+    size_t min = count_kw(schema_keyword(K, SK_MIN_LENGTH), 0);
+    size_t max = count_kw(schema_keyword(K, SK_MAX_LENGTH), SIZE_MAX);
     if (min > max)
         return cannot(c, "minLength is above maxLength");
     draw_stream st = stream_here(c);
     buf b = BUF_INIT;
-    const value *fmt = schema_kw(s, "format");
-    const value *pat = schema_kw(s, "pattern");
+    const value *fmt = schema_keyword(K, SK_FORMAT);
+    const value *pat = schema_keyword(K, SK_PATTERN);
     int done = 0;
     regex *re = NULL;
     if (pat && pat->kind == V_STRING) {
@@ -388,29 +437,36 @@ static value *draw_string(struct dctx *c, const value *s, const char *name)
             return nomem(c);
         }
         done = 1;
+        *from_pattern = 1;
     }
     regex_free(re);
     if (!done) {
         size_t want = min > 6 ? min : (max < 6 ? max : 6);
-        if (name && (name_is(name, "id") || name_is(name, "key") ||
-                     name_is(name, "code") || name_is(name, "sku"))) {
+        lowered l = {NULL, 0, 0, {0}};
+        if (name)
+            lower(&l, name);
+        if (name && (name_is(&l, "id") || name_is(&l, "key") ||
+                     name_is(&l, "code") || name_is(&l, "sku"))) {
             make_id(&b, &st, want);
-        } else if (name && name_has(name, "email")) {
+        } else if (name && name_has(&l, "email")) {
             format_string(&b, &st, "email");
-        } else if (name && (name_has(name, "url") || name_has(name, "uri") ||
-                            name_has(name, "link"))) {
+        } else if (name && (name_has(&l, "url") || name_has(&l, "uri") ||
+                            name_has(&l, "link"))) {
             format_string(&b, &st, "uri");
-        } else if (name && name_is(name, "name")) {
+        } else if (name && name_is(&l, "name")) {
             buf_printf(&b, "%s %s", first_names[draw_below(&st, 8)],
                        last_names[draw_below(&st, 8)]);
-        } else if (name && name_has(name, "phone")) {
+        } else if (name && name_has(&l, "phone")) {
             buf_puts(&b, "+1-555-01");
             put_digits(&b, &st, 2);
         } else {
             size_t n = 1 + draw_below(&st, 3);
-            for (size_t i = 0; i < n; i++)
-                buf_printf(&b, "%s%s", i ? " " : "",
-                           words[draw_below(&st, sizeof words / sizeof *words)]);
+            for (size_t i = 0; i < n; i++) {
+                if (i)
+                    buf_putc(&b, ' ');
+                buf_puts(&b,
+                         words[draw_below(&st, sizeof words / sizeof *words)]);
+            }
         }
         fit(&b, &st, min, max);
     }
@@ -423,22 +479,73 @@ static value *draw_string(struct dctx *c, const value *s, const char *name)
     return out ? out : nomem(c);
 }
 
+/* A length keyword that draw_string() and the check read as the same
+ * count: absent, or a non-negative integer below the draw's cap. */
+static int plain_count(const value *kw, size_t *n)
+{
+    if (!kw)
+        return 1;
+    if (kw->kind != V_INT || kw->u.str.ptr[0] == '-' || kw->u.str.len > 6)
+        return 0;
+    size_t count = 0;
+    for (size_t i = 0; i < kw->u.str.len; i++)
+        count = count * 10 + (size_t)(kw->u.str.ptr[i] - '0');
+    *n = count;
+    return 1;
+}
+
+/* Whether schema_check() is sure to accept the string v that
+ * draw_string() drew for the keywords, so that asking it can be spared.
+ * For a string the check reads type, const, enum, minLength, maxLength,
+ * pattern, format and the combinators; this asks for {"type": "string"},
+ * lengths read alike, no const, enum, format or combinator, and either
+ * no pattern (the draw is then ASCII, so code points are bytes, and fit()
+ * put its length within the bounds) or a draw written by the pattern's
+ * regex (which always matches it, see regex.h) whose length is within
+ * the bounds. */
+static int sure_to_pass(const schema_keywords *K, const value *v,
+                        int from_pattern)
+{
+    const uint32_t read = (uint32_t)1 << SK_CONST | (uint32_t)1 << SK_ENUM |
+                          (uint32_t)1 << SK_FORMAT | (uint32_t)1 << SK_ALL_OF |
+                          (uint32_t)1 << SK_ANY_OF | (uint32_t)1 << SK_ONE_OF;
+    const value *t = schema_keyword(K, SK_TYPE);
+    size_t min = 0, max = SIZE_MAX;
+    if ((K->present & read) || !t || t->kind != V_STRING ||
+        t->u.str.len != 6 || memcmp(t->u.str.ptr, "string", 6) != 0 ||
+        !plain_count(schema_keyword(K, SK_MIN_LENGTH), &min) ||
+        !plain_count(schema_keyword(K, SK_MAX_LENGTH), &max))
+        return 0;
+    if (!schema_keyword(K, SK_PATTERN))
+        return 1;
+    if (!from_pattern)
+        return 0;
+    size_t points = 0;
+    for (size_t i = 0; i < v->u.str.len; i++)
+        points += ((unsigned char)v->u.str.ptr[i] & 0xC0) != 0x80;
+    return points >= min && points <= max;
+}
+
 /* A string that the whole schema accepts: a pattern's optional parts or a
  * format beside a pattern may need another try, each from its own stream
  * ("$.when", then "$.when#1"...). */
 static value *draw_string_checked(struct dctx *c, const value *s,
-                                  const char *name)
+                                  const schema_keywords *K, const char *name)
 {
     size_t mark = c->path.len;
     value *v = NULL;
     for (int attempt = 0; attempt < 8; attempt++) {
-        if (attempt)
-            buf_printf(&c->path, "#%d", attempt);
-        v = draw_string(c, s, name);
+        if (attempt && (buf_putc(&c->path, '#') < 0 ||
+                        buf_putc(&c->path, (char)('0' + attempt)) < 0))
+            return nomem(c);
+        int from_pattern = 0;
+        v = draw_string(c, K, name, &from_pattern);
         c->path.len = mark;
         c->path.data[mark] = '\0';
         if (!v)
             return NULL;
+        if (sure_to_pass(K, v, from_pattern))
+            return v;
         int ok = accepts(c, s, v);
         if (ok < 0)
             return nomem(c);
@@ -458,10 +565,24 @@ static value *gen_at(struct dctx *c, const value *schema, const char *name,
                      const char *key, size_t index, unsigned depth)
 {
     size_t mark = c->path.len;
-    if (key)
-        buf_printf(&c->path, ".%s", key);
-    else
-        buf_printf(&c->path, "[%zu]", index);
+    int rc;
+    if (key) {
+        rc = buf_putc(&c->path, '.') < 0 || buf_puts(&c->path, key) < 0;
+    } else {
+        char digits[24];
+        size_t n = sizeof digits;
+        do
+            digits[--n] = (char)('0' + index % 10);
+        while ((index /= 10) != 0);
+        rc = buf_putc(&c->path, '[') < 0 ||
+             buf_append(&c->path, digits + n, sizeof digits - n) < 0 ||
+             buf_putc(&c->path, ']') < 0;
+    }
+    if (rc) {
+        c->path.len = mark;
+        c->path.data[mark] = '\0';
+        return nomem(c);
+    }
     value *v = gen(c, schema, key ? key : name, depth + 1);
     c->path.len = mark;
     c->path.data[mark] = '\0';
@@ -486,10 +607,14 @@ static int listed(const value *arr, const char *s, size_t len)
 static value *gen_object(struct dctx *c, const value *const *parts,
                          size_t nparts, unsigned depth, int minimal)
 {
+    /* Each part's properties and required, looked up once. */
+    const value *props_of[PARTS_MAX], *req_of[PARTS_MAX];
     size_t cap = 0;
+    if (nparts > PARTS_MAX)
+        nparts = PARTS_MAX;
     for (size_t p = 0; p < nparts; p++) {
-        const value *props = schema_kw(parts[p], "properties");
-        const value *req = schema_kw(parts[p], "required");
+        const value *props = props_of[p] = schema_kw(parts[p], "properties");
+        const value *req = req_of[p] = schema_kw(parts[p], "required");
         cap += (props && props->kind == V_OBJECT ? props->u.obj.len : 0) +
                (req && req->kind == V_ARRAY ? req->u.arr.len : 0);
     }
@@ -499,7 +624,7 @@ static value *gen_object(struct dctx *c, const value *const *parts,
         return nomem(c);
     size_t n = 0;
     for (size_t p = 0; p < nparts; p++) {
-        const value *props = schema_kw(parts[p], "properties");
+        const value *props = props_of[p];
         if (!props || props->kind != V_OBJECT)
             continue;
         for (size_t i = 0; i < props->u.obj.len; i++) {
@@ -508,8 +633,7 @@ static value *gen_object(struct dctx *c, const value *const *parts,
                 continue;
             int required = 0, seen = 0;
             for (size_t q = 0; q < nparts; q++)
-                required |= listed(schema_kw(parts[q], "required"),
-                                   k->u.str.ptr, k->u.str.len);
+                required |= listed(req_of[q], k->u.str.ptr, k->u.str.len);
             for (size_t j = 0; j < n; j++)
                 seen |= m[j].key == k ||
                         (m[j].key->u.str.len == k->u.str.len &&
@@ -520,11 +644,11 @@ static value *gen_object(struct dctx *c, const value *const *parts,
             /* Parts may each describe the property (a oneOf branch narrows
              * an enum): draw from the last that does, and keep a value all
              * of them accept, trying the earlier ones in turn. */
-            const value *defs[32];
+            const value *defs[PARTS_MAX];
             size_t nd = 0;
-            for (size_t q = 0; q < nparts && nd < 32; q++) {
-                const value *d = value_get(schema_kw(parts[q], "properties"),
-                                           k->u.str.ptr, k->u.str.len);
+            for (size_t q = 0; q < nparts && nd < PARTS_MAX; q++) {
+                const value *d =
+                    value_get(props_of[q], k->u.str.ptr, k->u.str.len);
                 if (d)
                     defs[nd++] = d;
             }
@@ -533,8 +657,9 @@ static value *gen_object(struct dctx *c, const value *const *parts,
                 v = gen_at(c, defs[q], NULL, k->u.str.ptr, 0, depth);
                 if (!v)
                     return NULL;
+                /* The last try stands whatever the check says. */
                 int ok = 1;
-                for (size_t r = 0; r < nd && ok; r++) {
+                for (size_t r = 0; r < nd && ok && q > 0; r++) {
                     ok = accepts(c, defs[r], v);
                     if (ok < 0)
                         return nomem(c);
@@ -548,7 +673,7 @@ static value *gen_object(struct dctx *c, const value *const *parts,
     }
     /* required names that no properties describe: strings */
     for (size_t p = 0; p < nparts; p++) {
-        const value *req = schema_kw(parts[p], "required");
+        const value *req = req_of[p];
         if (!req || req->kind != V_ARRAY)
             continue;
         for (size_t i = 0; i < req->u.arr.len; i++) {
@@ -575,11 +700,11 @@ static value *gen_object(struct dctx *c, const value *const *parts,
     return o;
 }
 
-static value *gen_array(struct dctx *c, const value *s, const char *name,
-                        unsigned depth)
+static value *gen_array(struct dctx *c, const schema_keywords *K,
+                        const char *name, unsigned depth)
 {
-    size_t min = count_kw(s, "minItems", 0);
-    size_t max = count_kw(s, "maxItems", SIZE_MAX);
+    size_t min = count_kw(schema_keyword(K, SK_MIN_ITEMS), 0);
+    size_t max = count_kw(schema_keyword(K, SK_MAX_ITEMS), SIZE_MAX);
     if (min > max)
         return cannot(c, "minItems is above maxItems");
     size_t lo = depth > DEEP ? min : (min ? min : 1);
@@ -595,10 +720,10 @@ static value *gen_array(struct dctx *c, const value *s, const char *name,
     if (!arr || (n && !items))
         return nomem(c);
     static const value any = {V_OBJECT, 0, 0, 0, {0}};
-    const value *is = schema_kw(s, "items");
+    const value *is = schema_keyword(K, SK_ITEMS);
     if (!is || is->kind != V_OBJECT)
         is = &any;
-    const value *uniq = schema_kw(s, "uniqueItems");
+    const value *uniq = schema_keyword(K, SK_UNIQUE_ITEMS);
     int unique = uniq && uniq->kind == V_BOOL && uniq->u.b;
     size_t got = 0;
     /* With uniqueItems, a duplicate is drawn again at the next index, a
@@ -628,9 +753,9 @@ static value *gen_array(struct dctx *c, const value *s, const char *name,
 
 /* The type to draw: the schema's, one of a list's (not null when another
  * is allowed), or what the keywords suggest. */
-static const char *pick_type(const struct dctx *c, const value *s)
+static const char *pick_type(const struct dctx *c, const schema_keywords *K)
 {
-    const value *t = schema_kw(s, "type");
+    const value *t = schema_keyword(K, SK_TYPE);
     if (t && t->kind == V_STRING)
         return t->u.str.ptr;
     if (t && t->kind == V_ARRAY && t->u.arr.len) {
@@ -646,14 +771,40 @@ static const char *pick_type(const struct dctx *c, const value *s)
         draw_stream st = stream_here(c);
         return types[draw_below(&st, n)];
     }
-    if (schema_kw(s, "properties") || schema_kw(s, "required"))
+    if (schema_keyword(K, SK_PROPERTIES) || schema_keyword(K, SK_REQUIRED))
         return "object";
-    if (schema_kw(s, "items"))
+    if (schema_keyword(K, SK_ITEMS))
         return "array";
-    if (schema_kw(s, "minimum") || schema_kw(s, "maximum") ||
-        schema_kw(s, "multipleOf"))
+    if (schema_keyword(K, SK_MINIMUM) || schema_keyword(K, SK_MAXIMUM) ||
+        schema_keyword(K, SK_MULTIPLE_OF))
         return "number";
     return "string";
+}
+
+/* What a type name draws; a name is read up to its first NUL, as strcmp
+ * reads it, and an unknown one draws a string. */
+enum draw_type {
+    DT_OBJECT, DT_ARRAY, DT_INTEGER, DT_NUMBER, DT_BOOLEAN, DT_NULL, DT_STRING
+};
+
+static enum draw_type draw_type_of(const char *name)
+{
+    switch (strlen(name)) {
+    case 4:
+        return memcmp(name, "null", 4) == 0 ? DT_NULL : DT_STRING;
+    case 5:
+        return memcmp(name, "array", 5) == 0 ? DT_ARRAY : DT_STRING;
+    case 6:
+        return memcmp(name, "object", 6) == 0   ? DT_OBJECT
+               : memcmp(name, "number", 6) == 0 ? DT_NUMBER
+                                                : DT_STRING;
+    case 7:
+        return memcmp(name, "integer", 7) == 0   ? DT_INTEGER
+               : memcmp(name, "boolean", 7) == 0 ? DT_BOOLEAN
+                                                 : DT_STRING;
+    default:
+        return DT_STRING;
+    }
 }
 
 /* Adds schema s and, recursively, the schemas its allOf lists to parts. */
@@ -672,11 +823,18 @@ static void collect_parts(struct dctx *c, const value *s, const value **parts,
                       n, cap, guard + 1);
 }
 
+static int is_object_keywords(const schema_keywords *K)
+{
+    const value *t = schema_keyword(K, SK_TYPE);
+    return schema_keyword(K, SK_PROPERTIES) != NULL ||
+           (t && t->kind == V_STRING && strcmp(t->u.str.ptr, "object") == 0);
+}
+
 static int is_object_schema(const value *s)
 {
-    const value *t = schema_kw(s, "type");
-    return schema_kw(s, "properties") != NULL ||
-           (t && t->kind == V_STRING && strcmp(t->u.str.ptr, "object") == 0);
+    schema_keywords keys;
+    schema_keywords_read(&keys, s);
+    return is_object_keywords(&keys);
 }
 
 static value *gen(struct dctx *c, const value *schema, const char *name,
@@ -685,11 +843,20 @@ static value *gen(struct dctx *c, const value *schema, const char *name,
     if (depth > TOO_DEEP)
         return cannot(c, "its schema needs itself without end");
     err e;
-    const value *s = schema_deref(c->root, schema, &e);
-    if (!s) {
-        err_set(c->e, ERR_VALUE, "no value can be drawn at %s: %s",
-                c->path.data, e.msg);
-        return NULL;
+    /* The keywords of the schema, or of its $ref's target (a schema with
+     * a $ref is its target). */
+    schema_keywords keys, *K = &keys;
+    const value *s = schema;
+    schema_keywords_read(K, s);
+    const value *ref = schema_keyword(K, SK_REF);
+    if (!s || (ref && ref->kind == V_STRING)) {
+        s = schema_deref(c->root, schema, &e);
+        if (!s) {
+            err_set(c->e, ERR_VALUE, "no value can be drawn at %s: %s",
+                    c->path.data, e.msg);
+            return NULL;
+        }
+        schema_keywords_read(K, s);
     }
     if (s->kind == V_BOOL) {
         if (!s->u.b)
@@ -700,10 +867,10 @@ static value *gen(struct dctx *c, const value *schema, const char *name,
     if (s->kind != V_OBJECT)
         return cannot(c, "its schema is not an object");
 
-    const value *cv = schema_kw(s, "const");
+    const value *cv = schema_keyword(K, SK_CONST);
     if (cv)
         return (value *)cv;
-    const value *en = schema_kw(s, "enum");
+    const value *en = schema_keyword(K, SK_ENUM);
     if (en && en->kind == V_ARRAY && en->u.arr.len) {
         /* the first value from a drawn start that the schema accepts (an
          * enum may list null where the type does not allow it) */
@@ -719,43 +886,46 @@ static value *gen(struct dctx *c, const value *schema, const char *name,
         }
         return en->u.arr.items[first];
     }
-    const value *all = schema_kw(s, "allOf");
+    const value *all = schema_keyword(K, SK_ALL_OF);
     if (all && all->kind == V_ARRAY && all->u.arr.len) {
-        const value *parts[32];
+        const value *parts[PARTS_MAX];
         size_t n = 0;
         int object = 0;
-        collect_parts(c, s, parts, &n, 32, 0);
+        collect_parts(c, s, parts, &n, PARTS_MAX, 0);
         for (size_t i = 0; i < n; i++)
             object |= is_object_schema(parts[i]);
         if (object)
             return gen_object(c, parts, n, depth, 0);
         return gen(c, all->u.arr.items[0], name, depth);
     }
-    const value *alt = schema_kw(s, "oneOf");
+    const value *alt = schema_keyword(K, SK_ONE_OF);
     if (!alt)
-        alt = schema_kw(s, "anyOf");
+        alt = schema_keyword(K, SK_ANY_OF);
     if (alt && alt->kind == V_ARRAY && alt->u.arr.len) {
         /* A branch drawn by the key; the first that the whole schema
          * accepts wins (oneOf branches may overlap). */
         draw_stream st = stream_here(c);
         size_t n = alt->u.arr.len, first = (size_t)draw_below(&st, n);
+        int object = is_object_keywords(K);
         value *fallback = NULL;
         for (size_t i = 0; i < n; i++) {
             const value *branch = alt->u.arr.items[(first + i) % n];
             value *v;
-            if (is_object_schema(s)) {
+            if (object) {
                 /* properties beside oneOf: the branch adds to them */
-                const value *parts[32];
+                const value *parts[PARTS_MAX];
                 size_t np = 0;
-                collect_parts(c, s, parts, &np, 32, 0);
+                collect_parts(c, s, parts, &np, PARTS_MAX, 0);
                 collect_parts(c, schema_deref(c->root, branch, &e), parts, &np,
-                              32, 0);
+                              PARTS_MAX, 0);
                 v = gen_object(c, parts, np, depth, 1);
             } else {
                 v = gen(c, branch, name, depth);
             }
             if (!v)
                 return NULL;
+            if (n == 1)
+                return v; /* the only branch: taken whatever the check */
             int ok = accepts(c, s, v);
             if (ok < 0)
                 return nomem(c);
@@ -767,16 +937,16 @@ static value *gen(struct dctx *c, const value *schema, const char *name,
         return fallback;
     }
 
-    const char *type = pick_type(c, s);
-    if (strcmp(type, "object") == 0)
+    switch (draw_type_of(pick_type(c, K))) {
+    case DT_OBJECT:
         return gen_object(c, &s, 1, depth, 0);
-    if (strcmp(type, "array") == 0)
-        return gen_array(c, s, name, depth);
-    if (strcmp(type, "integer") == 0)
-        return draw_integer(c, s);
-    if (strcmp(type, "number") == 0)
-        return draw_number(c, s);
-    if (strcmp(type, "boolean") == 0) {
+    case DT_ARRAY:
+        return gen_array(c, K, name, depth);
+    case DT_INTEGER:
+        return draw_integer(c, K);
+    case DT_NUMBER:
+        return draw_number(c, K);
+    case DT_BOOLEAN: {
         value *v = value_new(c->a, V_BOOL, 0, 0);
         if (!v)
             return nomem(c);
@@ -784,11 +954,13 @@ static value *gen(struct dctx *c, const value *schema, const char *name,
         v->u.b = (int)draw_below(&st, 2);
         return v;
     }
-    if (strcmp(type, "null") == 0) {
+    case DT_NULL: {
         value *v = value_new(c->a, V_NULL, 0, 0);
         return v ? v : nomem(c);
     }
-    return draw_string_checked(c, s, name);
+    default:
+        return draw_string_checked(c, s, K, name);
+    }
 }
 
 int draw_value(value **out, arena *a, const value *root, const value *schema,

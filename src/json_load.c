@@ -1,6 +1,12 @@
 /*
  * json_load: see json_load.h.
  *
+ * Two paths read the text.  The fast path (its own section below) reads
+ * plain JSON, which is most of what comes in, in one pass of its own;
+ * whatever it does not handle, errors included, goes to the general
+ * path, which the rest of this comment describes and which alone words
+ * the refusals.  Both build the same tree; the tests hold them to it.
+ *
  * yajl parses, but it does not read JSON quite as Python does, so the
  * text goes through two steps before it, which make up for the difference:
  *  1. decode: the encoding is detected as json.detect_encoding() does and
@@ -32,6 +38,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +67,12 @@ enum expect {
 /* Objects with this many members or fewer find duplicate keys by a linear
  * scan; bigger ones get an index so that loading stays linear. */
 #define LINEAR_KEYS 8
+
+/* The first blocks of the loader's stacks live in the loader itself, so
+ * that a small text needs no allocation for them. */
+#define FIRST_FRAMES 8
+#define FIRST_ITEMS 32
+#define FIRST_MEMBERS 32
 
 /* An open array or object. */
 struct frame {
@@ -108,7 +121,13 @@ struct loader {
 
     buf own;     /* the text, when it is not the caller's bytes */
     buf scratch; /* a number or string being converted */
-    const char *decimal_point; /* the C library's, for strtod */
+    const char *decimal_point; /* the C library's, for strtod; NULL until
+                                  a float needs it */
+
+    /* The stacks' first blocks (see FIRST_FRAMES); not zeroed. */
+    struct frame first_frames[FIRST_FRAMES];
+    value *first_items[FIRST_ITEMS];
+    value_member first_members[FIRST_MEMBERS];
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -126,6 +145,21 @@ static void *reserve(void *p, size_t *cap, size_t n, size_t size)
     void *q = realloc(p, want * size);
     if (q)
         *cap = want;
+    return q;
+}
+
+/* reserve() for a stack whose first block is `first`, inside the loader:
+ * that block is copied out, never reallocated. */
+static void *stack_reserve(void *p, size_t *cap, size_t n, size_t size,
+                           void *first)
+{
+    if (n < *cap || p != first)
+        return reserve(p, cap, n, size);
+    void *q = malloc(*cap * 2 * size);
+    if (!q)
+        return NULL;
+    memcpy(q, p, *cap * size);
+    *cap *= 2;
     return q;
 }
 
@@ -215,12 +249,26 @@ static int nomem(struct loader *L)
     return 0;
 }
 
+/* The C library's decimal point, which strtod reads, asked once per text
+ * that has a float. */
+static const char *decimal_point(struct loader *L)
+{
+    if (!L->decimal_point) {
+        L->decimal_point = localeconv()->decimal_point;
+        if (!L->decimal_point || !*L->decimal_point)
+            L->decimal_point = ".";
+    }
+    return L->decimal_point;
+}
+
 /* --------------------------------------------------------- duplicates */
 
 static int same_key(const value *a, const value *b)
 {
-    return a->u.str.len == b->u.str.len &&
-           memcmp(a->u.str.ptr, b->u.str.ptr, a->u.str.len) == 0;
+    size_t n = a->u.str.len;
+    return n == b->u.str.len &&
+           (n == 0 || (a->u.str.ptr[0] == b->u.str.ptr[0] &&
+                       memcmp(a->u.str.ptr, b->u.str.ptr, n) == 0));
 }
 
 /* Sets f->member to the member of key k in the open object f, adding one
@@ -256,15 +304,85 @@ static int find_member(struct loader *L, struct frame *f, value *k)
             return 0;
         }
     }
-    value_member *grown = reserve(L->members, &L->members_cap, L->nmembers,
-                                  sizeof *grown);
-    if (!grown)
-        return -1;
-    L->members = grown;
+    if (L->nmembers == L->members_cap) {
+        value_member *grown = stack_reserve(L->members, &L->members_cap,
+                                            L->nmembers, sizeof *grown,
+                                            L->first_members);
+        if (!grown)
+            return -1;
+        L->members = grown;
+    }
     L->members[L->nmembers].key = k;
     L->members[L->nmembers].val = NULL;
     L->nmembers++;
     f->member = n;
+    return 0;
+}
+
+/* --------------------------------------------------------- containers */
+
+/* Opens the array or object v (NULL when it could not be made): 0, or -1
+ * out of memory. */
+static int push_frame(struct loader *L, value *v)
+{
+    struct frame *frames = stack_reserve(L->frames, &L->frames_cap, L->depth,
+                                         sizeof *frames, L->first_frames);
+    if (frames) /* moved or not, it is the frames' block now */
+        L->frames = frames;
+    if (!v || !frames)
+        return -1;
+    struct frame *f = &L->frames[L->depth++];
+    memset(f, 0, sizeof *f);
+    f->node = v;
+    f->base = v->kind == V_ARRAY ? L->nitems : L->nmembers;
+    return 0;
+}
+
+/* Closes the innermost container: its elements or members move into the
+ * arena.  0, or -1 out of memory. */
+static int pop_frame(struct loader *L)
+{
+    struct frame *f = &L->frames[L->depth - 1];
+    value *v = f->node;
+    if (v->kind == V_ARRAY) {
+        size_t n = L->nitems - f->base;
+        if (n) {
+            value **items = arena_alloc(L->a, n * sizeof *items);
+            if (!items)
+                return -1;
+            memcpy(items, L->items + f->base, n * sizeof *items);
+            v->u.arr.items = items;
+            v->u.arr.len = n;
+        }
+        L->nitems = f->base;
+    } else {
+        size_t n = L->nmembers - f->base;
+        if (n) {
+            value_member *m = arena_alloc(L->a, n * sizeof *m);
+            if (!m)
+                return -1;
+            memcpy(m, L->members + f->base, n * sizeof *m);
+            v->u.obj.items = m;
+            v->u.obj.len = n;
+        }
+        L->nmembers = f->base;
+        strmap_free(&f->index);
+    }
+    L->depth--;
+    return 0;
+}
+
+/* Appends v to the elements of the open arrays: 0, or -1 out of memory. */
+static int push_item(struct loader *L, value *v)
+{
+    if (L->nitems == L->items_cap) {
+        value **items = stack_reserve(L->items, &L->items_cap, L->nitems,
+                                      sizeof *items, L->first_items);
+        if (!items)
+            return -1;
+        L->items = items;
+    }
+    L->items[L->nitems++] = v;
     return 0;
 }
 
@@ -309,12 +427,8 @@ static int add(struct loader *L, value *v)
     }
     struct frame *f = &L->frames[L->depth - 1];
     if (f->node->kind == V_ARRAY) {
-        value **items =
-            reserve(L->items, &L->items_cap, L->nitems, sizeof *items);
-        if (!items)
+        if (push_item(L, v) < 0)
             return nomem(L);
-        L->items = items;
-        L->items[L->nitems++] = v;
         L->expect = EXP_ITEM_END;
     } else {
         L->members[f->base + f->member].val = v;
@@ -353,7 +467,7 @@ static int read_float(struct loader *L, const char *s, size_t n, size_t at,
                       double *d)
 {
     buf_reset(&L->scratch);
-    const char *point = L->decimal_point;
+    const char *point = decimal_point(L);
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '\0' || !strchr("0123456789+-.eE", s[i]))
             return fail_at(L, ERR_SYNTAX, at, 1,
@@ -532,17 +646,8 @@ static int open_container(struct loader *L, value_kind kind)
         return fail_at(L, ERR_LIMIT, at, 1,
                        "nesting deeper than %d levels; this is the limit",
                        VALUE_MAX_DEPTH);
-    value *v = new_node(L, kind, at);
-    struct frame *frames =
-        reserve(L->frames, &L->frames_cap, L->depth, sizeof *frames);
-    if (frames) /* moved or not, it is the frames' block now */
-        L->frames = frames;
-    if (!v || !frames)
+    if (push_frame(L, new_node(L, kind, at)) < 0)
         return nomem(L);
-    struct frame *f = &L->frames[L->depth++];
-    memset(f, 0, sizeof *f);
-    f->node = v;
-    f->base = kind == V_ARRAY ? L->nitems : L->nmembers;
     L->expect = kind == V_ARRAY ? EXP_FIRST_ITEM : EXP_FIRST_KEY;
     return 1;
 }
@@ -551,33 +656,9 @@ static int close_container(struct loader *L)
 {
     size_t at = token_start(L);
     L->next = at + 1;
-    struct frame *f = &L->frames[L->depth - 1];
-    value *v = f->node;
-    if (v->kind == V_ARRAY) {
-        size_t n = L->nitems - f->base;
-        if (n) {
-            value **items = arena_alloc(L->a, n * sizeof *items);
-            if (!items)
-                return nomem(L);
-            memcpy(items, L->items + f->base, n * sizeof *items);
-            v->u.arr.items = items;
-            v->u.arr.len = n;
-        }
-        L->nitems = f->base;
-    } else {
-        size_t n = L->nmembers - f->base;
-        if (n) {
-            value_member *m = arena_alloc(L->a, n * sizeof *m);
-            if (!m)
-                return nomem(L);
-            memcpy(m, L->members + f->base, n * sizeof *m);
-            v->u.obj.items = m;
-            v->u.obj.len = n;
-        }
-        L->nmembers = f->base;
-        strmap_free(&f->index);
-    }
-    L->depth--;
+    value *v = L->frames[L->depth - 1].node;
+    if (pop_frame(L) < 0)
+        return nomem(L);
     return add(L, v);
 }
 
@@ -968,6 +1049,411 @@ static int parse(struct loader *L)
     return 0;
 }
 
+/* ---------------------------------------------------------- fast path */
+
+/*
+ * Most texts need nothing that the prescan and yajl's error reports are
+ * there for: no NaN or infinity, no surrogate, no error.  The fast path
+ * reads such a text in one pass and builds the very tree the general path
+ * builds (the same nodes, lines, columns and folding of duplicate keys).
+ * At the first thing it does not handle (NaN or an infinity, a \u escape
+ * of a surrogate, a control character in a string, any syntax error, the
+ * depth limit, an integer too long for Python) it gives up, and the text
+ * is read again from its start by the general path, which also says what
+ * is wrong and where.  Texts holding raw surrogates never take it.
+ */
+
+enum { FAST_DONE = 0, FAST_NOMEM = -1, FAST_GIVE_UP = -2 };
+
+/* Where the fast path stands.  Columns need no cursor of their own: a
+ * newline only occurs between tokens, and UTF-8 continuation bytes only
+ * inside strings, so the column of offset i is 1 + the bytes since the
+ * line's start that are not continuation bytes. */
+struct fast {
+    const unsigned char *p;
+    size_t n, i;
+    size_t line_start; /* offset just after the last newline before i */
+    size_t cont;       /* continuation bytes from line_start to i */
+    uint32_t line;
+};
+
+static uint32_t fast_col(const struct fast *F, size_t at)
+{
+    return (uint32_t)(at - F->line_start - F->cont + 1);
+}
+
+static void fast_space_run(struct fast *F)
+{
+    const unsigned char *p = F->p;
+    size_t i = F->i, n = F->n;
+    while (i < n) {
+        unsigned char c = p[i];
+        if (c == ' ' || c == '\t' || c == '\r') {
+            i++;
+        } else if (c == '\n') {
+            i++;
+            F->line++;
+            F->line_start = i;
+            F->cont = 0;
+        } else {
+            break;
+        }
+    }
+    F->i = i;
+}
+
+/* Skips whitespace; most texts have little, so the common case (none)
+ * is one test. */
+static inline void fast_space(struct fast *F)
+{
+    if (F->i < F->n && F->p[F->i] > ' ')
+        return;
+    fast_space_run(F);
+}
+
+/* The bytes of x (8 bytes of text, the first in the lowest bits) that a
+ * string's body stops at (see string_stop), as their top bits: zero-byte
+ * tests on the whole word.  A borrow can only flag bytes after a byte
+ * rightly flagged, so the lowest flag is always the first stop. */
+static uint64_t word_stops(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    const uint64_t highs = 0x8080808080808080u;
+    uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
+    uint64_t has_quote = (quote - ones) & ~quote;
+    uint64_t has_backslash = (backslash - ones) & ~backslash;
+    uint64_t has_control = x - ones * 0x20; /* or 0xA0+, which x flags */
+    return (has_quote | has_backslash | has_control | x) & highs;
+}
+
+/* The offset from i of the first byte a string's body stops at, 8 bytes
+ * at a time while 8 are left; then n - i, or fewer than 8 bytes on. */
+static size_t skip_plain(const unsigned char *p, size_t i, size_t n)
+{
+    size_t start = i;
+    while (n - i >= 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        uint64_t stops = word_stops(x);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (stops)
+            return i + (size_t)(__builtin_ctzll(stops) / 8) - start;
+#else
+        if (stops)
+            break;
+#endif
+        i += 8;
+    }
+    return i - start;
+}
+
+/* Bytes a string's body stops at: 1 for its end, an escape and control
+ * characters, 2 for non-ASCII bytes (counted for columns). */
+static const unsigned char string_stop[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
+/* Appends the escape at p (its backslash; n bytes left) decoded as yajl
+ * decodes it, and sets *used to its length.  FAST_GIVE_UP for what the
+ * general path must see: a malformed escape, or a surrogate. */
+static int fast_escape(buf *out, const unsigned char *p, size_t n,
+                       size_t *used)
+{
+    static const char simple[128] = {
+        ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
+        ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t'};
+    if (n < 2)
+        return FAST_GIVE_UP;
+    if (p[1] != 'u') {
+        if (p[1] >= 128 || !simple[p[1]])
+            return FAST_GIVE_UP;
+        *used = 2;
+        return buf_putc(out, simple[p[1]]) < 0 ? FAST_NOMEM : FAST_DONE;
+    }
+    if (n < 6)
+        return FAST_GIVE_UP;
+    unsigned long cp = 0;
+    for (int k = 2; k < 6; k++) {
+        int h = hex_digit_value(p[k]);
+        if (h < 0)
+            return FAST_GIVE_UP;
+        cp = cp * 16 + (unsigned long)h;
+    }
+    if (cp >= 0xD800 && cp <= 0xDFFF)
+        return FAST_GIVE_UP;
+    *used = 6;
+    return utf8_put(out, cp) < 0 ? FAST_NOMEM : FAST_DONE;
+}
+
+/* Reads the string whose opening quote is at F->i into a new V_STRING. */
+static int fast_string(struct loader *L, struct fast *F, value **out)
+{
+    const unsigned char *p = F->p;
+    size_t n = F->n, i = F->i + 1, seg = i, cont = 0;
+    uint32_t line = F->line, col = fast_col(F, F->i);
+    int escaped = 0;
+    for (;;) {
+        i += skip_plain(p, i, n);
+        while (i < n && !string_stop[p[i]])
+            i++;
+        if (i >= n)
+            return FAST_GIVE_UP;
+        unsigned char c = p[i];
+        if (c == '"')
+            break;
+        if (c >= 0x80) {
+            cont += (c & 0xC0) == 0x80;
+            i++;
+            continue;
+        }
+        if (c != '\\')
+            return FAST_GIVE_UP; /* a control character */
+        if (!escaped) {
+            buf_reset(&L->scratch);
+            escaped = 1;
+        }
+        if (buf_append(&L->scratch, p + seg, i - seg) < 0)
+            return FAST_NOMEM;
+        size_t used = 0;
+        int rc = fast_escape(&L->scratch, p + i, n - i, &used);
+        if (rc != FAST_DONE)
+            return rc;
+        i += used;
+        seg = i;
+    }
+    if (escaped && buf_append(&L->scratch, p + seg, i - seg) < 0)
+        return FAST_NOMEM;
+    F->i = i + 1;
+    F->cont += cont;
+    if (escaped)
+        *out = value_new_text(L->a, V_STRING, L->scratch.data,
+                              L->scratch.len, line, col);
+    else
+        *out = value_new_text(L->a, V_STRING, (const char *)p + seg, i - seg,
+                              line, col);
+    return *out ? FAST_DONE : FAST_NOMEM;
+}
+
+static int is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Reads the number at F->i, as on_number() does. */
+static int fast_number(struct loader *L, struct fast *F, value **out)
+{
+    const unsigned char *p = F->p;
+    size_t n = F->n, at = F->i, i = at;
+    int is_float = 0;
+    if (p[i] == '-')
+        i++;
+    if (i < n && p[i] == '0')
+        i++;
+    else if (i < n && p[i] >= '1' && p[i] <= '9')
+        while (i < n && is_digit(p[i]))
+            i++;
+    else
+        return FAST_GIVE_UP;
+    if (i < n && p[i] == '.') {
+        if (++i >= n || !is_digit(p[i]))
+            return FAST_GIVE_UP;
+        while (i < n && is_digit(p[i]))
+            i++;
+        is_float = 1;
+    }
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        if (++i < n && (p[i] == '+' || p[i] == '-'))
+            i++;
+        if (i >= n || !is_digit(p[i]))
+            return FAST_GIVE_UP;
+        while (i < n && is_digit(p[i]))
+            i++;
+        is_float = 1;
+    }
+    const char *s = (const char *)p + at;
+    size_t len = i - at;
+    uint32_t line = F->line, col = fast_col(F, at);
+    F->i = i;
+    if (!is_float) {
+        if (len - (s[0] == '-') > PYINT_MAX_DIGITS)
+            return FAST_GIVE_UP;
+        if (len == 2 && s[0] == '-' && s[1] == '0') {
+            s = "0";
+            len = 1;
+        }
+        *out = value_new_text(L->a, V_INT, s, len, line, col);
+        return *out ? FAST_DONE : FAST_NOMEM;
+    }
+    /* As read_float(): strtod with the C library's decimal point. */
+    buf_reset(&L->scratch);
+    const char *point = decimal_point(L);
+    for (size_t k = 0; k < len; k++)
+        if ((s[k] == '.' ? buf_puts(&L->scratch, point)
+                         : buf_putc(&L->scratch, s[k])) < 0)
+            return FAST_NOMEM;
+    char *end;
+    double d = strtod(L->scratch.data, &end);
+    if (end != L->scratch.data + L->scratch.len)
+        return FAST_GIVE_UP;
+    *out = value_new(L->a, V_FLOAT, line, col);
+    if (!*out)
+        return FAST_NOMEM;
+    (*out)->u.d = d;
+    return FAST_DONE;
+}
+
+/* Reads a key, its colon and the space after it, for the innermost open
+ * object. */
+static int fast_key(struct loader *L, struct fast *F)
+{
+    if (F->i >= F->n || F->p[F->i] != '"')
+        return FAST_GIVE_UP;
+    value *k;
+    int rc = fast_string(L, F, &k);
+    if (rc != FAST_DONE)
+        return rc;
+    if (find_member(L, &L->frames[L->depth - 1], k) < 0)
+        return FAST_NOMEM;
+    fast_space(F);
+    if (F->i >= F->n || F->p[F->i] != ':')
+        return FAST_GIVE_UP;
+    F->i++;
+    fast_space(F);
+    return FAST_DONE;
+}
+
+/* Reads the value at F->i: a scalar or an empty container into *out, or
+ * opens a container (then *out stays NULL and its first member or
+ * element comes next). */
+static int fast_value(struct loader *L, struct fast *F, value **out)
+{
+    const unsigned char *p = F->p;
+    size_t i = F->i, n = F->n;
+    if (i >= n)
+        return FAST_GIVE_UP;
+    uint32_t line = F->line, col = fast_col(F, i);
+    switch (p[i]) {
+    case '"':
+        return fast_string(L, F, out);
+    case '-': case '0': case '1': case '2': case '3': case '4':
+    case '5': case '6': case '7': case '8': case '9':
+        return fast_number(L, F, out);
+    case 't':
+    case 'f':
+        if (n - i >= 4 && memcmp(p + i, "true", 4) == 0)
+            F->i += 4;
+        else if (n - i >= 5 && memcmp(p + i, "false", 5) == 0)
+            F->i += 5;
+        else
+            return FAST_GIVE_UP;
+        *out = value_new(L->a, V_BOOL, line, col);
+        if (!*out)
+            return FAST_NOMEM;
+        (*out)->u.b = p[i] == 't';
+        return FAST_DONE;
+    case 'n':
+        if (n - i < 4 || memcmp(p + i, "null", 4) != 0)
+            return FAST_GIVE_UP;
+        F->i += 4;
+        *out = value_new(L->a, V_NULL, line, col);
+        return *out ? FAST_DONE : FAST_NOMEM;
+    case '[':
+    case '{': {
+        if (L->depth >= VALUE_MAX_DEPTH)
+            return FAST_GIVE_UP;
+        value_kind kind = p[i] == '[' ? V_ARRAY : V_OBJECT;
+        value *v = value_new(L->a, kind, line, col);
+        F->i++;
+        fast_space(F);
+        if (F->i < n && p[F->i] == (kind == V_ARRAY ? ']' : '}')) {
+            F->i++;
+            *out = v;
+            return v ? FAST_DONE : FAST_NOMEM;
+        }
+        if (push_frame(L, v) < 0)
+            return FAST_NOMEM;
+        return kind == V_OBJECT ? fast_key(L, F) : FAST_DONE;
+    }
+    default:
+        return FAST_GIVE_UP;
+    }
+}
+
+/* The fast path (see above): FAST_DONE with L->root set, FAST_NOMEM, or
+ * FAST_GIVE_UP. */
+static int fast_parse(struct loader *L)
+{
+    struct fast F = {L->text, L->len, 0, 0, 0, 1};
+    fast_space(&F);
+    for (;;) {
+        value *v = NULL;
+        int rc = fast_value(L, &F, &v);
+        if (rc != FAST_DONE)
+            return rc;
+        /* Puts the finished value v in its place, then closes every
+         * container it finishes. */
+        while (v) {
+            fast_space(&F);
+            if (!L->depth) {
+                if (F.i != F.n)
+                    return FAST_GIVE_UP;
+                L->root = v;
+                return FAST_DONE;
+            }
+            struct frame *f = &L->frames[L->depth - 1];
+            int array = f->node->kind == V_ARRAY;
+            if (array) {
+                if (push_item(L, v) < 0)
+                    return FAST_NOMEM;
+            } else {
+                L->members[f->base + f->member].val = v;
+            }
+            if (F.i >= F.n)
+                return FAST_GIVE_UP;
+            unsigned char c = F.p[F.i++];
+            if (c == ',') {
+                fast_space(&F);
+                if (!array && (rc = fast_key(L, &F)) != FAST_DONE)
+                    return rc;
+                v = NULL; /* the next element or member's value */
+            } else if (c == (array ? ']' : '}')) {
+                v = f->node;
+                if (pop_frame(L) < 0)
+                    return FAST_NOMEM;
+            } else {
+                return FAST_GIVE_UP;
+            }
+        }
+    }
+}
+
+/* Forgets what the fast path built, for the general path to start over
+ * (the nodes stay in the arena, unused). */
+static void fast_undo(struct loader *L)
+{
+    for (size_t k = 0; k < L->depth; k++)
+        strmap_free(&L->frames[k].index);
+    L->depth = 0;
+    L->nitems = 0;
+    L->nmembers = 0;
+    L->root = NULL;
+}
+
 /* ------------------------------------------------------------- entry */
 
 static void loader_free(struct loader *L)
@@ -976,31 +1462,53 @@ static void loader_free(struct loader *L)
         yajl_free(L->h);
     for (size_t k = 0; k < L->depth; k++)
         strmap_free(&L->frames[k].index);
-    free(L->frames);
-    free(L->items);
-    free(L->members);
+    if (L->frames != L->first_frames)
+        free(L->frames);
+    if (L->items != L->first_items)
+        free(L->items);
+    if (L->members != L->first_members)
+        free(L->members);
     free(L->specials);
     free(L->unpaired);
     buf_free(&L->own);
     buf_free(&L->scratch);
 }
 
-int json_load(value **out, arena *a, const char *bytes, size_t len, err *e)
+/* Loads the text, by the fast path first when fast is set. */
+static int load(value **out, arena *a, const char *bytes, size_t len, err *e,
+                int fast)
 {
     struct loader L;
-    memset(&L, 0, sizeof L);
+    memset(&L, 0, offsetof(struct loader, first_frames));
+    L.frames = L.first_frames;
+    L.frames_cap = FIRST_FRAMES;
+    L.items = L.first_items;
+    L.items_cap = FIRST_ITEMS;
+    L.members = L.first_members;
+    L.members_cap = FIRST_MEMBERS;
     L.a = a;
     L.e = e;
     L.line = L.col = 1;
     L.expect = EXP_VALUE;
-    L.decimal_point = localeconv()->decimal_point;
-    if (!L.decimal_point || !*L.decimal_point)
-        L.decimal_point = ".";
     if (!bytes)
         bytes = "";
 
     int raw_surrogates = 0;
     int rc = decode(&L, (const unsigned char *)bytes, len, &raw_surrogates);
+    if (rc == 0 && fast && !raw_surrogates) {
+        int f = fast_parse(&L);
+        if (f == FAST_DONE) {
+            *out = L.root;
+            loader_free(&L);
+            return 0;
+        }
+        if (f == FAST_NOMEM) {
+            nomem(&L);
+            loader_free(&L);
+            return -1;
+        }
+        fast_undo(&L);
+    }
     if (rc == 0 && (prescan(&L, raw_surrogates) < 0 || rewrite_words(&L) < 0)) {
         nomem(&L);
         rc = -1;
@@ -1011,4 +1519,15 @@ int json_load(value **out, arena *a, const char *bytes, size_t len, err *e)
         *out = L.root;
     loader_free(&L);
     return rc;
+}
+
+int json_load(value **out, arena *a, const char *bytes, size_t len, err *e)
+{
+    return load(out, a, bytes, len, e, 1);
+}
+
+int json_load_general(value **out, arena *a, const char *bytes, size_t len,
+                      err *e)
+{
+    return load(out, a, bytes, len, e, 0);
 }

@@ -13,7 +13,8 @@
  *    correct rounding (overflow gives an infinity, as Python's float());
  *    integers longer than PYINT_MAX_DIGITS digits refuse the input;
  *  - nesting deeper than VALUE_MAX_DEPTH refuses the input.
- * Parsing runs on yajl's event API.  On refusal, e holds the line and
+ * Plain JSON is read by a loop of its own; anything else, and every
+ * refusal, by way of yajl's event API.  On refusal, e holds the line and
  * column (in characters, 1-based) and the path of the place.
  */
 #ifndef TR_JSON_LOAD_H
@@ -26,5 +27,10 @@
 #include "value.h"
 
 int json_load(value **out, arena *a, const char *bytes, size_t len, err *e);
+
+/* json_load without its fast path: the same tree or the same refusal,
+ * always by way of yajl.  For the tests that hold the two to each other. */
+int json_load_general(value **out, arena *a, const char *bytes, size_t len,
+                      err *e);
 
 #endif

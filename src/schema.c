@@ -80,21 +80,108 @@ static const value *member_by_text(const value *o, const char *ptr, size_t len)
     if (!o || o->kind != V_OBJECT)
         return NULL;
     for (size_t i = 0; i < o->u.obj.len; i++) {
+        const value *key = o->u.obj.items[i].key;
+        if (key->kind == V_STRING) { /* the common case, without a copy */
+            if (key->u.str.len == len &&
+                memcmp(key->u.str.ptr, ptr, len) == 0)
+                return o->u.obj.items[i].val;
+            continue;
+        }
         char tmp[PYFLOAT_REPR_MAX];
         const char *k;
         size_t n;
-        if (key_text(o->u.obj.items[i].key, tmp, &k, &n) && n == len &&
+        if (key_text(key, tmp, &k, &n) && n == len &&
             memcmp(k, ptr, len) == 0)
             return o->u.obj.items[i].val;
     }
     return NULL;
 }
 
-const value *schema_kw(const value *schema, const char *keyword)
+/* Whether the n bytes at k spell the literal word (n its length). */
+#define KEY_IS(k, word) (memcmp((k), (word), sizeof(word) - 1) == 0)
+
+/* The keyword a key of n bytes names, or SK_COUNT when none. */
+static enum schema_keyword keyword_of(const char *k, size_t n)
 {
-    if (!schema || schema->kind != V_OBJECT)
-        return NULL;
-    return value_getz(schema, keyword);
+    switch (n) {
+    case 4:
+        return KEY_IS(k, "type")   ? SK_TYPE
+               : KEY_IS(k, "enum") ? SK_ENUM
+               : KEY_IS(k, "$ref") ? SK_REF
+                                   : SK_COUNT;
+    case 5:
+        return KEY_IS(k, "items")   ? SK_ITEMS
+               : KEY_IS(k, "const") ? SK_CONST
+               : KEY_IS(k, "allOf") ? SK_ALL_OF
+               : KEY_IS(k, "anyOf") ? SK_ANY_OF
+               : KEY_IS(k, "oneOf") ? SK_ONE_OF
+                                    : SK_COUNT;
+    case 6:
+        return KEY_IS(k, "format") ? SK_FORMAT : SK_COUNT;
+    case 7:
+        return KEY_IS(k, "pattern")   ? SK_PATTERN
+               : KEY_IS(k, "minimum") ? SK_MINIMUM
+               : KEY_IS(k, "maximum") ? SK_MAXIMUM
+                                      : SK_COUNT;
+    case 8:
+        return KEY_IS(k, "required")   ? SK_REQUIRED
+               : KEY_IS(k, "nullable") ? SK_NULLABLE
+               : KEY_IS(k, "minItems") ? SK_MIN_ITEMS
+               : KEY_IS(k, "maxItems") ? SK_MAX_ITEMS
+                                       : SK_COUNT;
+    case 9:
+        return KEY_IS(k, "minLength")   ? SK_MIN_LENGTH
+               : KEY_IS(k, "maxLength") ? SK_MAX_LENGTH
+                                        : SK_COUNT;
+    case 10:
+        return KEY_IS(k, "properties")   ? SK_PROPERTIES
+               : KEY_IS(k, "multipleOf") ? SK_MULTIPLE_OF
+                                         : SK_COUNT;
+    case 11:
+        return KEY_IS(k, "uniqueItems")   ? SK_UNIQUE_ITEMS
+               : KEY_IS(k, "prefixItems") ? SK_PREFIX_ITEMS
+                                          : SK_COUNT;
+    case 13:
+        return KEY_IS(k, "minProperties")   ? SK_MIN_PROPERTIES
+               : KEY_IS(k, "maxProperties") ? SK_MAX_PROPERTIES
+                                            : SK_COUNT;
+    case 15:
+        return KEY_IS(k, "additionalItems") ? SK_ADDITIONAL_ITEMS : SK_COUNT;
+    case 16:
+        return KEY_IS(k, "exclusiveMinimum")   ? SK_EXCLUSIVE_MINIMUM
+               : KEY_IS(k, "exclusiveMaximum") ? SK_EXCLUSIVE_MAXIMUM
+                                               : SK_COUNT;
+    case 17:
+        return KEY_IS(k, "patternProperties") ? SK_PATTERN_PROPERTIES
+                                              : SK_COUNT;
+    case 20:
+        return KEY_IS(k, "additionalProperties") ? SK_ADDITIONAL_PROPERTIES
+                                                 : SK_COUNT;
+    default:
+        return SK_COUNT;
+    }
+}
+
+_Static_assert(SK_COUNT <= 32, "schema_keywords.present has a bit each");
+
+void schema_keywords_read(schema_keywords *out, const value *schema)
+{
+    uint32_t present = 0;
+    if (schema && schema->kind == V_OBJECT) {
+        const value_member *m = schema->u.obj.items;
+        for (size_t i = 0, n = schema->u.obj.len; i < n; i++) {
+            const value *k = m[i].key;
+            if (k->kind != V_STRING)
+                continue;
+            enum schema_keyword id = keyword_of(k->u.str.ptr, k->u.str.len);
+            /* The first member of a name, as value_get finds it. */
+            if (id != SK_COUNT && !(present >> id & 1)) {
+                present |= (uint32_t)1 << id;
+                out->kw[id] = m[i].val;
+            }
+        }
+    }
+    out->present = present;
 }
 
 /* ------------------------------------------------------------------ $ref */
@@ -173,6 +260,20 @@ static int tok_byte(frag *f)
 static const value *pointer_step(const value *node, frag *f)
 {
     if (node->kind == V_OBJECT) {
+        /* A token without escapes is its own bytes: compare it whole. */
+        const char *end = memchr(f->p, '/', (size_t)(f->end - f->p));
+        size_t n = (size_t)((end ? end : f->end) - f->p);
+        if (!memchr(f->p, '%', n) && !memchr(f->p, '~', n)) {
+            const value *v = member_by_text(node, f->p, n);
+            if (v) {
+                f->p += n;
+                if (end)
+                    f->p++;
+                else
+                    f->at_end = 1;
+            }
+            return v;
+        }
         for (size_t i = 0; i < node->u.obj.len; i++) {
             char tmp[PYFLOAT_REPR_MAX];
             const char *k;
@@ -387,6 +488,19 @@ static int int_cmp_double(const char *t, size_t n, double d, int *out)
         *out = d > 0 ? -1 : 1;
         return 0;
     }
+    /* An integer of up to 15 digits is a double exactly: compare so. */
+    int neg;
+    const char *digits;
+    size_t nd;
+    int_parts(t, n, &neg, &digits, &nd);
+    if (nd <= 15) {
+        int64_t i = 0;
+        for (size_t k = 0; k < nd; k++)
+            i = i * 10 + (digits[k] - '0');
+        double x = (double)(neg ? -i : i);
+        *out = x < d ? -1 : x > d;
+        return 0;
+    }
     double f = floor(d);
     char tmp[400]; /* DBL_MAX has 309 digits */
     int k = snprintf(tmp, sizeof tmp, "%.0f", f);
@@ -436,6 +550,12 @@ static double num_double(const value *v)
     const char *d;
     size_t nd;
     int_parts(v->u.str.ptr, v->u.str.len, &neg, &d, &nd);
+    if (nd <= 15) { /* exact as a double, as strtod would give it */
+        int64_t i = 0;
+        for (size_t k = 0; k < nd; k++)
+            i = i * 10 + (d[k] - '0');
+        return (double)(neg ? -i : i);
+    }
     if (nd <= 40)
         snprintf(tmp, sizeof tmp, "%s%.*s", neg ? "-" : "", (int)nd, d);
     else
@@ -880,8 +1000,8 @@ typedef struct check_ctx {
     int name_extends;   /* name is word "x": members become word "x.m" */
     size_t name_inner;  /* length of x */
     buf *msg;
-    buf path;           /* from the first member on: address.city, tags[2] */
-    size_t steps;       /* members and items in path (a key may be "") */
+    const struct step *at; /* the member or item the walk is in */
+    size_t steps;       /* members and items from the instance to at */
     size_t visits;
     int gave_up;
 } check_ctx;
@@ -895,23 +1015,42 @@ typedef struct frame {
     unsigned depth;
 } frame;
 
+/* A member or item the walk went into, kept on the C stack: the path of
+ * a place is written from these only when a rule is broken there. */
+typedef struct step {
+    const struct step *up;
+    const char *key; /* the member's key; NULL for an item */
+    size_t len;      /* of the key */
+    size_t index;    /* of the item */
+} step;
+
 static int check(check_ctx *cx, const frame *up, const value *schema,
                  const value *inst);
 
-/* Appends the name of the place the walk is at. */
-static int put_place(check_ctx *cx, buf *out)
+/* Appends the path from the first step to s: address.city, tags[2]. */
+static int put_path(buf *out, const step *s)
 {
-    if (cx->steps == 0)
-        return buf_append(out, cx->name, cx->name_len);
+    if (s->up && put_path(out, s->up) < 0)
+        return -1;
+    if (!s->key)
+        return buf_printf(out, "[%zu]", s->index);
+    if (s->up && buf_putc(out, '.') < 0)
+        return -1;
+    return buf_append(out, s->key, s->len);
+}
+
+/* Appends the name of the place with the path to it. */
+static int put_place_path(const check_ctx *cx, buf *out, const buf *path)
+{
     if (cx->name_extends) {
         /* word "x" -> word "x.path": drop the closing quote, go on. */
         if (buf_append(out, cx->name, cx->name_len - 1) < 0)
             return -1;
-        if (cx->name_inner > 0 && cx->path.data[0] != '[' &&
+        if (cx->name_inner > 0 && path->data[0] != '[' &&
             buf_putc(out, '.') < 0)
             return -1;
         size_t mark = out->len;
-        if (canon_write_string(out, cx->path.data, cx->path.len) < 0)
+        if (canon_write_string(out, path->data, path->len) < 0)
             return -1;
         memmove(out->data + mark, out->data + mark + 1, out->len - mark);
         out->len--;
@@ -919,7 +1058,18 @@ static int put_place(check_ctx *cx, buf *out)
     }
     if (buf_puts(out, "argument ") < 0)
         return -1;
-    return canon_write_string(out, cx->path.data, cx->path.len);
+    return canon_write_string(out, path->data, path->len);
+}
+
+/* Appends the name of the place the walk is at. */
+static int put_place(check_ctx *cx, buf *out)
+{
+    if (cx->steps == 0)
+        return buf_append(out, cx->name, cx->name_len);
+    buf path = BUF_INIT;
+    int rc = put_path(&path, cx->at) < 0 ? -1 : put_place_path(cx, out, &path);
+    buf_free(&path);
+    return rc;
 }
 
 /* Replaces msg with the place followed by the printf-style rest; returns
@@ -945,33 +1095,22 @@ static int fail(check_ctx *cx, const char *fmt, ...)
     return 1;
 }
 
-/* Path steps; each returns the length to pop back to, SIZE_MAX out of
- * memory. */
-static size_t path_push_key(check_ctx *cx, const char *k, size_t n)
+/* Steps into member (k, n), or item i when k is NULL, and back out. */
+static void step_in(check_ctx *cx, step *s, const char *k, size_t n,
+                    size_t i)
 {
-    size_t mark = cx->path.len;
-    if ((cx->steps > 0 && buf_putc(&cx->path, '.') < 0) ||
-        buf_append(&cx->path, k, n) < 0)
-        return SIZE_MAX;
+    s->up = cx->at;
+    s->key = k;
+    s->len = n;
+    s->index = i;
+    cx->at = s;
     cx->steps++;
-    return mark;
 }
 
-static size_t path_push_index(check_ctx *cx, size_t i)
+static void step_out(check_ctx *cx, const step *s)
 {
-    size_t mark = cx->path.len;
-    if (buf_printf(&cx->path, "[%zu]", i) < 0)
-        return SIZE_MAX;
-    cx->steps++;
-    return mark;
-}
-
-static void path_pop(check_ctx *cx, size_t mark)
-{
-    cx->path.len = mark;
+    cx->at = s->up;
     cx->steps--;
-    if (cx->path.data)
-        cx->path.data[mark] = '\0';
 }
 
 /* The word for an object's members in messages: the instance handed in
@@ -986,11 +1125,10 @@ static const char *members_word(const check_ctx *cx)
 static int check_below(check_ctx *cx, const frame *me, const value *schema,
                        const value *inst, const char *k, size_t n, size_t i)
 {
-    size_t mark = k ? path_push_key(cx, k, n) : path_push_index(cx, i);
-    if (mark == SIZE_MAX)
-        return -1;
+    step here;
+    step_in(cx, &here, k, n, i);
     int rc = check(cx, me, schema, inst);
-    path_pop(cx, mark);
+    step_out(cx, &here);
     return rc;
 }
 
@@ -1009,22 +1147,33 @@ enum json_type {
     T_STRING, T_NUMBER, T_INTEGER, T_BOOLEAN, T_OBJECT, T_ARRAY, T_NULL,
     TYPE_COUNT
 };
-static const char *const type_names[TYPE_COUNT] = {
-    "string", "number", "integer", "boolean", "object", "array", "null"};
 static const char *const type_phrases[TYPE_COUNT] = {
     "a string", "a number", "an integer", "a boolean", "an object",
     "an array", "null"};
 
-/* Index of a type name in type_names, -1 when unknown. */
+/* The json_type a type name names, -1 when none. */
 static int type_index(const value *t)
 {
     if (t->kind != V_STRING)
         return -1;
-    for (int i = 0; i < TYPE_COUNT; i++)
-        if (strlen(type_names[i]) == t->u.str.len &&
-            memcmp(type_names[i], t->u.str.ptr, t->u.str.len) == 0)
-            return i;
-    return -1;
+    const char *k = t->u.str.ptr;
+    switch (t->u.str.len) {
+    case 4:
+        return KEY_IS(k, "null") ? T_NULL : -1;
+    case 5:
+        return KEY_IS(k, "array") ? T_ARRAY : -1;
+    case 6:
+        return KEY_IS(k, "string")   ? T_STRING
+               : KEY_IS(k, "number") ? T_NUMBER
+               : KEY_IS(k, "object") ? T_OBJECT
+                                     : -1;
+    case 7:
+        return KEY_IS(k, "integer")   ? T_INTEGER
+               : KEY_IS(k, "boolean") ? T_BOOLEAN
+                                      : -1;
+    default:
+        return -1;
+    }
 }
 
 static int type_matches(int type, const value *v)
@@ -1060,9 +1209,10 @@ static const char *kind_phrase(const value *v)
 
 /* type: a name or a list of names.  A name outside JSON Schema's seven
  * (Swagger's "file", say) makes the keyword unchecked. */
-static int check_type(check_ctx *cx, const value *s, const value *inst)
+static int check_type(check_ctx *cx, const schema_keywords *K,
+                      const value *inst)
 {
-    const value *t = schema_kw(s, "type");
+    const value *t = schema_keyword(K, SK_TYPE);
     if (!t)
         return 0;
     const value *const *list = (const value *const *)&t;
@@ -1100,9 +1250,10 @@ static int check_type(check_ctx *cx, const value *s, const value *inst)
 
 #define ENUM_SHOWN_MAX 10
 
-static int check_enum(check_ctx *cx, const value *s, const value *inst)
+static int check_enum(check_ctx *cx, const schema_keywords *K,
+                      const value *inst)
 {
-    const value *c = schema_kw(s, "const");
+    const value *c = schema_keyword(K, SK_CONST);
     buf shown = BUF_INIT;
     int rc = 0;
     if (c && !schema_equal(c, inst)) {
@@ -1111,7 +1262,7 @@ static int check_enum(check_ctx *cx, const value *s, const value *inst)
         buf_free(&shown);
         return rc;
     }
-    const value *e = schema_kw(s, "enum");
+    const value *e = schema_keyword(K, SK_ENUM);
     if (!e || e->kind != V_ARRAY || e->u.arr.len == 0)
         return 0;
     for (size_t i = 0; i < e->u.arr.len; i++)
@@ -1156,19 +1307,20 @@ static int fail_count(check_ctx *cx, const char *lead, const value *kw,
     return rc;
 }
 
-static int check_string(check_ctx *cx, const value *s, const value *inst)
+static int check_string(check_ctx *cx, const schema_keywords *K,
+                        const value *inst)
 {
     const char *str = inst->u.str.ptr;
     size_t len = inst->u.str.len, limit;
-    const value *kw = schema_kw(s, "minLength");
+    const value *kw = schema_keyword(K, SK_MIN_LENGTH);
     if (count_of(kw, &limit) && code_points(str, len) < limit)
         return fail_count(cx, "must be at least", kw, "character",
                           "characters", " long");
-    kw = schema_kw(s, "maxLength");
+    kw = schema_keyword(K, SK_MAX_LENGTH);
     if (count_of(kw, &limit) && code_points(str, len) > limit)
         return fail_count(cx, "must be at most", kw, "character",
                           "characters", " long");
-    kw = schema_kw(s, "pattern");
+    kw = schema_keyword(K, SK_PATTERN);
     if (kw && kw->kind == V_STRING) {
         char why[160];
         regex *re = regex_compile(kw->u.str.ptr, kw->u.str.len, why,
@@ -1185,7 +1337,7 @@ static int check_string(check_ctx *cx, const value *s, const value *inst)
                             (int)kw->u.str.len, kw->u.str.ptr);
         }
     }
-    kw = schema_kw(s, "format");
+    kw = schema_keyword(K, SK_FORMAT);
     if (kw && kw->kind == V_STRING) {
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
             if (strlen(formats[i].name) == kw->u.str.len &&
@@ -1199,9 +1351,8 @@ static int check_string(check_ctx *cx, const value *s, const value *inst)
 
 /* ---- numbers */
 
-static const value *number_kw(const value *s, const char *keyword)
+static const value *number_kw(const value *v)
 {
-    const value *v = schema_kw(s, keyword);
     return v && is_number(v) ? v : NULL;
 }
 
@@ -1226,11 +1377,13 @@ static int past(const value *inst, const value *limit, int sign, int strict)
     return strict ? c * sign >= 0 : c * sign > 0;
 }
 
-static int check_number(check_ctx *cx, const value *s, const value *inst)
+static int check_number(check_ctx *cx, const schema_keywords *K,
+                        const value *inst)
 {
-    const value *min = number_kw(s, "minimum"), *max = number_kw(s, "maximum");
-    const value *xmin = schema_kw(s, "exclusiveMinimum");
-    const value *xmax = schema_kw(s, "exclusiveMaximum");
+    const value *min = number_kw(schema_keyword(K, SK_MINIMUM));
+    const value *max = number_kw(schema_keyword(K, SK_MAXIMUM));
+    const value *xmin = schema_keyword(K, SK_EXCLUSIVE_MINIMUM);
+    const value *xmax = schema_keyword(K, SK_EXCLUSIVE_MAXIMUM);
     /* Draft 4 writes exclusiveMinimum: true beside minimum; later drafts
      * give the bound itself.  Both forms may appear; each is checked. */
     int xmin_flag = xmin && xmin->kind == V_BOOL && xmin->u.b;
@@ -1243,7 +1396,7 @@ static int check_number(check_ctx *cx, const value *s, const value *inst)
         return fail_limit(cx, xmax_flag ? "less than" : "at most", max);
     if (xmax && is_number(xmax) && past(inst, xmax, 1, 1))
         return fail_limit(cx, "less than", xmax);
-    const value *m = number_kw(s, "multipleOf");
+    const value *m = number_kw(schema_keyword(K, SK_MULTIPLE_OF));
     if (m && is_multiple(inst, m) == 0)
         return fail_limit(cx, "a multiple of", m);
     return 0;
@@ -1256,17 +1409,17 @@ static int is_schema(const value *v)
     return v && (v->kind == V_OBJECT || v->kind == V_BOOL);
 }
 
-static int check_array(check_ctx *cx, const frame *me, const value *s,
-                       const value *inst)
+static int check_array(check_ctx *cx, const frame *me,
+                       const schema_keywords *K, const value *inst)
 {
     size_t n = inst->u.arr.len, limit;
-    const value *kw = schema_kw(s, "minItems");
+    const value *kw = schema_keyword(K, SK_MIN_ITEMS);
     if (count_of(kw, &limit) && n < limit)
         return fail_count(cx, "must have at least", kw, "item", "items", "");
-    kw = schema_kw(s, "maxItems");
+    kw = schema_keyword(K, SK_MAX_ITEMS);
     if (count_of(kw, &limit) && n > limit)
         return fail_count(cx, "must have at most", kw, "item", "items", "");
-    kw = schema_kw(s, "uniqueItems");
+    kw = schema_keyword(K, SK_UNIQUE_ITEMS);
     if (kw && kw->kind == V_BOOL && kw->u.b)
         for (size_t i = 0; i < n; i++)
             for (size_t j = i + 1; j < n; j++)
@@ -1275,12 +1428,12 @@ static int check_array(check_ctx *cx, const frame *me, const value *s,
                                 "[%zu] are equal", i, j);
     /* Positional schemas: 2020-12's prefixItems (then items for the
      * rest), or draft 4's items array (then additionalItems). */
-    const value *prefix = schema_kw(s, "prefixItems");
-    const value *items = schema_kw(s, "items");
+    const value *prefix = schema_keyword(K, SK_PREFIX_ITEMS);
+    const value *items = schema_keyword(K, SK_ITEMS);
     const value *rest = items;
     if (!prefix || prefix->kind != V_ARRAY) {
         prefix = items && items->kind == V_ARRAY ? items : NULL;
-        rest = prefix ? schema_kw(s, "additionalItems") : items;
+        rest = prefix ? schema_keyword(K, SK_ADDITIONAL_ITEMS) : items;
     }
     for (size_t i = 0; i < n; i++) {
         const value *sub = prefix && i < prefix->u.arr.len
@@ -1368,26 +1521,25 @@ static int fail_not_allowed(check_ctx *cx, const value *props,
         buf_free(&list);
         return -1;
     }
-    size_t mark = path_push_key(cx, k, n);
-    if (mark == SIZE_MAX)
-        rc = -1;
-    else if (shown == 0)
+    step here;
+    step_in(cx, &here, k, n, 0);
+    if (shown == 0)
         rc = fail(cx, " is not allowed here; no %s are allowed", word);
     else
         rc = fail(cx, " is not allowed here; the allowed %s are %s", word,
                   list.data);
-    if (mark != SIZE_MAX)
-        path_pop(cx, mark);
+    step_out(cx, &here);
     buf_free(&list);
     return rc;
 }
 
-static int check_object(check_ctx *cx, const frame *me, const value *s,
-                        const value *inst)
+static int check_object(check_ctx *cx, const frame *me,
+                        const schema_keywords *K, const value *inst)
 {
-    const value *props = schema_kw(s, "properties");
-    const value *patterns = schema_kw(s, "patternProperties");
-    const value *extra = sub_deref(cx, schema_kw(s, "additionalProperties"));
+    const value *props = schema_keyword(K, SK_PROPERTIES);
+    const value *patterns = schema_keyword(K, SK_PATTERN_PROPERTIES);
+    const value *extra =
+        sub_deref(cx, schema_keyword(K, SK_ADDITIONAL_PROPERTIES));
     if (props && props->kind != V_OBJECT)
         props = NULL;
     if (patterns && patterns->kind != V_OBJECT)
@@ -1404,27 +1556,26 @@ static int check_object(check_ctx *cx, const frame *me, const value *s,
                 !declared(props, patterns, k, n))
                 return fail_not_allowed(cx, props, patterns, k, n);
 
-    const value *req = schema_kw(s, "required");
+    const value *req = schema_keyword(K, SK_REQUIRED);
     if (req && req->kind == V_ARRAY)
         for (size_t i = 0; i < req->u.arr.len; i++) {
             const value *r = req->u.arr.items[i];
             if (r->kind != V_STRING ||
                 member_by_text(inst, r->u.str.ptr, r->u.str.len))
                 continue;
-            size_t mark = path_push_key(cx, r->u.str.ptr, r->u.str.len);
-            if (mark == SIZE_MAX)
-                return -1;
+            step here;
+            step_in(cx, &here, r->u.str.ptr, r->u.str.len, 0);
             int rc = fail(cx, " is required");
-            path_pop(cx, mark);
+            step_out(cx, &here);
             return rc;
         }
 
     size_t limit;
-    const value *kw = schema_kw(s, "minProperties");
+    const value *kw = schema_keyword(K, SK_MIN_PROPERTIES);
     if (count_of(kw, &limit) && inst->u.obj.len < limit)
         return fail_count(cx, "must have at least", kw, "property",
                           "properties", "");
-    kw = schema_kw(s, "maxProperties");
+    kw = schema_keyword(K, SK_MAX_PROPERTIES);
     if (count_of(kw, &limit) && inst->u.obj.len > limit)
         return fail_count(cx, "must have at most", kw, "property",
                           "properties", "");
@@ -1462,17 +1613,17 @@ static int check_object(check_ctx *cx, const frame *me, const value *s,
 
 /* ---- combinators */
 
-static int check_combinators(check_ctx *cx, const frame *me, const value *s,
-                             const value *inst)
+static int check_combinators(check_ctx *cx, const frame *me,
+                             const schema_keywords *K, const value *inst)
 {
-    const value *all = schema_kw(s, "allOf");
+    const value *all = schema_keyword(K, SK_ALL_OF);
     if (all && all->kind == V_ARRAY)
         for (size_t i = 0; i < all->u.arr.len; i++) {
             int rc = check(cx, me, all->u.arr.items[i], inst);
             if (rc)
                 return rc;
         }
-    const value *any = schema_kw(s, "anyOf");
+    const value *any = schema_keyword(K, SK_ANY_OF);
     if (any && any->kind == V_ARRAY && any->u.arr.len > 0) {
         int matched = 0;
         for (size_t i = 0; i < any->u.arr.len && !matched; i++) {
@@ -1484,7 +1635,7 @@ static int check_combinators(check_ctx *cx, const frame *me, const value *s,
         if (!matched)
             return fail(cx, " matches none of the schemas anyOf allows");
     }
-    const value *one = schema_kw(s, "oneOf");
+    const value *one = schema_keyword(K, SK_ONE_OF);
     if (one && one->kind == V_ARRAY && one->u.arr.len > 0) {
         size_t matches = 0;
         for (size_t i = 0; i < one->u.arr.len; i++) {
@@ -1512,9 +1663,20 @@ static int check(check_ctx *cx, const frame *up, const value *schema,
         cx->gave_up = 1;
         return 0;
     }
-    const value *s = sub_deref(cx, schema);
-    if (!s)
+    if (!schema)
         return 0;
+    /* The keywords of the schema, or of its $ref's target (a schema with
+     * a $ref is its target). */
+    schema_keywords keys, *K = &keys;
+    const value *s = schema;
+    schema_keywords_read(K, s);
+    const value *ref = schema_keyword(K, SK_REF);
+    if (ref && ref->kind == V_STRING) {
+        s = sub_deref(cx, schema);
+        if (!s)
+            return 0;
+        schema_keywords_read(K, s);
+    }
     /* The same schema again for the same instance: a loop through
      * combinators that would never end.  It adds nothing the outer visit
      * does not check, so it passes. */
@@ -1525,26 +1687,26 @@ static int check(check_ctx *cx, const frame *up, const value *schema,
         return s->u.b ? 0 : fail(cx, " is not allowed here");
     if (s->kind != V_OBJECT)
         return 0;
-    const value *nullable = schema_kw(s, "nullable");
+    const value *nullable = schema_keyword(K, SK_NULLABLE);
     if (inst->kind == V_NULL && nullable && nullable->kind == V_BOOL &&
         nullable->u.b)
         return 0;
     frame me = {up, s, inst, depth};
-    int rc = check_type(cx, s, inst);
+    int rc = check_type(cx, K, inst);
     if (rc == 0)
-        rc = check_enum(cx, s, inst);
+        rc = check_enum(cx, K, inst);
     if (rc == 0) {
         if (is_text(inst))
-            rc = check_string(cx, s, inst);
+            rc = check_string(cx, K, inst);
         else if (is_number(inst))
-            rc = check_number(cx, s, inst);
+            rc = check_number(cx, K, inst);
         else if (inst->kind == V_ARRAY)
-            rc = check_array(cx, &me, s, inst);
+            rc = check_array(cx, &me, K, inst);
         else if (inst->kind == V_OBJECT)
-            rc = check_object(cx, &me, s, inst);
+            rc = check_object(cx, &me, K, inst);
     }
     if (rc == 0)
-        rc = check_combinators(cx, &me, s, inst);
+        rc = check_combinators(cx, &me, K, inst);
     return rc;
 }
 
@@ -1571,6 +1733,5 @@ int schema_check(const value *root, const value *schema,
         rc = 0;
     if (rc == 0)
         buf_reset(msg);
-    buf_free(&cx.path);
     return rc;
 }

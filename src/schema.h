@@ -66,6 +66,7 @@
 #define TR_SCHEMA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "err.h"
@@ -100,7 +101,44 @@ int schema_check(const value *root, const value *schema,
  * member order; a YAML timestamp equals the string it becomes. */
 int schema_equal(const value *a, const value *b);
 
-/* Looks up a keyword of a schema object ($ref not followed). */
-const value *schema_kw(const value *schema, const char *keyword);
+/* Looks up a keyword of a schema object ($ref not followed).  Inline, so
+ * that a literal keyword's length is known when compiling. */
+static inline const value *schema_kw(const value *schema, const char *keyword)
+{
+    if (!schema || schema->kind != V_OBJECT)
+        return NULL;
+    return value_getz(schema, keyword);
+}
+
+/* The keywords the check and the draw read, by number. */
+enum schema_keyword {
+    SK_REF, SK_NULLABLE, SK_TYPE, SK_CONST, SK_ENUM,
+    SK_MIN_LENGTH, SK_MAX_LENGTH, SK_PATTERN, SK_FORMAT,
+    SK_MINIMUM, SK_MAXIMUM, SK_EXCLUSIVE_MINIMUM, SK_EXCLUSIVE_MAXIMUM,
+    SK_MULTIPLE_OF,
+    SK_MIN_ITEMS, SK_MAX_ITEMS, SK_UNIQUE_ITEMS, SK_PREFIX_ITEMS, SK_ITEMS,
+    SK_ADDITIONAL_ITEMS,
+    SK_PROPERTIES, SK_PATTERN_PROPERTIES, SK_ADDITIONAL_PROPERTIES,
+    SK_REQUIRED, SK_MIN_PROPERTIES, SK_MAX_PROPERTIES,
+    SK_ALL_OF, SK_ANY_OF, SK_ONE_OF,
+    SK_COUNT
+};
+
+/* A schema object's keywords, found in one pass over its members. */
+typedef struct schema_keywords {
+    uint32_t present; /* bit id set: kw[id] holds keyword id */
+    const value *kw[SK_COUNT];
+} schema_keywords;
+
+/* Fills out with schema's keywords (none when schema is not an object). */
+void schema_keywords_read(schema_keywords *out, const value *schema);
+
+/* Keyword id of what schema_keywords_read() read: what schema_kw() gives
+ * for the same schema and name, NULL when absent. */
+static inline const value *schema_keyword(const schema_keywords *k,
+                                          enum schema_keyword id)
+{
+    return k->present >> id & 1 ? k->kw[id] : NULL;
+}
 
 #endif

@@ -1,6 +1,7 @@
 /* value: see value.h. */
 #include "value.h"
 
+#include <stdint.h>
 #include <string.h>
 
 value *value_new(arena *a, value_kind kind, uint32_t line, uint32_t col)
@@ -15,15 +16,41 @@ value *value_new(arena *a, value_kind kind, uint32_t line, uint32_t col)
     return v;
 }
 
+/* memcpy for the short texts most nodes hold: up to 16 bytes as two
+ * fixed-size copies that may overlap, which compile to a few moves. */
+static void copy_text(char *dst, const char *src, size_t len)
+{
+    if (len >= 8 && len <= 16) {
+        memcpy(dst, src, 8);
+        memcpy(dst + len - 8, src + len - 8, 8);
+    } else if (len >= 4 && len < 8) {
+        memcpy(dst, src, 4);
+        memcpy(dst + len - 4, src + len - 4, 4);
+    } else if (len > 0 && len < 4) {
+        dst[0] = src[0];
+        dst[len / 2] = src[len / 2];
+        dst[len - 1] = src[len - 1];
+    } else if (len > 16) {
+        memcpy(dst, src, len);
+    }
+}
+
 value *value_new_text(arena *a, value_kind kind, const char *ptr, size_t len,
                       uint32_t line, uint32_t col)
 {
-    value *v = value_new(a, kind, line, col);
+    /* The node and its bytes in one block: the bytes right after it. */
+    if (len > SIZE_MAX - sizeof(value) - 1)
+        return NULL;
+    value *v = arena_alloc(a, sizeof *v + len + 1);
     if (!v)
         return NULL;
-    char *copy = arena_memdup(a, ptr, len);
-    if (!copy)
-        return NULL;
+    memset(v, 0, sizeof *v);
+    v->kind = (uint8_t)kind;
+    v->line = line;
+    v->col = col;
+    char *copy = (char *)(v + 1);
+    copy_text(copy, ptr, len);
+    copy[len] = '\0';
     v->u.str.ptr = copy;
     v->u.str.len = len;
     return v;
@@ -65,16 +92,15 @@ const value *value_get(const value *o, const char *ptr, size_t len)
 {
     if (!o || o->kind != V_OBJECT)
         return NULL;
-    for (size_t i = 0; i < o->u.obj.len; i++) {
-        const value *k = o->u.obj.items[i].key;
-        if (k->kind == V_STRING && k->u.str.len == len &&
-            memcmp(k->u.str.ptr, ptr, len) == 0)
-            return o->u.obj.items[i].val;
+    const value_member *m = o->u.obj.items;
+    for (size_t i = 0, n = o->u.obj.len; i < n; i++) {
+        const value *k = m[i].key;
+        /* Length, then first byte, then the rest: most keys differ early. */
+        if (k->kind != V_STRING || k->u.str.len != len)
+            continue;
+        if (len == 0 || (k->u.str.ptr[0] == ptr[0] &&
+                         memcmp(k->u.str.ptr + 1, ptr + 1, len - 1) == 0))
+            return m[i].val;
     }
     return NULL;
-}
-
-const value *value_getz(const value *o, const char *key)
-{
-    return value_get(o, key, strlen(key));
 }

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arena.h"
 
@@ -95,7 +96,11 @@ const char *value_kind_phrase(value_kind kind);
 /* Member of object o whose key is the string (ptr, len); NULL when none. */
 const value *value_get(const value *o, const char *ptr, size_t len);
 
-/* Convenience: value_get with a NUL-terminated key. */
-const value *value_getz(const value *o, const char *key);
+/* Convenience: value_get with a NUL-terminated key.  Inline, so that the
+ * length of a literal key is known when compiling. */
+static inline const value *value_getz(const value *o, const char *key)
+{
+    return value_get(o, key, strlen(key));
+}
 
 #endif

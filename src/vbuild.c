@@ -1,7 +1,6 @@
 /* vbuild: see vbuild.h. */
 #include "vbuild.h"
 
-#include <stdio.h>
 #include <string.h>
 
 value *vb_strn(arena *a, const char *s, size_t len)
@@ -16,9 +15,17 @@ value *vb_str(arena *a, const char *s)
 
 value *vb_int(arena *a, long long n)
 {
-    char text[32];
-    int len = snprintf(text, sizeof text, "%lld", n);
-    return value_new_text(a, V_INT, text, (size_t)len, 0, 0);
+    /* The text printf's %lld gives, written from its last digit. */
+    char text[24];
+    size_t i = sizeof text;
+    unsigned long long u = n < 0 ? 0ull - (unsigned long long)n
+                                 : (unsigned long long)n;
+    do
+        text[--i] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (n < 0)
+        text[--i] = '-';
+    return value_new_text(a, V_INT, text + i, sizeof text - i, 0, 0);
 }
 
 value *vb_bool(arena *a, int b)
@@ -54,18 +61,23 @@ static void *grow(arena *a, void *items, size_t len, size_t size)
     return more;
 }
 
-int vb_putv(arena *a, value *o, value *key, value *v)
+/* The member of o keyed by the string (k, n), or NULL. */
+static value_member *member_of(value *o, const char *k, size_t n)
 {
-    if (!o || !key || !v || o->kind != V_OBJECT || key->kind != V_STRING)
-        return -1;
+    value_member *m = o->u.obj.items;
     for (size_t i = 0; i < o->u.obj.len; i++) {
-        const value *k = o->u.obj.items[i].key;
-        if (k->kind == V_STRING && k->u.str.len == key->u.str.len &&
-            memcmp(k->u.str.ptr, key->u.str.ptr, k->u.str.len) == 0) {
-            o->u.obj.items[i].val = v;
-            return 0;
-        }
+        const value *key = m[i].key;
+        if (key->kind == V_STRING && key->u.str.len == n &&
+            (n == 0 || (key->u.str.ptr[0] == k[0] &&
+                        memcmp(key->u.str.ptr, k, n) == 0)))
+            return &m[i];
     }
+    return NULL;
+}
+
+/* Appends the member (key, v) to object o: 0, or -1 out of memory. */
+static int append_member(arena *a, value *o, value *key, value *v)
+{
     value_member *m = grow(a, o->u.obj.items, o->u.obj.len, sizeof *m);
     if (!m)
         return -1;
@@ -76,9 +88,31 @@ int vb_putv(arena *a, value *o, value *key, value *v)
     return 0;
 }
 
+int vb_putv(arena *a, value *o, value *key, value *v)
+{
+    if (!o || !key || !v || o->kind != V_OBJECT || key->kind != V_STRING)
+        return -1;
+    value_member *m = member_of(o, key->u.str.ptr, key->u.str.len);
+    if (m) {
+        m->val = v;
+        return 0;
+    }
+    return append_member(a, o, key, v);
+}
+
 int vb_put(arena *a, value *o, const char *key, value *v)
 {
-    return vb_putv(a, o, vb_str(a, key), v);
+    if (!o || !v || o->kind != V_OBJECT)
+        return -1;
+    /* The key's node is made only when the member is new. */
+    size_t n = strlen(key);
+    value_member *m = member_of(o, key, n);
+    if (m) {
+        m->val = v;
+        return 0;
+    }
+    value *k = vb_strn(a, key, n);
+    return k ? append_member(a, o, k, v) : -1;
 }
 
 int vb_push(arena *a, value *arr, value *v)

@@ -629,6 +629,122 @@ START_TEST(node_places)
 }
 END_TEST
 
+/* ---------------------------------------------------- the fast path */
+
+/* dump() with every node's place and flags, for trees that must be the
+ * same to the last column. */
+static void dump_placed(buf *out, const value *v)
+{
+    buf_printf(out, "@%u:%u/%u", (unsigned)v->line, (unsigned)v->col,
+               (unsigned)v->flags);
+    if (v->kind == V_ARRAY) {
+        buf_putc(out, '[');
+        for (size_t i = 0; i < v->u.arr.len; i++)
+            dump_placed(out, v->u.arr.items[i]);
+        buf_putc(out, ']');
+    } else if (v->kind == V_OBJECT) {
+        buf_putc(out, '{');
+        for (size_t i = 0; i < v->u.obj.len; i++) {
+            dump_placed(out, v->u.obj.items[i].key);
+            dump_placed(out, v->u.obj.items[i].val);
+        }
+        buf_putc(out, '}');
+    } else {
+        dump(out, v);
+    }
+}
+
+/* What a load gives: the placed tree, or the refusal in full. */
+static void outcome(buf *out, int general, const char *in, size_t n)
+{
+    arena *a = arena_new();
+    ck_assert_ptr_nonnull(a);
+    err e;
+    err_clear(&e);
+    value *v = NULL;
+    int rc = general ? json_load_general(&v, a, in, n, &e)
+                     : json_load(&v, a, in, n, &e);
+    buf_reset(out);
+    if (rc == 0)
+        dump_placed(out, v);
+    else
+        buf_printf(out, "refused %d %u:%u %s: %s", (int)e.code,
+                   (unsigned)e.line, (unsigned)e.col, e.path, e.msg);
+    arena_free(a);
+}
+
+/* The text, then each of its prefixes and each of its bytes replaced by
+ * bytes that matter to a JSON reader: the fast path and the general one
+ * must give the same tree or the same refusal for every one. */
+static void same_both_ways(const char *text, size_t len)
+{
+    static const char swaps[] = "\"\\,:[]{} \n\r\t\v\f0-.eE+NIx\x01\x7f"
+                                "\x80\xC3\xED\xA0";
+    buf fast = BUF_INIT, general = BUF_INIT;
+    char *t = malloc(len + 1);
+    ck_assert_ptr_nonnull(t);
+    for (size_t cut = 0; cut <= len; cut++) {
+        outcome(&fast, 0, text, cut);
+        outcome(&general, 1, text, cut);
+        ck_assert_msg(strcmp(fast.data, general.data) == 0,
+                      "%.*s: fast %s, general %s", (int)cut, text, fast.data,
+                      general.data);
+    }
+    for (size_t i = 0; i < len; i++)
+        for (size_t k = 0; k < sizeof swaps - 1; k++) {
+            memcpy(t, text, len);
+            t[i] = swaps[k];
+            outcome(&fast, 0, t, len);
+            outcome(&general, 1, t, len);
+            ck_assert_msg(strcmp(fast.data, general.data) == 0,
+                          "%.*s: fast %s, general %s", (int)len, t,
+                          fast.data, general.data);
+        }
+    free(t);
+    buf_free(&fast);
+    buf_free(&general);
+}
+
+#define SAME_BOTH_WAYS(lit) same_both_ways(lit, sizeof lit - 1)
+
+START_TEST(fast_path_matches_general)
+{
+    SAME_BOTH_WAYS("{\"a\": [1, -2.5e3, true, false, null, {}, []],\n"
+                   " \"b\": {\"c\": \"\xC3\xA9t\xC3\xA9\", \"a\": 0},\r\n"
+                   "\t\"a\": \"x\\n\\u00e9\\\"\\/\\u20AC\"}");
+    SAME_BOTH_WAYS("[\"\\ud83d\\ude00\", \"\xF0\x9F\x98\x80\", NaN, -0, 1E+2]");
+    SAME_BOTH_WAYS("{\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,"
+                   "\"k7\":7,\"k8\":8,\"k9\":9,\"k2\":[0.5],\"\":\"\"}");
+    SAME_BOTH_WAYS("\xEF\xBB\xBF [ \"a\\u0000b\" , 12345678901234567890 ]\n");
+    SAME_BOTH_WAYS("\"only a string with a long run of plain bytes\"");
+    SAME_BOTH_WAYS("[\0\"\0\xE9\0\"\0,\0" "2\0]\0");
+    /* Deep, then too deep. */
+    char *deep = repeat("[", VALUE_MAX_DEPTH, "");
+    char *text = repeat("]", VALUE_MAX_DEPTH, "");
+    buf fast = BUF_INIT, general = BUF_INIT;
+    buf both = BUF_INIT;
+    buf_puts(&both, deep);
+    buf_puts(&both, text);
+    outcome(&fast, 0, both.data, both.len);
+    outcome(&general, 1, both.data, both.len);
+    ck_assert_str_eq(fast.data, general.data);
+    buf_reset(&both);
+    buf_puts(&both, "[");
+    buf_puts(&both, deep);
+    buf_puts(&both, text);
+    buf_puts(&both, "]");
+    outcome(&fast, 0, both.data, both.len);
+    outcome(&general, 1, both.data, both.len);
+    ck_assert_str_eq(fast.data, general.data);
+    ck_assert_ptr_nonnull(strstr(fast.data, "nesting deeper"));
+    buf_free(&both);
+    buf_free(&fast);
+    buf_free(&general);
+    free(deep);
+    free(text);
+}
+END_TEST
+
 /* --------------------------------------------------------------- utf8 */
 
 START_TEST(utf8_detection)
@@ -738,6 +854,7 @@ Suite *json_suite(void)
     tcase_add_test(tc, depth_limit);
     tcase_add_test(tc, error_place_and_path);
     tcase_add_test(tc, node_places);
+    tcase_add_test(tc, fast_path_matches_general);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("utf8");

@@ -1300,6 +1300,63 @@ START_TEST(schema_kw_looks_up_members)
 }
 END_TEST
 
+START_TEST(keywords_read_in_one_pass)
+{
+    static const struct {
+        enum schema_keyword id;
+        const char *name;
+    } names[] = {
+        {SK_REF, "$ref"}, {SK_NULLABLE, "nullable"}, {SK_TYPE, "type"},
+        {SK_CONST, "const"}, {SK_ENUM, "enum"},
+        {SK_MIN_LENGTH, "minLength"}, {SK_MAX_LENGTH, "maxLength"},
+        {SK_PATTERN, "pattern"}, {SK_FORMAT, "format"},
+        {SK_MINIMUM, "minimum"}, {SK_MAXIMUM, "maximum"},
+        {SK_EXCLUSIVE_MINIMUM, "exclusiveMinimum"},
+        {SK_EXCLUSIVE_MAXIMUM, "exclusiveMaximum"},
+        {SK_MULTIPLE_OF, "multipleOf"}, {SK_MIN_ITEMS, "minItems"},
+        {SK_MAX_ITEMS, "maxItems"}, {SK_UNIQUE_ITEMS, "uniqueItems"},
+        {SK_PREFIX_ITEMS, "prefixItems"}, {SK_ITEMS, "items"},
+        {SK_ADDITIONAL_ITEMS, "additionalItems"},
+        {SK_PROPERTIES, "properties"},
+        {SK_PATTERN_PROPERTIES, "patternProperties"},
+        {SK_ADDITIONAL_PROPERTIES, "additionalProperties"},
+        {SK_REQUIRED, "required"}, {SK_MIN_PROPERTIES, "minProperties"},
+        {SK_MAX_PROPERTIES, "maxProperties"}, {SK_ALL_OF, "allOf"},
+        {SK_ANY_OF, "anyOf"}, {SK_ONE_OF, "oneOf"}};
+    ck_assert_uint_eq(sizeof names / sizeof names[0], SK_COUNT);
+    arena *a = arena_new();
+    /* Every keyword, with names of the same lengths around them. */
+    buf text = BUF_INIT;
+    buf_puts(&text, "{\"typo\": 0, \"Type\": 0, \"$reg\": 0");
+    for (size_t i = 0; i < SK_COUNT; i++)
+        buf_printf(&text, ", \"%s\": %zu, \"%.*sx\": 0", names[i].name, i,
+                   (int)strlen(names[i].name) - 1, names[i].name);
+    buf_puts(&text, "}");
+    err e;
+    err_clear(&e);
+    value *s = NULL;
+    ck_assert_int_eq(json_load(&s, a, text.data, text.len, &e), 0);
+    schema_keywords k;
+    schema_keywords_read(&k, s);
+    for (size_t i = 0; i < SK_COUNT; i++) {
+        const value *v = schema_keyword(&k, names[i].id);
+        ck_assert_ptr_nonnull(v);
+        ck_assert_ptr_eq(v, schema_kw(s, names[i].name));
+    }
+    /* Non-string keys are no keywords; nothing is read from a non-object. */
+    value *y = load_yaml(a, "1: a\ntype: string\ntrue: b\n");
+    schema_keywords_read(&k, y);
+    ck_assert_ptr_eq(schema_keyword(&k, SK_TYPE), schema_kw(y, "type"));
+    ck_assert_uint_eq(k.present, (uint32_t)1 << SK_TYPE);
+    schema_keywords_read(&k, load(a, "true"));
+    ck_assert_uint_eq(k.present, 0);
+    schema_keywords_read(&k, NULL);
+    ck_assert_ptr_null(schema_keyword(&k, SK_TYPE));
+    buf_free(&text);
+    arena_free(a);
+}
+END_TEST
+
 Suite *schema_suite(void)
 {
     Suite *s = suite_create("schema");
@@ -1363,6 +1420,7 @@ Suite *schema_suite(void)
     tcase_add_test(walk, check_depth_is_capped);
     tcase_add_test(walk, check_refs_against_another_root);
     tcase_add_test(walk, schema_kw_looks_up_members);
+    tcase_add_test(walk, keywords_read_in_one_pass);
     suite_add_tcase(s, walk);
     return s;
 }

@@ -1,7 +1,9 @@
 /* The small modules under everything: value lookups, buffers, the arena,
  * error lines and document paths. */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -10,6 +12,7 @@
 #include "strmap.h"
 #include "unit.h"
 #include "value.h"
+#include "vbuild.h"
 
 START_TEST(arena_aligns_and_copies)
 {
@@ -113,6 +116,101 @@ START_TEST(value_get_finds_string_keys)
 }
 END_TEST
 
+START_TEST(value_get_compares_whole_keys)
+{
+    arena *a = arena_new();
+    value *o = vb_object(a);
+    static const char *const keys[] = {"nbme", "name", "", "n\0x", "n\0y"};
+    static const size_t lens[] = {4, 4, 0, 3, 3};
+    value *vals[5];
+    for (int i = 0; i < 5; i++) {
+        vals[i] = vb_int(a, i);
+        ck_assert_int_eq(vb_putv(a, o, vb_strn(a, keys[i], lens[i]), vals[i]),
+                         0);
+    }
+    for (int i = 0; i < 5; i++)
+        ck_assert_ptr_eq(value_get(o, keys[i], lens[i]), vals[i]);
+    ck_assert_ptr_null(value_get(o, "nam", 3));
+    ck_assert_ptr_null(value_get(o, "n\0z", 3));
+    ck_assert_ptr_eq(value_getz(o, ""), vals[2]);
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(text_nodes_and_counts)
+{
+    arena *a = arena_new();
+    value *v = value_new_text(a, V_STRING, "a\0b", 3, 2, 5);
+    ck_assert_uint_eq(v->u.str.len, 3);
+    ck_assert_int_eq(memcmp(v->u.str.ptr, "a\0b\0", 4), 0);
+    ck_assert_uint_eq(v->line, 2);
+    ck_assert_uint_eq(v->col, 5);
+    ck_assert_uint_eq(v->flags, 0);
+    ck_assert_uint_eq((uintptr_t)v % 16, 0);
+    /* Every length copies exactly, and no byte past it is read. */
+    char src[40];
+    for (size_t n = 0; n <= sizeof src; n++) {
+        char *exact = malloc(n ? n : 1);
+        ck_assert_ptr_nonnull(exact);
+        for (size_t i = 0; i < n; i++)
+            src[i] = exact[i] = (char)('a' + i);
+        value *t = value_new_text(a, V_STRING, exact, n, 1, 1);
+        ck_assert_uint_eq(t->u.str.len, n);
+        ck_assert_int_eq(memcmp(t->u.str.ptr, src, n), 0);
+        ck_assert_int_eq(t->u.str.ptr[n], '\0');
+        free(exact);
+    }
+    ck_assert_ptr_null(value_new_text(a, V_STRING, "", SIZE_MAX, 1, 1));
+    ck_assert_ptr_null(value_new_text(a, V_STRING, "", SIZE_MAX - 40, 1, 1));
+    ck_assert_ptr_null(arena_alloc(a, SIZE_MAX));
+    ck_assert_ptr_null(arena_alloc(a, SIZE_MAX - 8));
+    size_t before = arena_used(a);
+    ck_assert_ptr_nonnull(arena_alloc(a, 1));
+    ck_assert_ptr_nonnull(arena_alloc(a, 100000)); /* a chunk of its own */
+    ck_assert_uint_eq(arena_used(a), before + 16 + 100000);
+    arena_reset(a);
+    ck_assert_uint_eq(arena_used(a), 0);
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(vbuild_ints_and_puts)
+{
+    static const long long ns[] = {0, 7, -1, 10, -10, 1234567890123LL,
+                                   LLONG_MAX, LLONG_MIN};
+    arena *a = arena_new();
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "%lld", ns[i]);
+        value *v = vb_int(a, ns[i]);
+        ck_assert_int_eq(v->kind, V_INT);
+        ck_assert_str_eq(v->u.str.ptr, want);
+        ck_assert_uint_eq(v->u.str.len, strlen(want));
+    }
+    /* A key put again keeps its place and its first key node. */
+    value *o = vb_object(a);
+    ck_assert_int_eq(vb_put(a, o, "b", vb_int(a, 1)), 0);
+    ck_assert_int_eq(vb_put(a, o, "a", vb_int(a, 2)), 0);
+    const value *first_key = o->u.obj.items[0].key;
+    ck_assert_int_eq(vb_put(a, o, "b", vb_int(a, 3)), 0);
+    ck_assert_uint_eq(o->u.obj.len, 2);
+    ck_assert_ptr_eq(o->u.obj.items[0].key, first_key);
+    ck_assert_str_eq(o->u.obj.items[0].val->u.str.ptr, "3");
+    ck_assert_int_eq(vb_put(a, o, "c", NULL), -1);
+    ck_assert_int_eq(vb_put(a, NULL, "c", vb_int(a, 1)), -1);
+    ck_assert_int_eq(vb_put(a, vb_array(a), "c", vb_int(a, 1)), -1);
+    for (int i = 0; i < 40; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "k%d", i);
+        ck_assert_int_eq(vb_put(a, o, key, vb_int(a, i)), 0);
+    }
+    ck_assert_uint_eq(o->u.obj.len, 42);
+    ck_assert_str_eq(value_getz(o, "k39")->u.str.ptr, "39");
+    ck_assert_str_eq(value_getz(o, "a")->u.str.ptr, "2");
+    arena_free(a);
+}
+END_TEST
+
 Suite *value_suite(void)
 {
     Suite *s = suite_create("value");
@@ -123,6 +221,9 @@ Suite *value_suite(void)
     tcase_add_test(tc, paths_quote_what_is_not_plain);
     tcase_add_test(tc, strmap_finds_what_it_holds);
     tcase_add_test(tc, value_get_finds_string_keys);
+    tcase_add_test(tc, value_get_compares_whole_keys);
+    tcase_add_test(tc, text_nodes_and_counts);
+    tcase_add_test(tc, vbuild_ints_and_puts);
     suite_add_tcase(s, tc);
     return s;
 }
