@@ -183,7 +183,7 @@ int db_open(db **out, const char *path, err *e)
     if (exec(d, "PRAGMA journal_mode = WAL", e, "turn on WAL") < 0 ||
         exec(d, "PRAGMA synchronous = NORMAL", e, "set it up") < 0 ||
         exec(d, "PRAGMA wal_autocheckpoint = 16384", e, "set it up") < 0 ||
-        exec(d, "PRAGMA cache_size = -16384", e, "set it up") < 0 ||
+        exec(d, "PRAGMA cache_size = -32768", e, "set it up") < 0 ||
         schema_version(d, &version, e) < 0)
         goto bad;
     if (version > DB_SCHEMA_VERSION) {

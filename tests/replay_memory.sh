@@ -1,8 +1,8 @@
 # Memory follows the open episodes, not the input: the samples night
-# repeated 40 and 120 times (each copy its own runs) is replayed, and the
+# repeated 80 and 240 times (each copy its own runs) is replayed, and the
 # peak resident memory of the larger must not grow with it (within 20%
-# and 2 MiB).  Both databases outgrow SQLite's page cache (16 MiB), so it
-# is full in both runs.  Without sanitizers, the night repeated 400 times
+# and 2 MiB).  Both databases (40 and 120 MB) outgrow SQLite's page cache
+# (32 MiB), so it is full in both runs.  Without sanitizers, the night repeated 400 times
 # (about 150 MB) is also replayed under `ulimit -v` of 96 MiB, well under
 # its size, and must succeed.
 set -u
@@ -33,17 +33,17 @@ peak() { # FILE: peak RSS in KiB of replaying it into a new database
     cat "$TEST_TMP/peak"
 }
 
-copies 40 "$TEST_TMP/n/small.jsonl"
-copies 120 "$TEST_TMP/n/large.jsonl"
+copies 80 "$TEST_TMP/n/small.jsonl"
+copies 240 "$TEST_TMP/n/large.jsonl"
 small=$(peak "$TEST_TMP/n/small.jsonl")
 large=$(peak "$TEST_TMP/n/large.jsonl")
 if awk -v s="$small" -v l="$large" 'BEGIN { exit !(l <= s * 1.2 + 2048) }'
 then pass=$((pass + 1))
 else
     fail=$((fail + 1))
-    echo "FAIL peak memory grew with the night: $small KiB for 40 copies, $large KiB for 120"
+    echo "FAIL peak memory grew with the night: $small KiB for 80 copies, $large KiB for 240"
 fi
-echo "peak memory: $small KiB (40 copies, $(wc -c < "$TEST_TMP/n/small.jsonl") bytes), $large KiB (120 copies, $(wc -c < "$TEST_TMP/n/large.jsonl") bytes)"
+echo "peak memory: $small KiB (80 copies, $(wc -c < "$TEST_TMP/n/small.jsonl") bytes), $large KiB (240 copies, $(wc -c < "$TEST_TMP/n/large.jsonl") bytes)"
 
 if nm "$REPLAY" 2>/dev/null | grep -q __asan_init; then
     echo "(built with AddressSanitizer: the ulimit -v run is left out)"
