@@ -640,16 +640,26 @@ static int plan_baddata(struct maker *m)
     return 0;
 }
 
-int task_make(task **out, arena *a, const toolset *ts, uint64_t seed,
-              const arm *arm, err *e)
+/* A zeroed task of file ts, seed and arm, in a; NULL out of memory. */
+static task *new_task(arena *a, const toolset *ts, uint64_t seed,
+                      const arm *arm)
 {
     task *t = arena_alloc(a, sizeof *t);
     if (!t)
-        return nomem(e);
+        return NULL;
     memset(t, 0, sizeof *t);
     t->arm = *arm;
     t->seed = seed;
     memcpy(t->file_sha256, ts->doc->file_sha256, sizeof t->file_sha256);
+    return t;
+}
+
+int task_make(task **out, arena *a, const toolset *ts, uint64_t seed,
+              const arm *arm, err *e)
+{
+    task *t = new_task(a, ts, seed, arm);
+    if (!t)
+        return nomem(e);
     t->depth = task_depth(arm);
     make_id(t);
 
@@ -787,13 +797,9 @@ static int bad_task(err *e, const char *what)
 int task_from_value(task **out, arena *a, const toolset *ts, const value *v,
                     uint64_t seed, const arm *arm, err *e)
 {
-    task *t = arena_alloc(a, sizeof *t);
+    task *t = new_task(a, ts, seed, arm);
     if (!t)
         return nomem(e);
-    memset(t, 0, sizeof *t);
-    t->arm = *arm;
-    t->seed = seed;
-    memcpy(t->file_sha256, ts->doc->file_sha256, sizeof t->file_sha256);
     const value *id = member(v, "id", V_STRING);
     const value *request = member(v, "request", V_STRING);
     const value *steps = member(v, "steps", V_ARRAY);
