@@ -232,9 +232,11 @@ static int do_job(writer *w, writer_job *j, int skip, err *e,
     default: {
         struct run_job *r = (struct run_job *)j;
         rc = skip ? -1 : write_run(w, r);
-        if (rc < 0)
-            *e = skip ? w->failure : r->e;
+        if (rc < 0 && !skip)
+            *e = r->e;
         pthread_mutex_lock(&w->mu);
+        if (skip) /* the caller is told why nothing was written */
+            r->e = w->failure;
         r->rc = rc;
         r->done = 1;
         pthread_cond_broadcast(&w->done);

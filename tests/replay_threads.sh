@@ -123,5 +123,20 @@ if "$REPLAY" --quiet --db "$TEST_TMP/big.db" "$TEST_TMP/big/night.jsonl" \
        "$(sqlite3 "$TEST_TMP/big.db" "SELECT (SELECT count(*) FROM episodes), (SELECT count(*) FROM calls), (SELECT * FROM pragma_integrity_check)")"
 then ok; else ko "the big night"; cat "$TEST_TMP/big.err"; fi
 
+# The writer fails mid-night (a file size limit: its write gets EFBIG):
+# one line saying what, exit 3, and the reading thread stops with it
+# (a run line it waits on included); a rerun completes the job.
+rm -f "$TEST_TMP"/full.db*
+( trap '' XFSZ; ulimit -f 4096
+  "$REPLAY" --quiet --db "$TEST_TMP/full.db" "$TEST_TMP/big/night.jsonl" \
+      2>"$TEST_TMP/full.err"; echo "exit $?" > "$TEST_TMP/full.status" )
+if check_eq "a failed write" "exit 3
+replay: $TEST_TMP/full.db: cannot commit (is the disk full?): disk I/O error" \
+       "$(cat "$TEST_TMP/full.status" "$TEST_TMP/full.err")" &&
+   "$REPLAY" --quiet --db "$TEST_TMP/full.db" "$TEST_TMP/big/night.jsonl" \
+       2>/dev/null &&
+   [ "$(db_dump "$TEST_TMP/full.db")" = "$(db_dump "$TEST_TMP/big.db")" ]
+then ok; else ko "the failed write"; fi
+
 echo "threads: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
