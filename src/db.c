@@ -18,7 +18,6 @@ enum stmt {
     S_DELETE_OUTCOMES,
     S_DELETE_EPISODE,
     S_EPISODE,
-    S_CALL,
     S_OUTCOME,
     S_PROBLEM,
     S_BEGIN,
@@ -54,10 +53,6 @@ static const char *const stmt_sql[NSTMT] = {
                   "status, final, content_xxh3, source_file, source_line) "
                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                   "ON CONFLICT (run, episode) DO NOTHING",
-    [S_CALL] = "INSERT INTO calls (run, episode, seq, step, tool, kind, "
-               "arguments, answer, error, effect, dial, diverged, "
-               "logged_answer, source_file, source_line) "
-               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [S_OUTCOME] = "INSERT INTO dial_outcomes (run, episode, event, dial, step, "
                   "seq, outcome) VALUES (?,?,?,?,?,?,?)",
     [S_PROBLEM] = "INSERT OR REPLACE INTO problems (source_file, source_line, "
@@ -139,18 +134,23 @@ static int schema_version(db *d, int *version, err *e)
     return 0;
 }
 
-/* The statements that insert 1 to CALLS_AT_ONCE calls. */
+/* The statements that insert 1 to CALLS_AT_ONCE calls: this, then k - 1
+ * more rows of CALL_COLUMNS parameters. */
+static const char call_sql[] =
+    "INSERT INTO calls (run, episode, seq, step, tool, kind, arguments, "
+    "answer, error, effect, dial, diverged, logged_answer, source_file, "
+    "source_line) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
 static int prepare_calls(db *d, err *e)
 {
-    char sql[2048];
-    const char *row = ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char row[] = ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    char sql[sizeof call_sql + CALLS_AT_ONCE * sizeof row];
     for (int k = 1; k <= CALLS_AT_ONCE; k++) {
-        size_t n = (size_t)snprintf(sql, sizeof sql, "%s",
-                                    stmt_sql[S_CALL]);
-        for (int r = 1; r < k && n + strlen(row) < sizeof sql; r++) {
-            memcpy(sql + n, row, strlen(row) + 1);
-            n += strlen(row);
-        }
+        size_t n = sizeof call_sql - 1;
+        memcpy(sql, call_sql, n);
+        for (int r = 1; r < k; r++, n += sizeof row - 1)
+            memcpy(sql + n, row, sizeof row - 1);
+        sql[n] = '\0';
         if (sqlite3_prepare_v3(d->h, sql, -1, SQLITE_PREPARE_PERSISTENT,
                                &d->calls[k - 1], NULL) != SQLITE_OK)
             return fail(d, e, "prepare its statements");
