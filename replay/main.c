@@ -27,6 +27,8 @@ static const char usage_text[] =
     "                      when unchanged; unusable lines go to the problems\n"
     "                      table; exit 0 all used, 1 some problems, 3 could\n"
     "                      not run (database, tool file)\n"
+    "  --batch N           episodes a transaction (default 4096); a\n"
+    "                      killed replay redoes at most one\n"
     "  --shard I/N         only the episodes of shard I (from 0) of N; read\n"
     "                      from TASKREPLAY_SHARD, a Slurm job array or a\n"
     "                      Kubernetes indexed Job when not given\n"
