@@ -44,11 +44,13 @@ struct writer {
     pthread_cond_t wake, room, done;
     writer_job *head, *tail; /* waiting, oldest first */
     unsigned count, depth;
+    unsigned wake_at;        /* jobs that wake an idle writer (see put) */
     int idle, full;          /* a thread waits on wake, on room */
     writer_episode *back;    /* written: to release on the engine's thread */
     int closing, abort, failed;
     err failure;
-    writer_counts c;
+    writer_counts c;    /* under mu, for the engine's thread */
+    writer_counts mine; /* the writer's, not yet in c */
 
     db *ck;            /* the copier's connection; NULL: SQLite copies */
     pthread_t ck_thread;
@@ -120,18 +122,30 @@ static void *copy_loop(void *arg)
     return NULL;
 }
 
-/* Adds to the counts the engine's thread reads. */
+/* Adds to the counts of this round; add_counts hands them to the engine's
+ * thread when the writer next takes the lock. */
 static void count(writer *w, const writer_counts *add)
 {
-    pthread_mutex_lock(&w->mu);
-    w->c.used += add->used;
-    w->c.unchanged += add->unchanged;
-    w->c.episodes += add->episodes;
-    w->c.skipped += add->skipped;
-    w->c.replaced += add->replaced;
-    w->c.unfinished += add->unfinished;
-    w->c.calls += add->calls;
-    pthread_mutex_unlock(&w->mu);
+    w->mine.used += add->used;
+    w->mine.unchanged += add->unchanged;
+    w->mine.episodes += add->episodes;
+    w->mine.skipped += add->skipped;
+    w->mine.replaced += add->replaced;
+    w->mine.unfinished += add->unfinished;
+    w->mine.calls += add->calls;
+}
+
+/* Under w->mu. */
+static void add_counts(writer *w)
+{
+    w->c.used += w->mine.used;
+    w->c.unchanged += w->mine.unchanged;
+    w->c.episodes += w->mine.episodes;
+    w->c.skipped += w->mine.skipped;
+    w->c.replaced += w->mine.replaced;
+    w->c.unfinished += w->mine.unfinished;
+    w->c.calls += w->mine.calls;
+    memset(&w->mine, 0, sizeof w->mine);
 }
 
 static int write_episode(writer *w, writer_episode *ep, err *e)
@@ -253,6 +267,7 @@ static void *main_loop(void *arg)
     writer_episode *back = NULL;
     for (;;) {
         pthread_mutex_lock(&w->mu);
+        add_counts(w);
         if (back) { /* the last round's episodes, for the engine to free */
             writer_episode *last = back;
             while (last->job.next)
@@ -293,6 +308,7 @@ static void *main_loop(void *arg)
         }
     }
     pthread_mutex_lock(&w->mu);
+    add_counts(w);
     int end_well = !w->failed && !w->abort;
     pthread_mutex_unlock(&w->mu);
     if (end_well) {
@@ -321,6 +337,9 @@ int writer_start(writer **out, db *d, const char *path, FILE *diag,
     w->diag = diag;
     w->batch = batch ? batch : 1;
     w->depth = depth ? depth : 1;
+    w->wake_at = w->depth / 4 < w->batch ? w->depth / 4 : w->batch;
+    if (w->wake_at == 0)
+        w->wake_at = 1;
     w->say = say;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->wake, NULL);
@@ -382,7 +401,10 @@ static int put(writer *w, writer_job *j, err *e)
             w->head = j;
         w->tail = j;
         w->count++;
-        if (w->idle)
+        /* An idle writer is woken for a handful of jobs, not for each:
+         * when it keeps up, a wake per episode costs more than the
+         * episode.  A run's caller waits for its job: that one wakes. */
+        if (w->idle && (w->count >= w->wake_at || j->kind == J_RUN))
             pthread_cond_signal(&w->wake);
     }
     pthread_mutex_unlock(&w->mu);
