@@ -272,7 +272,7 @@ static void show_progress(struct progress *p, const night_counts *c,
 
 static const char replay_usage[] =
     "[--db results.db] [--strict] [--quiet] [--batch N] [--shard I/N] "
-    "[--run R --tools FILE [--model M]] PATH...";
+    "[--timings] [--run R --tools FILE [--model M]] PATH...";
 
 /* Reads "I/N" (0 <= I < N <= 100000); 0, or -1 when malformed. */
 static int parse_shard(const char *text, unsigned *i, unsigned *n)
@@ -363,11 +363,25 @@ static void summary(const night_counts *c, const char *db_path)
             c->skipped, c->calls, db_path);
 }
 
+/* --timings: where the time went, thread by thread. */
+static void say_timings(const night_counts *c, const struct timespec *began)
+{
+    struct timespec now, cpu, zero = {0, 0};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) != 0)
+        cpu = zero;
+    fprintf(stderr, "replay: %.2f s; CPU seconds: %.2f reading and "
+                    "answering, %.2f writing the database, %.2f copying "
+                    "its log\n",
+            seconds(began, &now), seconds(&zero, &cpu), c->cpu_write,
+            c->cpu_copy);
+}
+
 int cmd_replay(int argc, char **argv)
 {
     night_opts o = {"results.db", 0, NULL, NULL, NULL, stderr, 0, 0, 0};
     int shard_given = 0;
-    int quiet = 0;
+    int quiet = 0, timings = 0;
     struct inputs in = {0};
     int status = 0;
     for (int i = 0; i < argc; i++) {
@@ -379,6 +393,8 @@ int cmd_replay(int argc, char **argv)
             o.strict = 1;
         else if (strcmp(a, "--quiet") == 0)
             quiet = 1;
+        else if (strcmp(a, "--timings") == 0)
+            timings = 1;
         else if (strcmp(a, "--run") == 0 && has)
             o.default_run = argv[++i];
         else if (strcmp(a, "--tools") == 0 && has)
@@ -434,6 +450,8 @@ int cmd_replay(int argc, char **argv)
                     o.shards, from);
     }
 
+    struct timespec began;
+    clock_gettime(CLOCK_MONOTONIC, &began);
     night *n = NULL;
     err e;
     err_clear(&e);
@@ -527,6 +545,8 @@ int cmd_replay(int argc, char **argv)
     fputs(last, stderr);
     if (!fatal)
         summary(&c, o.db_path);
+    if (timings)
+        say_timings(&c, &began);
     status = fatal ? EXIT_CANNOT : c.problems ? EXIT_REFUSED : 0;
 out:
     for (size_t i = 0; i < in.n; i++)

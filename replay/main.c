@@ -12,7 +12,8 @@
 
 static const char usage_text[] =
     "usage: replay [--db results.db] [--strict] [--quiet] [--batch N]\n"
-    "              [--shard I/N] [--run R --tools FILE [--model M]] PATH...\n"
+    "              [--shard I/N] [--timings] [--run R --tools FILE\n"
+    "              [--model M]] PATH...\n"
     "       replay merge [--quiet] OUT.db SHARD.db...\n"
     "       replay hash [--canonical] FILE...\n"
     "       replay tools [--json] FILE\n"
@@ -32,6 +33,8 @@ static const char usage_text[] =
     "  --shard I/N         only the episodes of shard I (from 0) of N; read\n"
     "                      from TASKREPLAY_SHARD, a Slurm job array or a\n"
     "                      Kubernetes indexed Job when not given\n"
+    "  --timings           end with the wall time and each thread's CPU\n"
+    "                      seconds (reading, writing, copying the log)\n"
     "  merge OUT SHARD...  merge shard databases into OUT, as one replay\n"
     "                      would have written it\n"
     "  hash FILE...        print each tool file's hashes:\n"

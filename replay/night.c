@@ -807,6 +807,8 @@ const night_counts *night_get_counts(night *n)
     n->shown.replaced = w.replaced;
     n->shown.unfinished = w.unfinished;
     n->shown.calls = w.calls;
+    n->shown.cpu_write = w.cpu_write;
+    n->shown.cpu_copy = w.cpu_copy;
     return &n->shown;
 }
 

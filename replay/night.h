@@ -45,6 +45,7 @@ typedef struct night_counts {
     unsigned long lines, blank, used, unchanged, problems;
     unsigned long other_shards; /* lines of episodes of other shards */
     unsigned long runs, episodes, replaced, skipped, unfinished, calls;
+    double cpu_write, cpu_copy; /* the database's threads, once ended */
 } night_counts;
 
 /* Opens the database and declares the --run/--tools run, if any.

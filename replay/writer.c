@@ -6,6 +6,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 
 enum job_kind { J_EPISODE = 1, J_PROBLEM, J_RUN };
@@ -97,9 +101,29 @@ static void on_log(void *ctx, int frames)
     pthread_mutex_unlock(&w->mu);
 }
 
+/* CPU seconds the calling thread has used. */
+static double thread_cpu(void)
+{
+    struct timespec t;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+        return 0;
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Names the calling thread, for top -H, ps -L and perf. */
+static void name_thread(const char *name)
+{
+#ifdef __linux__
+    prctl(PR_SET_NAME, name, 0, 0, 0);
+#else
+    (void)name;
+#endif
+}
+
 static void *copy_loop(void *arg)
 {
     writer *w = arg;
+    name_thread("replay-copy");
     pthread_mutex_lock(&w->mu);
     for (;;) {
         while (!w->ck_want && !w->ck_stop)
@@ -118,6 +142,7 @@ static void *copy_loop(void *arg)
             pthread_cond_broadcast(&w->room);
         }
     }
+    w->c.cpu_copy = thread_cpu();
     pthread_mutex_unlock(&w->mu);
     return NULL;
 }
@@ -264,6 +289,7 @@ static int do_job(writer *w, writer_job *j, int skip, err *e,
 static void *main_loop(void *arg)
 {
     writer *w = arg;
+    name_thread("replay-write");
     writer_episode *back = NULL;
     for (;;) {
         pthread_mutex_lock(&w->mu);
@@ -321,6 +347,9 @@ static void *main_loop(void *arg)
             pthread_mutex_unlock(&w->mu);
         }
     }
+    pthread_mutex_lock(&w->mu);
+    w->c.cpu_write = thread_cpu();
+    pthread_mutex_unlock(&w->mu);
     return NULL;
 }
 

@@ -56,6 +56,8 @@ typedef struct writer_episode {
 typedef struct writer_counts {
     unsigned long used, unchanged;       /* lines of the episodes */
     unsigned long episodes, skipped, replaced, unfinished, calls;
+    double cpu_write, cpu_copy; /* CPU seconds of the two threads, once
+                                   each has ended (writer_finish) */
 } writer_counts;
 
 /* Starts the thread on d, the database at path (d stays the caller's, to

@@ -123,6 +123,18 @@ if "$REPLAY" --quiet --db "$TEST_TMP/big.db" "$TEST_TMP/big/night.jsonl" \
        "$(sqlite3 "$TEST_TMP/big.db" "SELECT (SELECT count(*) FROM episodes), (SELECT count(*) FROM calls), (SELECT * FROM pragma_integrity_check)")"
 then ok; else ko "the big night"; cat "$TEST_TMP/big.err"; fi
 
+# --timings: one more line after the summary, each thread's CPU seconds;
+# the writer's and the reader's are not zero on this night.
+rm -f "$TEST_TMP"/timed.db*
+"$REPLAY" --quiet --timings --db "$TEST_TMP/timed.db" \
+    "$TEST_TMP/big/night.jsonl" 2>"$TEST_TMP/timed.err"
+if check_eq "--timings" "$(cat "$TEST_TMP/big.err")" \
+       "$(sed '$d' "$TEST_TMP/timed.err" | sed "s|timed.db|big.db|")" &&
+   tail -n 1 "$TEST_TMP/timed.err" | grep -Eq '^replay: [0-9]+\.[0-9]{2} s; CPU seconds: [0-9]+\.[0-9]{2} reading and answering, [0-9]+\.[0-9]{2} writing the database, [0-9]+\.[0-9]{2} copying its log$' &&
+   tail -n 1 "$TEST_TMP/timed.err" |
+       awk '{ exit !($6 + 0 > 0 && $10 + 0 > 0) }'
+then ok; else ko "--timings"; cat "$TEST_TMP/timed.err"; fi
+
 # The writer fails mid-night (a file size limit: its write gets EFBIG):
 # one line saying what, exit 3, and the reading thread stops with it
 # (a run line it waits on included); a rerun completes the job.
