@@ -2,7 +2,8 @@
 # the floor measured in the same run on the same files (tests/bench/floor:
 # parsing the JSONL with yajl's event API and inserting a row per call and
 # episode into SQLite in one transaction), then two shards on two cores
-# plus the merge against one process.
+# plus the merge against one process.  replay --timings gives each of its
+# threads' CPU seconds: the busiest one bounds the calls per second.
 #
 #   BENCH_SIZES   episodes of each night (default: 10000 100000)
 #   BENCH_SHARDS  the size for the shards run (default: the largest)
@@ -44,6 +45,7 @@ echo
 printf '%-9s %8s %9s %8s %9s %8s %8s %9s %6s %8s\n' episodes lines calls \
     "replay s" "calls/s" "us/call" "peak MB" "floor s" ratio "floor/s"
 cpu=""
+threads=""
 for n in $sizes; do
     night=$dir/night-$n
     rm -rf "$night" "$dir"/*.db "$dir"/*.db-wal "$dir"/*.db-shm
@@ -51,13 +53,17 @@ for n in $sizes; do
     "$NIGHTGEN" --seed 1 --episodes "$n" --runs 12 --files 4 "$night" $tools \
         > /dev/null
     lines=$(cat "$night"/*.jsonl | wc -l)
-    run replay "$REPLAY" --quiet --db "$dir/replay.db" "$night" \
+    run replay "$REPLAY" --quiet --timings --db "$dir/replay.db" "$night" \
         2> "$dir/replay.err"
     calls=$(sed -n 's/.*written.*; \([0-9]*\) calls;.*/\1/p' "$dir/replay.err")
     run floor "$FLOOR" "$dir/floor.db" "$night"/*.jsonl > "$dir/floor.out"
     read -r rs rk ru rsys < "$dir/replay.time"
     read -r fs fk fu fsys < "$dir/floor.time"
     cpu="$cpu $n:$ru+$rsys/$fu+$fsys"
+    threads="$threads
+$(tail -n 1 "$dir/replay.err" | awk -v n="$n" -v c="$calls" '{
+        r = $6 > 0 ? c / $6 : 0; w = $10 > 0 ? c / $10 : 0
+        printf "%-9d %8.2f %8.2f %8.2f %10.0f %10.0f", n, $6, $10, $14, r, w }')"
     awk -v n="$n" -v l="$lines" -v c="$calls" -v rs="$rs" -v rk="$rk" \
         -v fs="$fs" 'BEGIN {
         rs = rs < 0.01 ? 0.01 : rs; fs = fs < 0.01 ? 0.01 : fs
@@ -66,6 +72,12 @@ for n in $sizes; do
 done
 
 echo "(cpu seconds, user+system, replay/floor:$cpu)"
+echo
+echo "== replay's threads (replay --timings): CPU seconds of each, and the"
+echo "== calls/s that thread alone would allow if it never waited"
+printf '%-9s %8s %8s %8s %10s %10s' episodes reading writing copying \
+    "read cap" "write cap"
+echo "$threads"
 
 n=${BENCH_SHARDS:-$(echo "$sizes" | tr ' ' '\n' | sort -n | tail -1)}
 night=$dir/night-$n
