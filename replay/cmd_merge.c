@@ -1,11 +1,86 @@
 /* replay merge OUT.db SHARD.db...: the shards of a night, replayed apart
  * (replay --shard I/N), into one database, as one replay would have
- * written it; merging again, or a shard twice, changes nothing. */
+ * written it; merging again, or a shard twice, changes nothing.
+ *
+ * A new OUT is built as OUT.partial, without SQLite's journal (each page
+ * written once instead of twice), synced, and renamed to OUT once every
+ * shard is in: a merge that fails or is killed leaves no OUT, and running
+ * it again starts afresh.  Into an OUT that exists, each shard is merged
+ * in a transaction of its own. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "db.h"
+
+/* Removes the database at path and SQLite's files beside it. */
+static void remove_db(const char *path)
+{
+    static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
+    size_t n = strlen(path);
+    char *name = malloc(n + sizeof "-journal");
+    if (!name)
+        return;
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        memcpy(name, path, n);
+        strcpy(name + n, ext[i]);
+        unlink(name);
+    }
+    free(name);
+}
+
+/* Syncs a file, or a folder's entries, to disk; -1 with e set. */
+static int sync_path(const char *path, err *e)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) {
+        int why = errno;
+        if (fd >= 0)
+            close(fd);
+        return err_set(e, ERR_IO, "%s: cannot sync it to disk: %s", path,
+                       strerror(why));
+    }
+    close(fd);
+    return 0;
+}
+
+/* Puts the finished path in place as out, durably; -1 with e set. */
+static int put_in_place(const char *path, const char *out, err *e)
+{
+    if (sync_path(path, e) < 0)
+        return -1;
+    if (rename(path, out) != 0)
+        return err_set(e, ERR_IO, "%s: cannot rename it to %s: %s", path, out,
+                       strerror(errno));
+    char *dir = strdup(out);
+    if (!dir)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    char *slash = strrchr(dir, '/');
+    const char *folder = slash ? (slash == dir ? "/" : dir) : ".";
+    if (slash && slash != dir)
+        *slash = '\0';
+    int rc = sync_path(folder, e);
+    free(dir);
+    return rc;
+}
+
+/* Opens the database being merged into: path; fresh, built as new. */
+static int open_out(db **d, const char *path, int fresh, err *e)
+{
+    if (db_open(d, path, e) < 0)
+        return -1;
+    if (fresh && db_build_begin(*d, e) < 0) {
+        db_close(*d, NULL);
+        *d = NULL;
+        return -1;
+    }
+    return 0;
+}
 
 int cmd_merge(int argc, char **argv)
 {
@@ -21,14 +96,28 @@ int cmd_merge(int argc, char **argv)
                            "shards to merge into it: replay merge OUT.db "
                            "SHARD.db...");
     const char *out = argv[first];
-    db *d = NULL;
     err e;
     err_clear(&e);
-    if (db_open(&d, out, &e) < 0) {
-        fprintf(stderr, "replay: %s\n", e.msg);
-        return EXIT_CANNOT;
+    int fresh = access(out, F_OK) != 0 && errno == ENOENT;
+    char *partial = NULL;
+    if (fresh) {
+        partial = malloc(strlen(out) + sizeof ".partial");
+        if (!partial) {
+            fprintf(stderr, "replay: out of memory\n");
+            return EXIT_CANNOT;
+        }
+        strcpy(partial, out);
+        strcat(partial, ".partial");
+        remove_db(partial); /* a merge killed before */
     }
+    const char *path = fresh ? partial : out;
+    db *d = NULL;
     int status = 0;
+    if (open_out(&d, path, fresh, &e) < 0) {
+        fprintf(stderr, "replay: %s\n", e.msg);
+        status = EXIT_CANNOT;
+        goto end;
+    }
     db_merge_counts all = {0};
     for (int i = first + 1; i < argc; i++) {
         db_merge_counts c;
@@ -44,9 +133,10 @@ int cmd_merge(int argc, char **argv)
                 break;
             }
             db_close(d, NULL);
-            if (db_open(&d, out, &e) < 0) {
+            if (open_out(&d, path, fresh, &e) < 0) {
                 fprintf(stderr, "replay: %s\n", e.msg);
-                return EXIT_CANNOT;
+                status = EXIT_CANNOT;
+                goto end;
             }
             c = (db_merge_counts){0};
             c.episodes = c.added = db_count_episodes(d);
@@ -64,7 +154,16 @@ int cmd_merge(int argc, char **argv)
         all.replaced += c.replaced;
         all.unchanged += c.unchanged;
     }
-    if (db_close(d, &e) < 0) {
+    if (status == 0 && fresh && db_build_end(d, &e) < 0) {
+        fprintf(stderr, "replay: %s\n", e.msg);
+        status = EXIT_CANNOT;
+    }
+    if (db_close(d, &e) < 0 && status == 0) {
+        fprintf(stderr, "replay: %s\n", e.msg);
+        status = EXIT_CANNOT;
+    }
+    d = NULL;
+    if (status == 0 && fresh && put_in_place(partial, out, &e) < 0) {
         fprintf(stderr, "replay: %s\n", e.msg);
         status = EXIT_CANNOT;
     }
@@ -73,5 +172,10 @@ int cmd_merge(int argc, char **argv)
                         "%lu replaced, %lu unchanged)\n",
                 argc - first - 1, argc - first - 1 == 1 ? "" : "s", out,
                 all.episodes, all.added, all.replaced, all.unchanged);
+end:
+    db_close(d, NULL);
+    if (status != 0 && fresh)
+        remove_db(partial); /* no OUT, rather than part of one */
+    free(partial);
     return status;
 }

@@ -564,6 +564,20 @@ int db_copy_from(db *d, const char *shard, err *e)
     return 0;
 }
 
+int db_build_begin(db *d, err *e)
+{
+    if (exec(d, "PRAGMA journal_mode = OFF", e, "set it up") < 0)
+        return -1;
+    return exec(d, "PRAGMA synchronous = OFF", e, "set it up");
+}
+
+int db_build_end(db *d, err *e)
+{
+    if (exec(d, "PRAGMA journal_mode = WAL", e, "turn on WAL") < 0)
+        return -1;
+    return exec(d, "PRAGMA synchronous = NORMAL", e, "set it up");
+}
+
 /* One statement on the open connection; -1 with e set. */
 static int merge_exec(db *d, const char *sql, err *e)
 {

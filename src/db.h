@@ -168,4 +168,12 @@ int db_is_empty(db *d);
  * checked): the first shard merged into an empty database. */
 int db_copy_from(db *d, const char *shard, err *e);
 
+/* For a database file no one else uses yet, whose caller throws it away
+ * on any failure and renames it into place when whole: db_build_begin
+ * turns off SQLite's journal and syncs (every page then written once, not
+ * twice); db_build_end turns the write-ahead log back on, as db_open
+ * leaves every results database. */
+int db_build_begin(db *d, err *e);
+int db_build_end(db *d, err *e);
+
 #endif

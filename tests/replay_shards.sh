@@ -88,5 +88,23 @@ if check_eq "merging a file that is not a database" "$want" "$got" &&
        "$(db_dump "$TEST_TMP/merged.db")"
 then ok; else ko "merging what is not a shard"; fi
 
+# Into a new database: built aside, renamed into place when whole.  A
+# shard that cannot be read leaves neither OUT nor the file it was being
+# built in; what a killed merge left aside is built again.
+got=$("$REPLAY" merge --quiet "$TEST_TMP/new.db" "$TEST_TMP/s0.db" \
+    "$TEST_TMP/junk.db" 2>&1; echo "exit $?")
+want="replay: $TEST_TMP/junk.db: cannot read it: file is not a database
+exit 3"
+if check_eq "a failed merge into a new database" "$want" "$got" &&
+   check_eq "what it leaves" "" "$(cd "$TEST_TMP" && ls -d new.db* 2>/dev/null)"
+then ok; else ko "a failed merge into a new database"; fi
+echo "left by a killed merge" > "$TEST_TMP/new.db.partial"
+if "$REPLAY" merge --quiet "$TEST_TMP/new.db" "$TEST_TMP"/s0.db \
+       "$TEST_TMP"/s1.db "$TEST_TMP"/s2.db &&
+   check_eq "a new merged database" "$one" "$(db_dump "$TEST_TMP/new.db")" &&
+   check_eq "its files and log mode" "new.db
+wal" "$(cd "$TEST_TMP" && ls -d new.db*; sqlite3 new.db 'PRAGMA journal_mode')"
+then ok; else ko "a merge over a killed one"; fi
+
 echo "shards: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
