@@ -147,29 +147,29 @@ static void *copy_loop(void *arg)
     return NULL;
 }
 
-/* Adds to the counts of this round; add_counts hands them to the engine's
- * thread when the writer next takes the lock. */
+/* Adds the episode counts of add to *to. */
+static void add_to(writer_counts *to, const writer_counts *add)
+{
+    to->used += add->used;
+    to->unchanged += add->unchanged;
+    to->episodes += add->episodes;
+    to->skipped += add->skipped;
+    to->replaced += add->replaced;
+    to->unfinished += add->unfinished;
+    to->calls += add->calls;
+}
+
+/* Counts are kept by the writer for a round, then handed to the engine's
+ * thread at once (under w->mu), so the two do not meet per episode. */
 static void count(writer *w, const writer_counts *add)
 {
-    w->mine.used += add->used;
-    w->mine.unchanged += add->unchanged;
-    w->mine.episodes += add->episodes;
-    w->mine.skipped += add->skipped;
-    w->mine.replaced += add->replaced;
-    w->mine.unfinished += add->unfinished;
-    w->mine.calls += add->calls;
+    add_to(&w->mine, add);
 }
 
 /* Under w->mu. */
 static void add_counts(writer *w)
 {
-    w->c.used += w->mine.used;
-    w->c.unchanged += w->mine.unchanged;
-    w->c.episodes += w->mine.episodes;
-    w->c.skipped += w->mine.skipped;
-    w->c.replaced += w->mine.replaced;
-    w->c.unfinished += w->mine.unfinished;
-    w->c.calls += w->mine.calls;
+    add_to(&w->c, &w->mine);
     memset(&w->mine, 0, sizeof w->mine);
 }
 
