@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "call.h"
 #include "canon.h"
@@ -31,6 +33,26 @@ struct session {
 };
 
 /* path, relative to the folder of `from` (a file that may not exist). */
+/* The file at path, opened with mode; or standard output itself when path
+ * is "-" or the file standard output goes to (/dev/stdout, or its file
+ * named): a second stream on that file would truncate it, or write over
+ * the answers. */
+static FILE *open_output(const char *path, const char *mode)
+{
+    struct stat a, b;
+    if (strcmp(path, "-") == 0 ||
+        (stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
+         a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+        return stdout;
+    return fopen(path, mode);
+}
+
+/* 0, or EOF when what was written to f could not be. */
+static int close_output(FILE *f)
+{
+    return f == stdout ? fflush(f) : fclose(f);
+}
+
 static char *relative_to(const char *path, const char *from)
 {
     char target[PATH_MAX], base[PATH_MAX], dir[PATH_MAX];
@@ -314,13 +336,14 @@ int cmd_sim(int argc, char **argv)
     s.t = t;
     if (!s.episode)
         s.episode = t->id;
-    if (s.transcript_path && !(s.transcript = fopen(s.transcript_path, "a"))) {
+    if (s.transcript_path &&
+        !(s.transcript = open_output(s.transcript_path, "a"))) {
         fprintf(stderr, "replay sim: cannot open the transcript %s: %s\n",
                 s.transcript_path, strerror(errno));
         status = EXIT_REFUSED;
         goto out;
     }
-    if (s.report_path && !(s.report = fopen(s.report_path, "w"))) {
+    if (s.report_path && !(s.report = open_output(s.report_path, "w"))) {
         fprintf(stderr, "replay sim: cannot open the report %s: %s\n",
                 s.report_path, strerror(errno));
         status = EXIT_REFUSED;
@@ -353,9 +376,9 @@ int cmd_sim(int argc, char **argv)
     if (s.failed_write)
         status = EXIT_REFUSED;
 out:
-    if (s.transcript && fclose(s.transcript) != 0)
+    if (s.transcript && close_output(s.transcript) != 0)
         status = EXIT_REFUSED;
-    if (s.report && fclose(s.report) != 0)
+    if (s.report && close_output(s.report) != 0)
         status = EXIT_REFUSED;
     sim_free(s.sim);
     arena_free(a);

@@ -241,5 +241,24 @@ same_answers base-shop ratelimits-r0
 same_answers depth-d2-openapi faults-f0
 same_answers depth-d2-openapi timeouts-o0
 
+# The report into standard output (--report - or /dev/stdout, even when
+# standard output is a file): each call's answer, then its report line,
+# then the verdict; nothing truncated or written over.
+header base-shop || failed "base-shop: bad header"
+o=$TEST_TMP/base-shop.out
+n=$(wc -l < "$o.answers")
+{ paste -d '\n' "$o.answers" "$o.report" | head -n $((2 * n))
+  tail -n 1 "$o.report"; } > "$TEST_TMP/one-stream.want"
+for dest in - /dev/stdout; do
+    calls base-shop | "$REPLAY" sim "$TOP_SRCDIR/$FILE" --seed "$SEED" \
+        --arm "$ARM" --report "$dest" > "$TEST_TMP/one-stream.got" 2>/dev/null
+    if cmp -s "$TEST_TMP/one-stream.want" "$TEST_TMP/one-stream.got"; then
+        pass=$((pass + 1))
+    else
+        failed "--report $dest into standard output"
+        diff "$TEST_TMP/one-stream.want" "$TEST_TMP/one-stream.got" | head -10
+    fi
+done
+
 echo "episodes: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
