@@ -100,12 +100,10 @@ int cmd_tasks(int argc, char **argv)
             for (size_t i = 0; i < narms && status == 0; i++) {
                 arena *a = arena_new();
                 task *t = NULL;
-                value *v = NULL;
                 buf_reset(&line);
                 if (!a || task_make(&t, a, ts, seed, &arms[i], &e) < 0 ||
-                    !(v = task_to_value(a, t, GENERATOR_VERSION)) ||
-                    canon_write(&line, v, &e) < 0) {
-                    if (!a || (t && !v))
+                    task_write_json(&line, t, GENERATOR_VERSION, &e) < 0) {
+                    if (!a)
                         err_set(&e, ERR_NOMEM, "out of memory");
                     fprintf(stderr, "replay: %s: %s\n", shown_path(path),
                             e.msg);

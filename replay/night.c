@@ -367,10 +367,10 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     w->file_sha256 = r->ts->doc->file_sha256;
     w->request = t->request;
     w->depth = t->depth;
-    value *tv = task_to_value(ep->a, t, GENERATOR_VERSION);
-    if (!tv || canon_write(&n->scratch, tv, e) < 0) {
+    buf_reset(&n->scratch);
+    if (task_write_json(&n->scratch, t, GENERATOR_VERSION, e) < 0) {
         ep_free(ep);
-        return tv ? -1 : nomem(e);
+        return -1;
     }
     w->task_json = arena_text(ep->a, &n->scratch);
     w->calls = ep->calls;

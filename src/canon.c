@@ -350,13 +350,21 @@ static int write_value(struct walk *w, const value *v, const path_seg *where,
     return rc < 0 ? nomem(w) : 0;
 }
 
-int canon_write(buf *out, const value *v, err *e)
+int canon_append(buf *out, const value *v, err *e)
 {
     struct walk w = {out, e, 0};
-    buf_reset(out);
+    size_t at = out->len;
     if (write_value(&w, v, NULL, 0) < 0) {
-        buf_reset(out);
+        out->len = at;
+        if (out->data)
+            out->data[at] = '\0';
         return -1;
     }
     return 0;
+}
+
+int canon_write(buf *out, const value *v, err *e)
+{
+    buf_reset(out);
+    return canon_append(out, v, e);
 }

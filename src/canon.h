@@ -19,6 +19,9 @@
 
 int canon_write(buf *out, const value *v, err *e);
 
+/* The same text, appended to what out holds (kept as it was on failure). */
+int canon_append(buf *out, const value *v, err *e);
+
 /* Appends s as a JSON string (quotes, escapes of json.dumps). */
 int canon_write_string(buf *out, const char *s, size_t len);
 

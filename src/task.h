@@ -91,6 +91,11 @@ int task_depth(const arm *a);
  * and a transcript's episode line may carry it. */
 value *task_to_value(arena *a, const task *t, int generator_version);
 
+/* Appends the canonical JSON text of task_to_value's value (canon.h),
+ * written straight from the task: no tree is built, no key sorted.  -1
+ * with e set (ERR_NOMEM, or what canon_append says of a drawn value). */
+int task_write_json(buf *out, const task *t, int generator_version, err *e);
+
 /* Reads a task as task_to_value writes it (a transcript's episode line
  * may carry one, to be used instead of making it), for the file ts, with
  * the seed and arm of the episode.  The task keeps pointers into v, which

@@ -297,6 +297,49 @@ START_TEST(tasks_hold_together)
 }
 END_TEST
 
+/* task_write_json writes straight what canon_write makes of task_to_value,
+ * byte for byte: every arm, 40 seeds, the three sample files, and a task
+ * with a baddata value but no wrong arguments (b2 and up). */
+START_TEST(the_task_json_is_written_straight)
+{
+    static const char *const files[] = {"shop.json", "shop-mcp.json",
+                                        "shop-openapi.yaml"};
+    arm arms[ARM_COUNT];
+    size_t narms = arm_all(arms);
+    ck_assert_uint_gt(narms, 20);
+    buf b = BUF_INIT;
+    unsigned baddata_without_args = 0, hands = 0, events = 0, refused = 0;
+    for (int fi = 0; fi < 3; fi++) {
+        struct tf f;
+        tf_open(&f, files[fi]);
+        for (uint64_t seed = 1; seed <= 40; seed++)
+            for (size_t ai = 0; ai < narms; ai++) {
+                err e;
+                task *t = NULL;
+                if (task_make(&t, f.a, f.ts, seed, &arms[ai], &e) < 0) {
+                    ck_assert_int_eq(e.code, ERR_VALUE); /* a depth refused */
+                    refused++;
+                    continue;
+                }
+                buf_reset(&b);
+                ck_assert_int_eq(task_write_json(&b, t, GENERATOR_VERSION, &e),
+                                 0);
+                ck_assert_int_eq(buf_putc(&b, '\0'), 0);
+                ck_assert_str_eq(b.data, task_json(&f, t));
+                baddata_without_args += t->wrong && !t->wrong_args;
+                hands += t->depth >= 2;
+                events += t->nevents > 0;
+            }
+        tf_close(&f);
+    }
+    buf_free(&b);
+    ck_assert_uint_gt(baddata_without_args, 0);
+    ck_assert_uint_gt(hands, 0);
+    ck_assert_uint_gt(events, 0);
+    ck_assert_uint_lt(refused, 3 * 40 * narms / 4);
+}
+END_TEST
+
 Suite *task_suite(void)
 {
     Suite *s = suite_create("task");
@@ -308,6 +351,7 @@ Suite *task_suite(void)
     tcase_add_test(tc, a_depth_the_tools_cannot_build_is_refused);
     tcase_add_test(tc, dial_events_are_planned_by_the_arm);
     tcase_add_test(tc, tasks_hold_together);
+    tcase_add_test(tc, the_task_json_is_written_straight);
     suite_add_tcase(s, tc);
     return s;
 }
