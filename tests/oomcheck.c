@@ -92,6 +92,11 @@ static int episode(const toolset *ts, const char *arm_text, err *e)
         value *v = task_to_value(a, t, 2);
         rc = v ? canon_write(&b, v, e) : err_set(e, ERR_NOMEM, "nomem");
     }
+    if (rc == 0) { /* a buffer of its own, so that it allocates */
+        buf direct = BUF_INIT;
+        rc = task_write_json(&direct, t, 2, e);
+        buf_free(&direct);
+    }
     if (rc == 0)
         rc = sim_new(&s, ts, t, e);
     if (rc == 0)
