@@ -38,6 +38,17 @@ failed() {
     echo "FAIL $1"
 }
 
+# same_bytes WHAT WANT GOT: a pass when the two files hold the same bytes,
+# else a failure named WHAT, with the first lines of their diff.
+same_bytes() {
+    if cmp -s "$2" "$3"; then
+        pass=$((pass + 1))
+    else
+        failed "$1"
+        diff "$2" "$3" | head -20
+    fi
+}
+
 # header NAME: sets FILE SEED ARM from NAME.calls's first line.
 header() {
     FILE= SEED= ARM=
@@ -116,12 +127,7 @@ for c in "$EPISODES"/*.calls; do
     fi
 
     # Determinism: the same inputs again give the same bytes.
-    if cmp -s "$out" "$out.2"; then
-        pass=$((pass + 1))
-    else
-        failed "$name: a second run differs from the first"
-        diff "$out" "$out.2" | head -20
-    fi
+    same_bytes "$name: a second run differs from the first" "$out" "$out.2"
 done
 
 # -------------------------------------------------- position independence
@@ -230,12 +236,8 @@ position errors-openai reverse 1 2 3 4 5 6 7 8 9 12
 # Arms that plan nothing at level 0 answer as the default arm: the arm is
 # not part of the draw, and none of these places arguments in reads.
 same_answers() {
-    if cmp -s "$TEST_TMP/$1.out.answers" "$TEST_TMP/$2.out.answers"; then
-        pass=$((pass + 1))
-    else
-        failed "$1 and $2 answer differently"
-        diff "$TEST_TMP/$1.out.answers" "$TEST_TMP/$2.out.answers" | head -10
-    fi
+    same_bytes "$1 and $2 answer differently" "$TEST_TMP/$1.out.answers" \
+        "$TEST_TMP/$2.out.answers"
 }
 same_answers base-shop ratelimits-r0
 same_answers depth-d2-openapi faults-f0
@@ -252,12 +254,8 @@ n=$(wc -l < "$o.answers")
 for dest in - /dev/stdout; do
     calls base-shop | "$REPLAY" sim "$TOP_SRCDIR/$FILE" --seed "$SEED" \
         --arm "$ARM" --report "$dest" > "$TEST_TMP/one-stream.got" 2>/dev/null
-    if cmp -s "$TEST_TMP/one-stream.want" "$TEST_TMP/one-stream.got"; then
-        pass=$((pass + 1))
-    else
-        failed "--report $dest into standard output"
-        diff "$TEST_TMP/one-stream.want" "$TEST_TMP/one-stream.got" | head -10
-    fi
+    same_bytes "--report $dest into standard output" \
+        "$TEST_TMP/one-stream.want" "$TEST_TMP/one-stream.got"
 done
 
 echo "episodes: $pass passed, $fail failed"
