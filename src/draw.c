@@ -21,6 +21,7 @@
 #define DEEP 3      /* past this depth, only required members are drawn */
 #define TOO_DEEP 24 /* a schema that needs itself deeper has no end */
 #define PARTS_MAX 32 /* schemas an object is drawn from (allOf, a branch) */
+#define CHAIN_MAX 32 /* schemas entered at one place ($ref, allOf, a branch) */
 
 struct dctx {
     arena *a;
@@ -28,6 +29,12 @@ struct dctx {
     const draw_key *k;
     err *e;
     buf path;
+    /* The schemas entered since the path last grew: one entered twice
+     * refers to itself without drawing anything, and has no end. */
+    const value *chain[CHAIN_MAX];
+    size_t nchain;
+    size_t values, bytes; /* drawn so far, against DRAW_MAX_* */
+    int hard;             /* out of memory or over budget: no retry */
 };
 
 void draw_key_init(draw_key *k, const char *file_sha256, uint64_t seed,
@@ -91,7 +98,19 @@ static int accepts(const struct dctx *c, const value *schema, const value *v)
 
 static value *nomem(struct dctx *c)
 {
+    c->hard = 1;
     err_set(c->e, ERR_NOMEM, "out of memory drawing a value");
+    return NULL;
+}
+
+static value *over_budget(struct dctx *c)
+{
+    c->hard = 1;
+    err_set(c->e, ERR_VALUE,
+            "no value can be drawn at %s: the schema needs more than %u "
+            "values or %u MiB of text in one answer",
+            c->path.data, (unsigned)DRAW_MAX_VALUES,
+            (unsigned)(DRAW_MAX_BYTES >> 20));
     return NULL;
 }
 
@@ -474,6 +493,10 @@ static value *draw_string(struct dctx *c, const schema_keywords *K,
         buf_free(&b);
         return nomem(c);
     }
+    if ((c->bytes += b.len) > DRAW_MAX_BYTES) {
+        buf_free(&b);
+        return over_budget(c);
+    }
     value *out = value_new_text(c->a, V_STRING, b.data, b.len, 0, 0);
     buf_free(&b);
     return out ? out : nomem(c);
@@ -583,7 +606,10 @@ static value *gen_at(struct dctx *c, const value *schema, const char *name,
         c->path.data[mark] = '\0';
         return nomem(c);
     }
+    size_t nchain = c->nchain;
+    c->nchain = 0; /* a new place: its schemas may be entered again */
     value *v = gen(c, schema, key ? key : name, depth + 1);
+    c->nchain = nchain;
     c->path.len = mark;
     c->path.data[mark] = '\0';
     return v;
@@ -837,11 +863,16 @@ static int is_object_schema(const value *s)
     return is_object_keywords(&keys);
 }
 
+static value *gen_in(struct dctx *c, const value *s, schema_keywords *K,
+                     const char *name, unsigned depth);
+
 static value *gen(struct dctx *c, const value *schema, const char *name,
                   unsigned depth)
 {
     if (depth > TOO_DEEP)
         return cannot(c, "its schema needs itself without end");
+    if (++c->values > DRAW_MAX_VALUES)
+        return over_budget(c);
     err e;
     /* The keywords of the schema, or of its $ref's target (a schema with
      * a $ref is its target). */
@@ -858,6 +889,24 @@ static value *gen(struct dctx *c, const value *schema, const char *name,
         }
         schema_keywords_read(K, s);
     }
+    /* Entered again at the same place (a branch or allOf that names its
+     * own schema): that way never draws anything. */
+    for (size_t i = 0; i < c->nchain; i++)
+        if (c->chain[i] == s)
+            return cannot(c, "its schema needs itself without end");
+    if (c->nchain == CHAIN_MAX)
+        return cannot(c, "its schema names schemas too many levels deep");
+    c->chain[c->nchain++] = s;
+    value *v = gen_in(c, s, K, name, depth);
+    c->nchain--;
+    return v;
+}
+
+/* gen, once s is the schema itself (its $ref followed). */
+static value *gen_in(struct dctx *c, const value *s, schema_keywords *K,
+                     const char *name, unsigned depth)
+{
+    err e;
     if (s->kind == V_BOOL) {
         if (!s->u.b)
             return cannot(c, "its schema is false");
@@ -922,8 +971,10 @@ static value *gen(struct dctx *c, const value *schema, const char *name,
             } else {
                 v = gen(c, branch, name, depth);
             }
-            if (!v)
+            if (!v && (c->hard || (fallback == NULL && i + 1 == n)))
                 return NULL;
+            if (!v) /* this branch cannot be drawn: the next may */
+                continue;
             if (n == 1)
                 return v; /* the only branch: taken whatever the check */
             int ok = accepts(c, s, v);
@@ -966,7 +1017,7 @@ static value *gen(struct dctx *c, const value *schema, const char *name,
 int draw_value(value **out, arena *a, const value *root, const value *schema,
                const draw_key *k, const char *path, err *e)
 {
-    struct dctx c = {a, root, k, e, BUF_INIT};
+    struct dctx c = {.a = a, .root = root, .k = k, .e = e, .path = BUF_INIT};
     if (buf_puts(&c.path, path) < 0) {
         err_set(e, ERR_NOMEM, "out of memory drawing a value");
         return -1;

@@ -36,6 +36,13 @@
 #include "value.h"
 
 #define DRAW_VERSION 1
+
+/* One answer (one draw_value) draws at most this many values and this
+ * many bytes of text; a schema that needs more is refused, as one that
+ * no value satisfies.  A value that large would not fit in a transcript
+ * line anyway (4 MiB). */
+#define DRAW_MAX_VALUES 100000
+#define DRAW_MAX_BYTES (4u << 20)
 #define DRAW_CLOCK "2026-10-26T09:00:00Z"
 
 /* The part of the layout up to the path, hashed once per call. */
@@ -64,7 +71,8 @@ uint64_t draw_below(draw_stream *s, uint64_t n);
 
 /* Draws a value conforming to schema (looked up in root for $refs) at
  * path.  Returns 0, or -1 with e set (out of memory, or a schema no value
- * can satisfy, said in one line). */
+ * can satisfy within the budget above, said in one line).  A branch of
+ * anyOf/oneOf that cannot be drawn gives way to the next. */
 int draw_value(value **out, arena *a, const value *root, const value *schema,
                const draw_key *k, const char *path, err *e);
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "draw.h"
 #include "regex.h"
 #include "schema.h"
 #include "strmap.h"
@@ -884,6 +885,49 @@ static int recognise(struct builder *b, err *e)
                    found);
 }
 
+/* A tool whose output schema no answer can be drawn from (it needs
+ * itself without end, or more than an answer's budget) is refused here,
+ * once, rather than failing every call made to it.  The probe draws with
+ * a key of its own, so it says nothing of the answers calls get. */
+static void refuse_undrawable(struct builder *b)
+{
+    toolset *ts = b->ts;
+    size_t kept = 0;
+    for (size_t i = 0; i < ts->ntools && !b->nomem; i++) {
+        tool *t = &ts->tools[i];
+        int ok = 1;
+        if (t->output_schema) {
+            arena *a = arena_new();
+            draw_key k;
+            value *v;
+            err e;
+            err_clear(&e);
+            draw_key_init(&k, "", 0, t->name, "{}", 2);
+            if (!a)
+                b->nomem = 1;
+            else if (draw_value(&v, a, b->root, t->output_schema, &k, "$",
+                                &e) < 0) {
+                if (e.code == ERR_NOMEM) {
+                    b->nomem = 1;
+                } else {
+                    size_t before = ts->nrefused;
+                    refuse(b, t->name, NULL, "its output schema: %s", e.msg);
+                    if (ts->nrefused > before) {
+                        ts->refused[before].line = t->line;
+                        ts->refused[before].col = t->col;
+                    }
+                    ok = 0;
+                }
+            }
+            arena_free(a);
+        }
+        if (ok)
+            ts->tools[kept++] = *t;
+    }
+    if (!b->nomem)
+        ts->ntools = kept;
+}
+
 int toolset_build(toolset **out, const doc *d, err *e)
 {
     *out = NULL;
@@ -895,6 +939,8 @@ int toolset_build(toolset **out, const doc *d, err *e)
     ts->doc = d;
     struct builder b = {ts, d->root, STRMAP_INIT, 0, 0, 0};
     int rc = recognise(&b, e);
+    if (rc == 0 && !b.nomem)
+        refuse_undrawable(&b);
     strmap_free(&b.names);
     if (rc == 0 && b.nomem)
         rc = err_set(e, ERR_NOMEM, "out of memory reading the tools");
