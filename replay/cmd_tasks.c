@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include "canon.h"
 #include "cmds.h"
 #include "generator.h"
@@ -18,6 +20,7 @@ static int parse_seeds(const char *text, seed_range *r, size_t max, size_t *n)
         char *end;
         if (*p < '0' || *p > '9' || *n == max)
             return -1;
+        errno = 0;
         unsigned long long lo = strtoull(p, &end, 10), hi = lo;
         p = end;
         if (*p == '-') {
@@ -26,7 +29,7 @@ static int parse_seeds(const char *text, seed_range *r, size_t max, size_t *n)
             hi = strtoull(p + 1, &end, 10);
             p = end;
         }
-        if (hi < lo)
+        if (hi < lo || errno || hi > TASK_SEED_MAX)
             return -1;
         r[(*n)++] = (seed_range){lo, hi};
         if (*p == '\0')
@@ -75,7 +78,7 @@ int cmd_tasks(int argc, char **argv)
     size_t nranges;
     if (parse_seeds(seeds, ranges, 64, &nranges) < 0)
         return usage_error("tasks: --seeds takes numbers and ranges such as "
-                           "1-50 or 1,3,10-12, not '%s'",
+                           "1-50 or 1,3,10-12 (below 2^63), not '%s'",
                            seeds);
     arm arms[64];
     size_t narms;

@@ -10,6 +10,7 @@
 #include "canon.h"
 #include "draw.h"
 #include "fmt.h"
+#include "generator.h"
 #include "schema.h"
 #include "vbuild.h"
 
@@ -881,6 +882,68 @@ static int bad_task(err *e, const char *what)
                    what);
 }
 
+/* The id a task's content gives it: "t-" and XXH3-64 of a tag and its
+ * canonical JSON written with an empty id. */
+static int content_id(const task *t, char id[TASK_ID_LEN + 1], err *e)
+{
+    static const char tag[] = "taskreplay/task-content/1";
+    task blank = *t;
+    memset(blank.id, 0, sizeof blank.id);
+    buf b = BUF_INIT;
+    if (buf_append(&b, tag, sizeof tag) < 0 ||
+        task_write_json(&b, &blank, GENERATOR_VERSION, e) < 0) {
+        buf_free(&b);
+        return b.failed ? nomem(e) : -1;
+    }
+    id[0] = 't';
+    id[1] = '-';
+    fmt_hex64(id + 2, XXH3_64bits(b.data, b.len));
+    id[TASK_ID_LEN] = '\0';
+    buf_free(&b);
+    return 0;
+}
+
+/* A task an episode line hands in keeps the id it claims only when that
+ * is the id of the task replay makes for its seed and arm, with the very
+ * same content, or the id its own content gives: so that no task row can
+ * stand for another task. */
+static int check_id(const task *t, arena *a, const toolset *ts, err *e)
+{
+    char mine[TASK_ID_LEN + 1];
+    if (content_id(t, mine, e) < 0)
+        return -1;
+    if (strcmp(t->id, mine) == 0)
+        return 0;
+    task *made = NULL;
+    err ignored;
+    err_clear(&ignored);
+    int rc = task_make(&made, a, ts, t->seed, &t->arm, &ignored);
+    if (rc < 0 && ignored.code == ERR_NOMEM)
+        return nomem(e);
+    if (rc == 0 && strcmp(made->id, t->id) == 0) {
+        buf x = BUF_INIT, y = BUF_INIT;
+        int same = task_write_json(&x, made, GENERATOR_VERSION, e) == 0 &&
+                   task_write_json(&y, t, GENERATOR_VERSION, e) == 0 &&
+                   x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
+        int failed = x.failed || y.failed;
+        buf_free(&x);
+        buf_free(&y);
+        if (failed)
+            return nomem(e);
+        if (same)
+            return 0;
+        return bad_task(e, "it claims the id of the task replay makes for "
+                           "this seed and arm, but differs from that task; "
+                           "leave \"task\" out to use replay's own");
+    }
+    return err_set(e, ERR_VALUE,
+                   "the episode's task has the id \"%s\", which is neither "
+                   "the id of the task replay makes for this seed and arm "
+                   "nor the one its content gives (\"%s\"): a task "
+                   "handed in is named by what it holds",
+                   t->id, mine);
+}
+
 int task_from_value(task **out, arena *a, const toolset *ts, const value *v,
                     uint64_t seed, const arm *arm, err *e)
 {
@@ -962,6 +1025,8 @@ int task_from_value(task **out, arena *a, const toolset *ts, const value *v,
         if (t->events[i].dial == KNOB_BADDATA && (!t->wrong || !t->handed))
             return bad_task(e, "a baddata event needs \"baddata\": "
                                "{\"wrong\": ...} and a handed value");
+    if (check_id(t, a, ts, e) < 0)
+        return -1;
     *out = t;
     return 0;
 }

@@ -31,6 +31,8 @@
 #define TASK_DEFAULT_DEPTH 2
 #define TASK_MAX_EVENTS 4
 #define TASK_ID_LEN 18 /* "t-" and 16 hex digits */
+#define TASK_SEED_MAX 9223372036854775807ull /* 2^63 - 1: seeds are kept
+                                                as SQLite integers */
 
 /* A planned dial event: the nth call matching step `step` that is valid
  * and ready answers the dial (faults, timeouts, ratelimits, landed,

@@ -8,6 +8,7 @@
 
 #include "canon.h"
 #include "json_load.h"
+#include "task.h"
 
 static const char *const type_names[] = {"run", "episode", "call", "end"};
 
@@ -69,8 +70,9 @@ static int get_seed(const value *o, uint64_t *out, err *e)
     errno = 0;
     char *end;
     unsigned long long s = strtoull(v->u.str.ptr, &end, 10);
-    if (errno || *end)
-        return err_set(e, ERR_VALUE, "\"seed\" must be below 2^64");
+    if (errno || *end || s > TASK_SEED_MAX)
+        return err_set(e, ERR_VALUE, "\"seed\" must be below 2^63 "
+                                     "(9223372036854775808)");
     *out = s;
     return 0;
 }
