@@ -6,7 +6,13 @@
  * written once instead of twice), synced, and renamed to OUT once every
  * shard is in: a merge that fails or is killed leaves no OUT, and running
  * it again starts afresh.  Into an OUT that exists, each shard is merged
- * in a transaction of its own. */
+ * in a transaction of its own.
+ *
+ * A shard is trusted for its rows only (db.h, db_check_shard): before
+ * anything is created or written, every shard is opened read-only and
+ * checked to be a results database exactly as this replay makes it; one
+ * that is missing, unreadable or anything else refuses the whole merge,
+ * in one line that names it. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -72,7 +78,7 @@ static int put_in_place(const char *path, const char *out, err *e)
 /* Opens the database being merged into: path; fresh, built as new. */
 static int open_out(db **d, const char *path, int fresh, err *e)
 {
-    if (db_open(d, path, e) < 0)
+    if (db_open_merge(d, path, e) < 0)
         return -1;
     if (fresh && db_build_begin(*d, e) < 0) {
         db_close(*d, NULL);
@@ -98,6 +104,11 @@ int cmd_merge(int argc, char **argv)
     const char *out = argv[first];
     err e;
     err_clear(&e);
+    for (int i = first + 1; i < argc; i++)
+        if (strcmp(argv[i], out) != 0 && db_check_shard(argv[i], &e) < 0) {
+            fprintf(stderr, "replay merge: %s\n", e.msg);
+            return EXIT_CANNOT;
+        }
     int fresh = access(out, F_OK) != 0 && errno == ENOENT;
     char *partial = NULL;
     if (fresh) {

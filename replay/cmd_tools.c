@@ -7,22 +7,38 @@
 #include "cmds.h"
 #include "schema.h"
 #include "tools.h"
+#include "utf8.h"
 
 static int put_str(buf *b, const char *s)
 {
     return canon_write_string(b, s, strlen(s));
 }
 
-/* The output schema in one short line: "object {id, status, total}". */
-static void summary(const toolset *ts, const value *schema, buf *out)
+/* Text from the tool file, for a terminal: controls, bidirectional
+ * overrides and invalid bytes escaped (utf8_shown), so that a name or a
+ * reason cannot forge a line of the table. */
+static void put_shown(buf *b, const char *s)
 {
+    utf8_shown(b, s, strlen(s), (size_t)-1);
+}
+
+/* The output schema in one short line: "object {id, status, total}";
+ * arrays of arrays are followed a few levels down ("array of array of
+ * ..."), so a schema whose items name itself ends. */
+static void summary(const toolset *ts, const value *schema, buf *out,
+                    unsigned depth)
+{
+    if (depth == 4) {
+        buf_puts(out, "...");
+        return;
+    }
     err e;
     const value *s = schema_deref(ts->doc->root, schema, &e);
     const value *t = s ? value_getz(s, "type") : NULL;
     const value *props = s ? value_getz(s, "properties") : NULL;
     const value *items = s ? value_getz(s, "items") : NULL;
     if (t && t->kind == V_STRING)
-        buf_puts(out, t->u.str.ptr);
+        utf8_shown(out, t->u.str.ptr, t->u.str.len, (size_t)-1);
     else
         buf_puts(out, props ? "object" : "any");
     if (props && props->kind == V_OBJECT) {
@@ -33,52 +49,69 @@ static void summary(const toolset *ts, const value *schema, buf *out)
                 break;
             }
             const value *k = props->u.obj.items[i].key;
-            buf_printf(out, "%s%s", i ? ", " : "",
-                       k->kind == V_STRING ? k->u.str.ptr : "?");
+            buf_puts(out, i ? ", " : "");
+            if (k->kind == V_STRING)
+                utf8_shown(out, k->u.str.ptr, k->u.str.len, (size_t)-1);
+            else
+                buf_putc(out, '?');
         }
         buf_puts(out, "}");
     } else if (items) {
         buf_puts(out, " of ");
-        summary(ts, items, out);
+        summary(ts, items, out, depth + 1);
     }
 }
 
-static void print_text(const char *path, const toolset *ts)
+/* The text form; every string from the file goes through put_shown.
+ * -1 when memory ran out (nothing printed). */
+static int print_text(const char *path, const toolset *ts)
 {
     static const char *const formats[] = {"OpenAI tools", "MCP tools",
                                           "OpenAPI"};
-    printf("%s: %s, %zu tool%s, %zu refused\n", path, formats[ts->format],
-           ts->ntools, ts->ntools == 1 ? "" : "s", ts->nrefused);
-    printf("  file hash      %s\n  contract hash  %s\n",
-           ts->doc->file_sha256, ts->doc->contract_sha256);
     buf line = BUF_INIT;
+    put_shown(&line, path);
+    buf_printf(&line, ": %s, %zu tool%s, %zu refused\n", formats[ts->format],
+               ts->ntools, ts->ntools == 1 ? "" : "s", ts->nrefused);
+    buf_printf(&line, "  file hash      %s\n  contract hash  %s\n",
+               ts->doc->file_sha256, ts->doc->contract_sha256);
     for (size_t i = 0; i < ts->ntools; i++) {
         const tool *t = &ts->tools[i];
-        printf("\n%s  %s (%s)\n", t->name,
-               t->kind == TOOL_READ ? "read" : "write", t->kind_reason);
-        buf_reset(&line);
+        buf_putc(&line, '\n');
+        put_shown(&line, t->name);
+        buf_printf(&line, "  %s (", t->kind == TOOL_READ ? "read" : "write");
+        put_shown(&line, t->kind_reason);
+        buf_puts(&line, ")\n  arguments: ");
         for (size_t a = 0; a < t->nargs; a++) {
-            buf_printf(&line, "%s%s%s ", a ? ", " : "", t->args[a].name,
-                       t->args[a].required ? "*" : "");
-            buf_puts(&line, t->args[a].type);
+            buf_puts(&line, a ? ", " : "");
+            put_shown(&line, t->args[a].name);
+            buf_puts(&line, t->args[a].required ? "* " : " ");
+            put_shown(&line, t->args[a].type);
         }
-        printf("  arguments: %s\n", t->nargs ? line.data : "none");
-        buf_reset(&line);
+        buf_printf(&line, "%s\n  output: ", t->nargs ? "" : "none");
         if (t->output_schema)
-            summary(ts, t->output_schema, &line);
-        printf("  output: %s\n", t->output_schema ? line.data : "none");
-        for (size_t n = 0; n < t->nnotes; n++)
-            printf("  note: %s\n", t->notes[n]);
-    }
-    if (ts->nrefused) {
-        printf("\nrefused:\n");
-        for (size_t i = 0; i < ts->nrefused; i++) {
-            const tool_refusal *r = &ts->refused[i];
-            printf("  %s (line %u): %s\n", r->name[0] ? r->name : "(no name)",
-                   r->line, r->reason);
+            summary(ts, t->output_schema, &line, 0);
+        buf_puts(&line, t->output_schema ? "\n" : "none\n");
+        for (size_t n = 0; n < t->nnotes; n++) {
+            buf_puts(&line, "  note: ");
+            put_shown(&line, t->notes[n]);
+            buf_putc(&line, '\n');
         }
     }
+    if (ts->nrefused)
+        buf_puts(&line, "\nrefused:\n");
+    for (size_t i = 0; i < ts->nrefused; i++) {
+        const tool_refusal *r = &ts->refused[i];
+        buf_puts(&line, "  ");
+        put_shown(&line, r->name[0] ? r->name : "(no name)");
+        buf_printf(&line, " (line %u): ", r->line);
+        put_shown(&line, r->reason);
+        buf_putc(&line, '\n');
+    }
+    int rc = line.failed ? -1 : 0;
+    if (rc == 0)
+        fwrite(line.data, 1, line.len, stdout);
     buf_free(&line);
+    return rc;
 }
 
 static int print_json(const char *path, const toolset *ts)
@@ -173,7 +206,7 @@ int cmd_tools(int argc, char **argv)
     if (json)
         rc = print_json(shown_path(path), ts);
     else
-        print_text(shown_path(path), ts);
+        rc = print_text(shown_path(path), ts);
     toolset_free(ts);
     doc_free(d);
     if (rc < 0 || fflush(stdout) != 0) {

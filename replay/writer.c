@@ -11,6 +11,9 @@
 #include <sys/prctl.h>
 #endif
 
+#include "buf.h"
+#include "utf8.h"
+
 
 enum job_kind { J_EPISODE = 1, J_PROBLEM, J_RUN };
 
@@ -23,6 +26,7 @@ enum job_kind { J_EPISODE = 1, J_PROBLEM, J_RUN };
 
 struct problem_job {
     writer_job job;
+    int first;    /* add where the episode's first line is, when known */
     db_problem p; /* its strings follow the job */
 };
 
@@ -193,9 +197,16 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
     }
     if (found) {
         add.replaced = 1;
-        fprintf(w->diag, "%s:%lu: episode \"%s\" of run \"%s\" changed "
-                         "since it was recorded: replaced\n",
-                row->source_file, row->source_line, row->episode, row->run);
+        buf b = BUF_INIT;
+        utf8_shown(&b, row->source_file, strlen(row->source_file), (size_t)-1);
+        buf_printf(&b, ":%lu: episode \"", row->source_line);
+        utf8_shown(&b, row->episode, strlen(row->episode), 200);
+        buf_puts(&b, "\" of run \"");
+        utf8_shown(&b, row->run, strlen(row->run), 200);
+        buf_puts(&b, "\" changed since it was recorded: replaced\n");
+        if (!b.failed)
+            fwrite(b.data, 1, b.len, w->diag);
+        buf_free(&b);
         if (db_delete_episode(w->d, row->run, row->episode, e) < 0)
             return -1;
         found = db_put_episode(w->d, row, ep->calls, ep->ncalls,
@@ -220,13 +231,22 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
     return 0;
 }
 
-/* Says a problem on diag, while fewer than `say` were said. */
+/* Says a problem on diag, while fewer than `say` were said.  The file
+ * name and the message carry input (a message quotes what the line
+ * holds): both are shown escaped (utf8_shown), so that a newline or an
+ * escape sequence in them cannot forge a FILE:LINE: line. */
 static void say_problem(writer *w, const db_problem *p)
 {
     if (w->said < w->say) {
+        buf b = BUF_INIT;
         w->said++;
-        fprintf(w->diag, "%s:%lu: %s\n", p->source_file, p->source_line,
-                p->message);
+        utf8_shown(&b, p->source_file, strlen(p->source_file), (size_t)-1);
+        buf_printf(&b, ":%lu: ", p->source_line);
+        utf8_shown(&b, p->message, strlen(p->message), (size_t)-1);
+        buf_putc(&b, '\n');
+        if (!b.failed)
+            fwrite(b.data, 1, b.len, w->diag);
+        buf_free(&b);
     }
 }
 
@@ -262,6 +282,19 @@ static int do_job(writer *w, writer_job *j, int skip, err *e,
     }
     case J_PROBLEM: {
         struct problem_job *p = (struct problem_job *)j;
+        char msg[1200], where[700];
+        if (p->first && !skip &&
+            (rc = db_episode_source(w->d, p->p.run, p->p.episode, where,
+                                    sizeof where, e)) > 0) {
+            snprintf(msg, sizeof msg, "%s; the first is at %s", p->p.message,
+                     where);
+            p->p.message = msg;
+        }
+        if (rc < 0) {
+            free(p);
+            return -1;
+        }
+        rc = 0;
         say_problem(w, &p->p); /* even when it is not recorded */
         if (!skip)
             rc = write_problem(w, &p->p, e);
@@ -463,18 +496,34 @@ static const char *copy_to(char **at, const char *s, size_t len)
     return d;
 }
 
+static int put_problem(writer *w, const db_problem *p, int first, err *e);
+
 int writer_put_problem(writer *w, const db_problem *p, err *e)
+{
+    return put_problem(w, p, 0, e);
+}
+
+int writer_put_problem_first(writer *w, const db_problem *p, err *e)
+{
+    return put_problem(w, p, 1, e);
+}
+
+static int put_problem(writer *w, const db_problem *p, int first, err *e)
 {
     size_t lf = strlen(p->source_file), lr = p->run ? strlen(p->run) : 0,
            le = p->episode ? strlen(p->episode) : 0,
            lm = strlen(p->message),
-           ll = p->line_len > DB_PROBLEM_LINE ? DB_PROBLEM_LINE + 4
-                                              : p->line_len;
+           /* db_put_problem reads up to DB_PROBLEM_LINE + 1 bytes to cut
+            * before a character: keep a few past it, never more than the
+            * line has */
+           ll = p->line_len > DB_PROBLEM_LINE + 4 ? DB_PROBLEM_LINE + 4
+                                                  : p->line_len;
     struct problem_job *j = malloc(sizeof *j + lf + lr + le + lm + ll + 5);
     if (!j)
         return err_set(e, ERR_NOMEM, "out of memory");
     memset(j, 0, sizeof *j);
     j->job.kind = J_PROBLEM;
+    j->first = first;
     char *at = (char *)(j + 1);
     j->p.source_file = copy_to(&at, p->source_file, lf);
     j->p.source_line = p->source_line;

@@ -75,6 +75,10 @@ int writer_put_episode(writer *w, writer_episode *ep, err *e);
 /* Records a problem line (copied). */
 int writer_put_problem(writer *w, const db_problem *p, err *e);
 
+/* The same, for an episode line of an episode seen before: the message
+ * gets "; the first is at FILE:LINE" when the database holds it. */
+int writer_put_problem_first(writer *w, const db_problem *p, err *e);
+
 /* Records a tool file and a run, and waits for the answer: 0 recorded,
  * 1 refused (the run is recorded with another tool file, or its meta
  * cannot be written: the sentence in e), -1 on a database error. */

@@ -9,6 +9,7 @@
 #include "canon.h"
 #include "carddata.h"
 #include "config.h"
+#include "utf8.h"
 
 #define EXIT_USAGE 2
 #define EXIT_DB 3
@@ -17,7 +18,7 @@ enum format { TEXT, MARKDOWN, JSON };
 
 static const char usage_text[] =
     "usage: card [--db results.db] [--json | --markdown] [--width N] "
-    "[RUN...]\n"
+    "[--] [RUN...]\n"
     "       card [--db results.db] --list\n"
     "       card [--db results.db] [--json | --markdown] --compare RUN_A "
     "RUN_B\n"
@@ -31,6 +32,8 @@ static const char usage_text[] =
     "  --compare   two runs side by side, only when their tasks are the\n"
     "              same (same tool file bytes and generator); otherwise\n"
     "              says why not, with no figure set side by side\n"
+    "  --          the end of the options: what follows are runs, even\n"
+    "              one named '-x'\n"
     "\n"
     "Exit status: 0 printed (compared); 4 not compared: same contract, the\n"
     "file reformatted; 5 not compared: other contracts; 6 not compared:\n"
@@ -46,6 +49,82 @@ static int usage_error(const char *fmt, ...)
     va_end(ap);
     fputs("\nTry 'card --help'.\n", stderr);
     return EXIT_USAGE;
+}
+
+/* ------------------------------------------------- text from the database */
+
+/* Every string a card prints comes from the database, and a database is
+ * input: a run name may hold a newline, an escape sequence, a "|" or a
+ * right-to-left override.  Text and Markdown show each through
+ * utf8_shown() (controls, overrides and invalid bytes escaped, a
+ * backslash doubled), so that none can forge a line, a row or a cell, nor
+ * recolour or reorder the card; in a Markdown table cell "|" is also
+ * written "\|".  --json escapes as JSON does.  Each result lasts until
+ * the SHOWN_KEPT-th call after it: enough for one printf's arguments. */
+#define SHOWN_KEPT 12
+static buf shown_pool[SHOWN_KEPT];
+static unsigned shown_next;
+
+enum shown_as { AS_TEXT, AS_CELL };
+
+static const char *shown_max(const char *s, size_t max, enum shown_as as)
+{
+    buf *b = &shown_pool[shown_next++ % SHOWN_KEPT];
+    buf tmp = BUF_INIT;
+    buf_reset(b);
+    if (as == AS_TEXT) {
+        utf8_shown(b, s, strlen(s), max);
+    } else {
+        utf8_shown(&tmp, s, strlen(s), max);
+        for (size_t i = 0; i < tmp.len; i++)
+            if (tmp.data[i] == '|')
+                buf_puts(b, "\\|");
+            else
+                buf_putc(b, tmp.data[i]);
+        buf_free(&tmp);
+    }
+    return b->failed || !b->data ? "" : b->data;
+}
+
+/* s for a terminal. */
+static const char *tx(const char *s)
+{
+    return shown_max(s, (size_t)-1, AS_TEXT);
+}
+
+/* s in a Markdown table cell. */
+static const char *cell(const char *s)
+{
+    return shown_max(s, (size_t)-1, AS_CELL);
+}
+
+/* Text already shown (tx, cell), as Markdown code: between more
+ * backticks than its longest run of them. */
+static const char *code(const char *c)
+{
+    size_t run = 0, longest = 0;
+    for (const char *p = c; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    /* a space inside, when there are backticks: one at either end is then
+     * not taken for part of the fence */
+    const char *pad = longest ? " " : "";
+    buf *b = &shown_pool[shown_next++ % SHOWN_KEPT];
+    buf_reset(b);
+    for (size_t i = 0; i <= longest; i++)
+        buf_putc(b, '`');
+    buf_printf(b, "%s%s%s", pad, c, pad);
+    for (size_t i = 0; i <= longest; i++)
+        buf_putc(b, '`');
+    return b->failed ? "" : b->data;
+}
+
+static void shown_free(void)
+{
+    for (int i = 0; i < SHOWN_KEPT; i++)
+        buf_free(&shown_pool[i]);
 }
 
 static double pct(long x, long n)
@@ -66,27 +145,23 @@ static void print_outcomes(const card_dial *d)
 /* -------------------------------------------------------------- text */
 
 /* A hash as the text shows it: whole, or (narrow) its first 16 digits. */
-static const char *shown_hash(const char *hash, int narrow, char out[24])
+static const char *shown_hash(const char *hash, int narrow)
 {
-    if (!narrow)
-        return hash;
-    snprintf(out, 24, "%.16s...", hash);
-    return out;
+    return shown_max(hash, narrow ? 16 : (size_t)-1, AS_TEXT);
 }
 
 static void text_card(const card *c, int narrow)
 {
-    char h1[24], h2[24], h3[24];
     interval p = wilson((unsigned long)c->pass, (unsigned long)c->episodes);
     interval r = wilson((unsigned long)c->reached, (unsigned long)c->episodes);
-    printf("card: %s\n", c->run);
-    printf("  model        %s\n", c->model[0] ? c->model : "-");
-    printf("  tool file    %s\n", c->tools_path);
-    printf("  file hash    %s\n", shown_hash(c->file_sha256, narrow, h1));
-    printf("  contract     %s\n", shown_hash(c->contract_sha256, narrow, h2));
+    printf("card: %s\n", tx(c->run));
+    printf("  model        %s\n", c->model[0] ? tx(c->model) : "-");
+    printf("  tool file    %s\n", tx(c->tools_path));
+    printf("  file hash    %s\n", shown_hash(c->file_sha256, narrow));
+    printf("  contract     %s\n", shown_hash(c->contract_sha256, narrow));
     printf("  generator    %d\n", c->generator_version);
-    printf("  fingerprint  %s\n", shown_hash(c->fingerprint, narrow, h3));
-    printf("  replayed     %s\n", c->replayed_at);
+    printf("  fingerprint  %s\n", shown_hash(c->fingerprint, narrow));
+    printf("  replayed     %s\n", tx(c->replayed_at));
     printf("\nresult: %ld episode%s\n", c->episodes,
            c->episodes == 1 ? "" : "s");
     printf("  pass         %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n", c->pass,
@@ -106,9 +181,9 @@ static void text_card(const card *c, int narrow)
            c->diverged_episodes, c->diverged_calls);
     printf("  problems     %5ld\n", c->problems);
     for (size_t i = 0; i < c->nfirst; i++)
-        printf("    %s:%ld: %.60s%s\n", c->first_problems[i].file,
-               c->first_problems[i].line, c->first_problems[i].message,
-               strlen(c->first_problems[i].message) > 60 ? "..." : "");
+        printf("    %s:%ld: %s\n", tx(c->first_problems[i].file),
+               c->first_problems[i].line,
+               shown_max(c->first_problems[i].message, 60, AS_TEXT));
 
     printf("\nper arm (pass, with its 95%% CI)\n");
     printf("  %-14s %4s %5s  %11s  %7s %5s %4s\n", "arm", "eps", "pass",
@@ -116,8 +191,8 @@ static void text_card(const card *c, int narrow)
     for (size_t i = 0; i < c->narms; i++) {
         const card_arm *a = &c->arms[i];
         interval w = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
-        printf("  %-14s %4ld %5ld  %5.1f-%5.1f  %7ld %5ld %4ld\n", a->arm,
-               a->episodes, a->pass, 100 * w.lo, 100 * w.hi, a->reached,
+        printf("  %-14s %4ld %5ld  %5.1f-%5.1f  %7ld %5ld %4ld\n",
+               tx(a->arm), a->episodes, a->pass, 100 * w.lo, 100 * w.hi, a->reached,
                a->side_effects, a->duplicates);
     }
     if (c->ndials) {
@@ -138,15 +213,15 @@ static void md_card(const card *c)
 {
     interval p = wilson((unsigned long)c->pass, (unsigned long)c->episodes);
     interval r = wilson((unsigned long)c->reached, (unsigned long)c->episodes);
-    printf("## Card: %s\n\n", c->run);
+    printf("## Card: %s\n\n", tx(c->run));
     printf("| made with | |\n|---|---|\n");
-    printf("| model | %s |\n", c->model[0] ? c->model : "-");
-    printf("| tool file | `%s` |\n", c->tools_path);
-    printf("| file hash | `%s` |\n", c->file_sha256);
-    printf("| contract hash | `%s` |\n", c->contract_sha256);
-    printf("| generator | %d, fingerprint `%s` |\n", c->generator_version,
-           c->fingerprint);
-    printf("| replayed | %s |\n\n", c->replayed_at);
+    printf("| model | %s |\n", c->model[0] ? cell(c->model) : "-");
+    printf("| tool file | %s |\n", code(cell(c->tools_path)));
+    printf("| file hash | %s |\n", code(cell(c->file_sha256)));
+    printf("| contract hash | %s |\n", code(cell(c->contract_sha256)));
+    printf("| generator | %d, fingerprint %s |\n", c->generator_version,
+           code(cell(c->fingerprint)));
+    printf("| replayed | %s |\n\n", cell(c->replayed_at));
     printf("| result | count | rate | 95%% CI |\n|---|---:|---:|---|\n");
     printf("| episodes | %ld | | |\n", c->episodes);
     printf("| pass | %ld | %.1f%% | %.1f-%.1f%% |\n", c->pass,
@@ -167,8 +242,8 @@ static void md_card(const card *c)
     for (size_t i = 0; i < c->narms; i++) {
         const card_arm *a = &c->arms[i];
         interval w = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
-        printf("| %s | %ld | %ld | %.1f-%.1f%% | %ld | %ld | %ld |\n", a->arm,
-               a->episodes, a->pass, 100 * w.lo, 100 * w.hi, a->reached,
+        printf("| %s | %ld | %ld | %.1f-%.1f%% | %ld | %ld | %ld |\n",
+               cell(a->arm), a->episodes, a->pass, 100 * w.lo, 100 * w.hi, a->reached,
                a->side_effects, a->duplicates);
     }
     if (c->ndials) {
@@ -182,9 +257,14 @@ static void md_card(const card *c)
     }
     if (c->nfirst) {
         printf("\nProblems (first %zu):\n\n", c->nfirst);
-        for (size_t i = 0; i < c->nfirst; i++)
-            printf("- `%s:%ld`: %s\n", c->first_problems[i].file,
-                   c->first_problems[i].line, c->first_problems[i].message);
+        for (size_t i = 0; i < c->nfirst; i++) {
+            buf *at = &shown_pool[shown_next++ % SHOWN_KEPT];
+            buf_reset(at);
+            buf_printf(at, "%s:%ld", tx(c->first_problems[i].file),
+                       c->first_problems[i].line);
+            printf("- %s: %s\n", code(at->failed ? "" : at->data),
+                   tx(c->first_problems[i].message));
+        }
     }
 }
 
@@ -319,7 +399,7 @@ static void say_list(buf *b, const char *what, char **names, size_t n,
         return;
     buf_printf(b, "%s%s: ", f == MARKDOWN ? "- " : "  ", what);
     for (size_t i = 0; i < n; i++)
-        buf_printf(b, "%s%s", i ? ", " : "", names[i]);
+        buf_printf(b, "%s%s", i ? ", " : "", tx(names[i]));
     buf_putc(b, '\n');
 }
 
@@ -333,12 +413,12 @@ static void why_not(buf *b, const card *a, const card *c,
                       "reformatted, and tasks are drawn from the file's "
                       "bytes, so their\ntasks differ, and no figure of one "
                       "is set beside the other's.\n",
-                   a->run, c->run);
+                   tx(a->run), tx(c->run));
     } else if (k == COMPARE_CONTRACTS) {
         buf_printf(b, "%s and %s are runs on different tool contracts, so "
                       "their tasks\ndiffer, and no figure of one is set "
                       "beside the other's.\n",
-                   a->run, c->run);
+                   tx(a->run), tx(c->run));
         if (d->nadded + d->nremoved + d->nchanged == 0)
             buf_printf(b, "%sthe tools are the same; the files differ "
                           "elsewhere (a refused tool,\n%sinfo, servers...)\n",
@@ -351,19 +431,19 @@ static void why_not(buf *b, const card *a, const card *c,
                       "(version %d and %d),\nso their tasks and answers "
                       "may differ, and no figure of one is set\nbeside the "
                       "other's.\n",
-                   a->run, c->run, a->generator_version,
+                   tx(a->run), tx(c->run), a->generator_version,
                    c->generator_version);
     }
     const card *both[2] = {a, c};
     for (int i = 0; i < 2; i++) {
         const card *x = both[i];
-        buf_printf(b, "%s%s\n", bullet, x->run);
-        buf_printf(b, "    file hash   %s\n", x->file_sha256);
+        buf_printf(b, "%s%s\n", bullet, tx(x->run));
+        buf_printf(b, "    file hash   %s\n", tx(x->file_sha256));
         if (k == COMPARE_CONTRACTS)
-            buf_printf(b, "    contract    %s\n", x->contract_sha256);
+            buf_printf(b, "    contract    %s\n", tx(x->contract_sha256));
         if (k == COMPARE_GENERATORS)
             buf_printf(b, "    generator   %d\n    fingerprint %s\n",
-                       x->generator_version, x->fingerprint);
+                       x->generator_version, tx(x->fingerprint));
     }
 }
 
@@ -438,7 +518,7 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f)
     } else {
         buf_printf(&b, f == MARKDOWN ? "## Compare: %s (A) and %s (B)\n\n"
                                      : "compare: %s (A) and %s (B)\n",
-                   a->run, c->run);
+                   tx(a->run), tx(c->run));
         if (k != COMPARE_SAME) {
             why_not(&b, a, c, k, &d, f);
         } else if (f == MARKDOWN) {
@@ -464,14 +544,14 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f)
             if (f == MARKDOWN)
                 buf_printf(&b, "| %s | %s (%.1f%%) | %s (%.1f%%) | %+.1f | "
                                "%+.1f to %+.1f | %s |\n",
-                           rows[i].arm, sa, pct(rows[i].xa, rows[i].na), sb,
-                           pct(rows[i].xb, rows[i].nb), 100 * diff,
+                           cell(rows[i].arm), sa, pct(rows[i].xa, rows[i].na),
+                           sb, pct(rows[i].xb, rows[i].nb), 100 * diff,
                            100 * w.lo, 100 * w.hi, excl ? "yes" : "no");
             else
                 buf_printf(&b, "%-14s %7s %4.0f%%  %7s %4.0f%%  %+6.1f  "
                                "%+6.1f to %+6.1f%s\n",
-                           rows[i].arm, sa, pct(rows[i].xa, rows[i].na), sb,
-                           pct(rows[i].xb, rows[i].nb), 100 * diff,
+                           tx(rows[i].arm), sa, pct(rows[i].xa, rows[i].na),
+                           sb, pct(rows[i].xb, rows[i].nb), 100 * diff,
                            100 * w.lo, 100 * w.hi, excl ? " *" : "");
         }
         if (k == COMPARE_SAME)
@@ -517,8 +597,8 @@ static int list_runs(sqlite3 *db, enum format f)
     }
     struct listed *rows = NULL;
     size_t n = 0;
-    int wr = 3, wm = 5, oom = 0;
-    while (!oom && sqlite3_step(s) == SQLITE_ROW) {
+    int wr = 3, wm = 5, oom = 0, rc = SQLITE_DONE;
+    while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
         struct listed *more = realloc(rows, (n + 1) * sizeof *more);
         if (!more) {
             oom = 1;
@@ -533,13 +613,17 @@ static int list_runs(sqlite3 *db, enum format f)
         r->at = strdup((const char *)sqlite3_column_text(s, 4));
         if (!r->run || !r->model || !r->at)
             oom = 1;
-        else {
-            if ((int)strlen(r->run) > wr)
-                wr = (int)strlen(r->run);
-            if ((int)strlen(r->model) > wm)
-                wm = (int)strlen(r->model);
+        else if (f == TEXT) { /* the widths of the text shown */
+            if ((int)strlen(tx(r->run)) > wr)
+                wr = (int)strlen(tx(r->run));
+            if ((int)strlen(tx(r->model)) > wm)
+                wm = (int)strlen(tx(r->model));
         }
     }
+    int failed = !oom && rc != SQLITE_DONE;
+    if (failed)
+        fprintf(stderr, "card: cannot read the database: %s\n",
+                sqlite3_errmsg(db));
     sqlite3_finalize(s);
     buf b = BUF_INIT;
     if (f == TEXT)
@@ -554,11 +638,11 @@ static int list_runs(sqlite3 *db, enum format f)
         const struct listed *r = &rows[i];
         const char *model = r->model[0] ? r->model : "-";
         if (f == TEXT) {
-            buf_printf(&b, "%-*s  %-*s %5ld %5ld  %s\n", wr, r->run, wm,
-                       model, r->episodes, r->pass, r->at);
+            buf_printf(&b, "%-*s  %-*s %5ld %5ld  %s\n", wr, tx(r->run), wm,
+                       tx(model), r->episodes, r->pass, tx(r->at));
         } else if (f == MARKDOWN) {
-            buf_printf(&b, "| %s | %s | %ld | %ld | %s |\n", r->run, model,
-                       r->episodes, r->pass, r->at);
+            buf_printf(&b, "| %s | %s | %ld | %ld | %s |\n", cell(r->run),
+                       cell(model), r->episodes, r->pass, cell(r->at));
         } else {
             buf_puts(&b, i ? ",{\"run\":" : "{\"run\":");
             js(&b, r->run);
@@ -580,15 +664,17 @@ static int list_runs(sqlite3 *db, enum format f)
         free(rows[i].at);
     }
     free(rows);
-    int rc = 0;
-    if (oom || b.failed) {
+    int status = 0;
+    if (failed) {
+        status = EXIT_DB;
+    } else if (oom || b.failed) {
         fputs("card: out of memory\n", stderr);
-        rc = EXIT_DB;
+        status = EXIT_DB;
     } else {
         fwrite(b.data ? b.data : "", 1, b.len, stdout);
     }
     buf_free(&b);
-    return rc;
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -597,10 +683,16 @@ int main(int argc, char **argv)
     enum format f = TEXT;
     int list = 0, cmp = 0, width = 80;
     const char *runs[256];
-    int nruns = 0;
+    int nruns = 0, options = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (!options || a[0] != '-' || !a[1]) { /* a run ("-" too) */
+            if (nruns == 256)
+                return usage_error("too many runs named (at most 256)");
+            runs[nruns++] = a;
+        } else if (strcmp(a, "--") == 0) { /* then runs only: "-x" too */
+            options = 0;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);
             return 0;
         } else if (strcmp(a, "--version") == 0) {
@@ -623,12 +715,12 @@ int main(int argc, char **argv)
             list = 1;
         } else if (strcmp(a, "--compare") == 0) {
             cmp = 1;
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
-        } else if (nruns < 256) {
-            runs[nruns++] = a;
+        } else if (strcmp(a, "--db") == 0 || strcmp(a, "--width") == 0) {
+            return usage_error("%s needs a value", a);
         } else {
-            return usage_error("too many runs named (at most 256)");
+            return usage_error("unknown option '%s' (a run whose name "
+                               "starts with '-' goes after --)",
+                               tx(a));
         }
     }
     if (cmp && nruns != 2)
@@ -651,6 +743,11 @@ int main(int argc, char **argv)
     }
     if (nruns == 0) {
         latest = card_latest(db, &e);
+        if (!latest && e.code != ERR_NONE) {
+            fprintf(stderr, "card: %s\n", e.msg);
+            status = EXIT_DB;
+            goto out;
+        }
         if (!latest) {
             fprintf(stderr, "card: %s holds no run yet; replay a night into "
                             "it first\n",
@@ -705,6 +802,7 @@ int main(int argc, char **argv)
     }
 out:
     free(latest);
+    shown_free();
     sqlite3_close(db);
     if (fflush(stdout) != 0) {
         fprintf(stderr, "card: cannot write the output\n");

@@ -5,12 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+
 #include "arm.h"
 #include "canon.h"
 #include "db.h"
 #include "doc.h"
 #include "nearest.h"
 #include "tools.h"
+#include "utf8.h"
 
 const char *const card_codes[CARD_CODES] = {
     "not_found",   "invalid_arguments", "not_ready",
@@ -21,28 +24,97 @@ const char *const card_outcomes[10] = {
 static const char *const dial_order[] = {"faults",  "timeouts", "ratelimits",
                                          "landed",  "baddata",  "lagged"};
 
+/* Whether the file at path starts as an SQLite database in WAL mode
+ * (its header's read and write versions are 2). */
+static int wal_mode(const char *path)
+{
+    unsigned char h[20];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(h, 1, sizeof h, f) : 0;
+    if (f)
+        fclose(f);
+    return n == sizeof h && memcmp(h, "SQLite format 3", 16) == 0 &&
+           h[18] == 2 && h[19] == 2;
+}
+
+/* The read of path failed: SQLite's reason, and what a database in WAL
+ * mode needs when that is why. */
+static int cannot_read(sqlite3 *h, const char *path, err *e)
+{
+    int code = sqlite3_errcode(h);
+    return err_set(e, ERR_IO, "%s: cannot read it: %s%s", path,
+                   sqlite3_errmsg(h),
+                   (code == SQLITE_READONLY || code == SQLITE_CANTOPEN) &&
+                           wal_mode(path)
+                       ? " (a database in WAL mode needs its folder "
+                         "writable, or its -wal and -shm files present)"
+                       : "");
+}
+
+/* The schema version that path records: 0 when it has no meta table or
+ * no version in it; -1 with e set when it cannot be read. */
+static int read_version(sqlite3 *h, const char *path, int *version, err *e)
+{
+    sqlite3_stmt *s = NULL;
+    *version = 0;
+    /* reading the schema is the first read: any reason the file cannot
+     * be read shows here */
+    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM sqlite_master WHERE "
+                              "type = 'table' AND name = 'meta'",
+                           -1, &s, NULL) != SQLITE_OK ||
+        sqlite3_step(s) != SQLITE_ROW) {
+        cannot_read(h, path, e);
+        sqlite3_finalize(s);
+        return -1;
+    }
+    int has_meta = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    if (!has_meta)
+        return 0;
+    if (sqlite3_prepare_v2(h, "SELECT value FROM meta WHERE key = "
+                              "'schema_version'",
+                           -1, &s, NULL) != SQLITE_OK) {
+        cannot_read(h, path, e);
+        sqlite3_finalize(s);
+        return -1;
+    }
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *version = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return cannot_read(h, path, e);
+    return 0;
+}
+
 int card_db_open(sqlite3 **out, const char *path, err *e)
 {
     *out = NULL;
+    int version = 0;
     if (sqlite3_open_v2(path, out, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
         err_set(e, ERR_IO, "%s: cannot open it: %s", path,
                 *out ? sqlite3_errmsg(*out) : "out of memory");
-        sqlite3_close(*out);
-        *out = NULL;
-        return -1;
-    }
-    int version = db_schema_version(*out, "main");
-    if (version != DB_SCHEMA_VERSION) {
+    } else if (read_version(*out, path, &version, e) < 0) {
+        /* e says why */
+    } else if (version != DB_SCHEMA_VERSION) {
         err_set(e, ERR_IO, "%s: is not a results database replay wrote "
                            "(schema version %d)%s",
                 path, DB_SCHEMA_VERSION,
                 version > DB_SCHEMA_VERSION ? "; it is newer: use a newer card"
                                             : "");
-        sqlite3_close(*out);
-        *out = NULL;
-        return -1;
+    } else {
+        return 0;
     }
-    return 0;
+    sqlite3_close(*out);
+    *out = NULL;
+    return -1;
+}
+
+/* A statement stepped to an error: -1 with e set. */
+static int read_failed(sqlite3 *db, err *e)
+{
+    return err_set(e, ERR_IO, "cannot read the database: %s",
+                   sqlite3_errmsg(db));
 }
 
 static char *col_text(sqlite3_stmt *s, int i)
@@ -63,34 +135,50 @@ static int prepare(sqlite3 *db, const char *sql, const char *run,
 }
 
 
-/* "no run is named X; did you mean Y? The runs: A, B, C" */
+/* "no run is named X; did you mean Y? The runs: A, B, C"; every name
+ * shown escaped (utf8_shown), as the cards show them, and cut so that
+ * the sentence fits an err. */
 static int no_such_run(sqlite3 *db, const char *run, err *e)
 {
     sqlite3_stmt *s;
     if (prepare(db, "SELECT run FROM runs ORDER BY run", NULL, &s, e) < 0)
         return -1;
-    char list[400] = "", nearest[300] = "";
-    size_t best = (size_t)-1, n = 0, used = 0;
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    buf asked = BUF_INIT, list = BUF_INIT, nearest = BUF_INIT;
+    size_t best = (size_t)-1, n = 0;
+    int rc;
+    buf_puts(&asked, "\"");
+    utf8_shown(&asked, run, strlen(run), 100);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(s, 0);
-        size_t d = edit_distance(run, strlen(run), name, strlen(name));
+        size_t len = (size_t)sqlite3_column_bytes(s, 0);
+        size_t d = edit_distance(run, strlen(run), name, len);
         if (d < best) {
             best = d;
-            snprintf(nearest, sizeof nearest, "%s", name);
+            buf_reset(&nearest);
+            utf8_shown(&nearest, name, len, 100);
         }
-        if (used < sizeof list - 1)
-            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-                                     n ? ", " : "", name);
+        if (list.len < 240) {
+            buf_puts(&list, n ? ", " : "The runs: ");
+            utf8_shown(&list, name, len, 240 - list.len);
+        }
         n++;
     }
+    if (rc != SQLITE_DONE)
+        read_failed(db, e);
+    else if (asked.failed || list.failed || nearest.failed)
+        err_set(e, ERR_NOMEM, "out of memory");
+    else if (n == 0)
+        err_set(e, ERR_VALUE, "no run is named %s\": the database holds "
+                              "no run yet",
+                asked.data);
+    else
+        err_set(e, ERR_VALUE, "no run is named %s\"; did you mean %s? %s",
+                asked.data, nearest.data ? nearest.data : "", list.data);
     sqlite3_finalize(s);
-    if (n == 0)
-        return err_set(e, ERR_VALUE, "no run is named \"%s\": the database "
-                                     "holds no run yet",
-                       run);
-    return err_set(e, ERR_VALUE, "no run is named \"%s\"; did you mean %s? "
-                                 "The runs: %s",
-                   run, nearest, list);
+    buf_free(&asked);
+    buf_free(&list);
+    buf_free(&nearest);
+    return -1;
 }
 
 static int arm_rank(const char *id)
@@ -120,9 +208,11 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
                 "FROM run_summary WHERE run = ?",
                 run, &s, e) < 0)
         return -1;
-    if (sqlite3_step(s) != SQLITE_ROW) {
+    int rc = sqlite3_step(s);
+    if (rc != SQLITE_ROW) {
         sqlite3_finalize(s);
-        return no_such_run(db, run, e);
+        return rc == SQLITE_DONE ? no_such_run(db, run, e)
+                                 : read_failed(db, e);
     }
     c->run = col_text(s, 0);
     c->model = col_text(s, 1);
@@ -149,24 +239,28 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
                 "FROM episodes WHERE run = ?",
                 run, &s, e) < 0)
         return -1;
-    if (sqlite3_step(s) == SQLITE_ROW)
+    if ((rc = sqlite3_step(s)) == SQLITE_ROW)
         for (int i = 0; i < CARD_CODES; i++)
             c->by_code[i] = (long)sqlite3_column_int64(s, i);
     sqlite3_finalize(s);
+    if (rc != SQLITE_ROW)
+        return read_failed(db, e);
 
     if (prepare(db, "SELECT count(*) FROM calls WHERE run = ? AND diverged = 1",
                 run, &s, e) < 0)
         return -1;
-    if (sqlite3_step(s) == SQLITE_ROW)
+    if ((rc = sqlite3_step(s)) == SQLITE_ROW)
         c->diverged_calls = (long)sqlite3_column_int64(s, 0);
     sqlite3_finalize(s);
+    if (rc != SQLITE_ROW)
+        return read_failed(db, e);
 
     if (prepare(db,
                 "SELECT arm, episodes, reached, pass, side_effects, "
                 "duplicate_writes, errors FROM arm_summary WHERE run = ?",
                 run, &s, e) < 0)
         return -1;
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         card_arm *more = realloc(c->arms, (c->narms + 1) * sizeof *more);
         if (!more) {
             sqlite3_finalize(s);
@@ -183,6 +277,8 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
         a->errors = (long)sqlite3_column_int64(s, 6);
     }
     sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return read_failed(db, e);
     if (c->narms > 1)
         qsort(c->arms, c->narms, sizeof *c->arms, by_arm);
 
@@ -195,7 +291,7 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
         sqlite3_finalize(s);
         return err_set(e, ERR_NOMEM, "out of memory");
     }
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         const char *dial = (const char *)sqlite3_column_text(s, 0);
         const char *outcome = (const char *)sqlite3_column_text(s, 1);
         long n = (long)sqlite3_column_int64(s, 2);
@@ -211,6 +307,8 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
         }
     }
     sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return read_failed(db, e);
     /* keep the dials that had events, in their order */
     for (int d = 0; d < 6; d++)
         if (c->dials[d].events) {
@@ -222,13 +320,15 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
                     "WHERE run = ? ORDER BY source_file, source_line LIMIT 5",
                 run, &s, e) < 0)
         return -1;
-    while (sqlite3_step(s) == SQLITE_ROW && c->nfirst < 5) {
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW && c->nfirst < 5) {
         card_problem *p = &c->first_problems[c->nfirst++];
         p->file = col_text(s, 0);
         p->line = (long)sqlite3_column_int64(s, 1);
         p->message = col_text(s, 2);
     }
     sqlite3_finalize(s);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return read_failed(db, e);
     return 0;
 }
 
@@ -239,8 +339,11 @@ char *card_latest(sqlite3 *db, err *e)
                     "rowid DESC LIMIT 1",
                 NULL, &s, e) < 0)
         return NULL;
-    char *run = sqlite3_step(s) == SQLITE_ROW ? col_text(s, 0) : NULL;
+    int rc = sqlite3_step(s);
+    char *run = rc == SQLITE_ROW ? col_text(s, 0) : NULL;
     sqlite3_finalize(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        read_failed(db, e);
     return run;
 }
 
@@ -296,8 +399,12 @@ static int contract_tools(sqlite3 *db, const char *file_sha256, doc **d,
         if (rc == 0)
             rc = toolset_build(ts, *d, e);
     } else {
-        err_set(e, ERR_IO, "the database has no contract for %.12s...",
-                file_sha256);
+        buf hash = BUF_INIT;
+        utf8_shown(&hash, file_sha256, strlen(file_sha256), 12);
+        err_set(e, ERR_IO, "the database has no contract for %s%s",
+                hash.data ? hash.data : "",
+                strlen(file_sha256) > 12 ? "" : "...");
+        buf_free(&hash);
     }
     sqlite3_finalize(s);
     return rc;

@@ -49,14 +49,19 @@ typedef struct card {
 extern const char *const card_codes[CARD_CODES];
 extern const char *const card_outcomes[10];
 
-/* Opens the database read-only.  ERR_IO with one line on failure. */
+/* Opens the database read-only, and reads its schema version.  ERR_IO
+ * with one line on failure: SQLite's reason when the file cannot be read
+ * (with what a database in WAL mode needs, when that is why); "is not a
+ * results database replay wrote" only when it reads fine but records no
+ * schema version of this card's. */
 int card_db_open(sqlite3 **out, const char *path, err *e);
 
 /* The run's card.  ERR_VALUE when no run has that name: the message lists
  * the runs there are and the nearest name. */
 int card_load(card *c, sqlite3 *db, const char *run, err *e);
 
-/* The name of the latest run (by replay time), or NULL when there is none. */
+/* The name of the latest run (by replay time), or NULL when there is none
+ * (e untouched) or the database cannot be read (e set). */
 char *card_latest(sqlite3 *db, err *e);
 
 void card_free(card *c);

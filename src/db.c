@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+#include "utf8.h"
+
 extern const char schema_sql[]; /* made from sql/schema.sql */
 
 enum stmt {
@@ -39,7 +42,8 @@ static const char *const stmt_sql[NSTMT] = {
               "generator_fingerprint = excluded.generator_fingerprint",
     [S_TASK] = "INSERT OR IGNORE INTO tasks (task_id, file_sha256, seed, arm, "
                "depth, request, task) VALUES (?,?,?,?,?,?,?)",
-    [S_EPISODE_HASH] = "SELECT content_xxh3 FROM episodes "
+    [S_EPISODE_HASH] = "SELECT content_xxh3, source_file, source_line "
+                       "FROM episodes "
                        "WHERE run = ? AND episode = ?",
     [S_DELETE_CALLS] = "DELETE FROM calls WHERE run = ? AND episode = ?",
     [S_DELETE_OUTCOMES] = "DELETE FROM dial_outcomes "
@@ -69,6 +73,7 @@ static const char *const stmt_sql[NSTMT] = {
 struct db {
     sqlite3 *h;
     char *path;
+    int uri; /* opened by db_open_merge: ATTACH takes URIs */
     sqlite3_stmt *st[NSTMT];
     sqlite3_stmt *calls[CALLS_AT_ONCE]; /* [k - 1] inserts k rows */
     struct {
@@ -158,24 +163,36 @@ static int prepare_calls(db *d, err *e)
     return 0;
 }
 
-int db_open(db **out, const char *path, err *e)
+static char *file_uri(const char *path, const char *query);
+
+/* db_open, and with uri set db_open_merge: the connection then reads
+ * filenames as URIs (path is given as one), so that db_merge can attach
+ * a shard read-only. */
+static int open_db(db **out, const char *path, int uri, err *e)
 {
     db *d = calloc(1, sizeof *d);
-    if (!d || !(d->path = strdup(path))) {
+    char *name = uri ? file_uri(path, NULL) : NULL;
+    if (!d || !(d->path = strdup(path)) || (uri && !name)) {
+        if (d)
+            free(d->path);
         free(d);
+        free(name);
         return err_set(e, ERR_NOMEM, "out of memory opening %s", path);
     }
+    d->uri = uri;
     *out = NULL;
     int version = 0;
     /* No count of SQLite's memory (it takes a global mutex per
      * allocation); only takes effect before SQLite's first use. */
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     /* NOMUTEX: one thread at a time uses a connection (db.h) */
-    if (sqlite3_open_v2(path, &d->h,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                            SQLITE_OPEN_NOMUTEX,
-                        NULL) !=
-        SQLITE_OK) {
+    int rc = sqlite3_open_v2(uri ? name : path, &d->h,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                                 SQLITE_OPEN_NOMUTEX |
+                                 (uri ? SQLITE_OPEN_URI : 0),
+                             NULL);
+    free(name);
+    if (rc != SQLITE_OK) {
         fail(d, e, "open it");
         goto bad;
     }
@@ -218,6 +235,11 @@ int db_open(db **out, const char *path, err *e)
 bad:
     db_close(d, NULL);
     return -1;
+}
+
+int db_open(db **out, const char *path, err *e)
+{
+    return open_db(out, path, 0, e);
 }
 
 int db_close(db *d, err *e)
@@ -372,21 +394,50 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
     return run(d, S_TASK, e, "record a task");
 }
 
-int db_episode_hash(db *d, const char *run_name, const char *episode,
-                    char hash[17], err *e)
+/* Looks a recorded episode up: 1 with the statement on its row (read it,
+ * then row_done), 0 when there is none, -1 on error. */
+static int episode_row(db *d, const char *run_name, const char *episode,
+                       err *e)
 {
     sqlite3_stmt *s = d->st[S_EPISODE_HASH];
     text(s, 1, run_name);
     text(s, 2, episode);
-    int rc = sqlite3_step(s), found = 0;
-    if (rc == SQLITE_ROW) {
-        snprintf(hash, 17, "%s", (const char *)sqlite3_column_text(s, 0));
-        found = 1;
-    }
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        return 1;
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return fail(d, e, "read the episodes");
+    return rc == SQLITE_DONE ? 0 : fail(d, e, "read the episodes");
+}
+
+static void row_done(db *d)
+{
+    sqlite3_reset(d->st[S_EPISODE_HASH]);
+    sqlite3_clear_bindings(d->st[S_EPISODE_HASH]);
+}
+
+int db_episode_hash(db *d, const char *run_name, const char *episode,
+                    char hash[17], err *e)
+{
+    int found = episode_row(d, run_name, episode, e);
+    if (found == 1) {
+        snprintf(hash, 17, "%s",
+                 (const char *)sqlite3_column_text(d->st[S_EPISODE_HASH], 0));
+        row_done(d);
+    }
+    return found;
+}
+
+int db_episode_source(db *d, const char *run_name, const char *episode,
+                      char *where, size_t size, err *e)
+{
+    sqlite3_stmt *s = d->st[S_EPISODE_HASH];
+    int found = episode_row(d, run_name, episode, e);
+    if (found == 1) {
+        snprintf(where, size, "%s:%lld", (const char *)sqlite3_column_text(s, 1),
+                 (long long)sqlite3_column_int64(s, 2));
+        row_done(d);
+    }
     return found;
 }
 
@@ -512,6 +563,280 @@ int db_put_problem(db *d, const db_problem *p, err *e)
 
 /* --------------------------------------------------------------- merge */
 
+/* A merge trusts nothing of a shard but its rows: a shard is a file from
+ * elsewhere, and SQLite copies whatever a file holds.  A trigger in it
+ * would run on every later replay into the merged database (one that
+ * sets pass to 1 on insert turns 0/96 into 96/96); a view changed would
+ * change every card.  So a shard is opened read-only, never created, and
+ * merged only when its schema objects (sqlite_master's type, name,
+ * tbl_name and sql: the text of each CREATE) are those of a database
+ * made from the built-in schema, no more and no fewer, and its meta table
+ * records this schema version. */
+
+int db_open_merge(db **out, const char *path, err *e)
+{
+    return open_db(out, path, 1, e);
+}
+
+/* path as an SQLite URI filename, with "?query" when query is given:
+ * every byte but letters, digits, "-._~" and "/" percent-encoded, so that
+ * no "?", "#" or "%" of a name is read as part of the URI. */
+static char *file_uri(const char *path, const char *query)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = strlen(path);
+    char *uri = malloc(sizeof "file://" + 3 * n + 1 +
+                       (query ? strlen(query) : 0));
+    if (!uri)
+        return NULL;
+    char *p = uri;
+    memcpy(p, "file:", 5);
+    p += 5;
+    if (path[0] == '/') { /* an empty authority: "//x" is no host */
+        memcpy(p, "//", 2);
+        p += 2;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)path[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+            (c >= '0' && c <= '9') || strchr("-._~/", c)) {
+            *p++ = (char)c;
+        } else {
+            *p++ = '%';
+            *p++ = hex[c >> 4];
+            *p++ = hex[c & 15];
+        }
+    }
+    if (query) {
+        *p++ = '?';
+        strcpy(p, query);
+    } else {
+        *p = '\0';
+    }
+    return uri;
+}
+
+/* One row of sqlite_master. */
+typedef struct schema_obj {
+    char *type, *name, *tbl, *sql; /* sql NULL: an automatic index */
+} schema_obj;
+
+typedef struct schema_objs {
+    schema_obj *v;
+    size_t n;
+} schema_objs;
+
+static void objs_free(schema_objs *o)
+{
+    for (size_t i = 0; i < o->n; i++) {
+        free(o->v[i].type);
+        free(o->v[i].name);
+        free(o->v[i].tbl);
+        free(o->v[i].sql);
+    }
+    free(o->v);
+    o->v = NULL;
+    o->n = 0;
+}
+
+static char *dup_col(sqlite3_stmt *s, int i, int *oom)
+{
+    const unsigned char *t = sqlite3_column_text(s, i);
+    if (!t)
+        return NULL;
+    char *c = strdup((const char *)t);
+    if (!c)
+        *oom = 1;
+    return c;
+}
+
+/* The schema objects of database `schema` of h; an SQLite result code
+ * (SQLITE_NOMEM when a copy failed). */
+static int objs_read(sqlite3 *h, const char *schema, schema_objs *o)
+{
+    char sql[128];
+    sqlite3_stmt *s = NULL;
+    o->v = NULL;
+    o->n = 0;
+    snprintf(sql, sizeof sql, "SELECT type, name, tbl_name, sql FROM "
+                              "%s.sqlite_master ORDER BY type, name",
+             schema);
+    int rc = sqlite3_prepare_v2(h, sql, -1, &s, NULL), oom = 0;
+    while (rc == SQLITE_OK && !oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        schema_obj *more = realloc(o->v, (o->n + 1) * sizeof *more);
+        if (!more) {
+            oom = 1;
+            break;
+        }
+        o->v = more;
+        schema_obj *x = &o->v[o->n++];
+        x->type = dup_col(s, 0, &oom);
+        x->name = dup_col(s, 1, &oom);
+        x->tbl = dup_col(s, 2, &oom);
+        x->sql = dup_col(s, 3, &oom);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(s);
+    if (oom)
+        return SQLITE_NOMEM;
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* The schema objects of a database made from the built-in schema. */
+static int builtin_objs(schema_objs *o, err *e)
+{
+    sqlite3 *h = NULL;
+    int rc = sqlite3_open_v2(":memory:", &h,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(h, schema_sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = objs_read(h, "main", o);
+    if (rc != SQLITE_OK)
+        err_set(e, ERR_IO, "cannot make the built-in schema: %s",
+                h ? sqlite3_errmsg(h) : sqlite3_errstr(rc));
+    sqlite3_close(h);
+    return rc == SQLITE_OK ? 0 : -1;
+}
+
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The object of o with x's type and name, or NULL. */
+static const schema_obj *objs_find(const schema_objs *o, const schema_obj *x)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (same_text(o->v[i].type, x->type) &&
+            same_text(o->v[i].name, x->name))
+            return &o->v[i];
+    return NULL;
+}
+
+/* Appends text from a shard to a message: escaped (utf8_shown), cut. */
+static void put_shown(buf *b, const char *s, size_t max)
+{
+    if (s)
+        utf8_shown(b, s, strlen(s), max);
+}
+
+/* What differs, the first found, as `it has a trigger "x" that replay
+ * does not make`; nothing when nothing does. */
+static void objs_diff(const schema_objs *theirs, const schema_objs *ours,
+                      buf *why)
+{
+    enum { SAME, EXTRA, CHANGED, MISSING } how = SAME;
+    const schema_obj *x = NULL;
+    for (size_t i = 0; how == SAME && i < theirs->n; i++) {
+        const schema_obj *y = objs_find(ours, &theirs->v[i]);
+        x = &theirs->v[i];
+        if (!y)
+            how = EXTRA;
+        else if (!same_text(x->tbl, y->tbl) || !same_text(x->sql, y->sql))
+            how = CHANGED;
+    }
+    for (size_t i = 0; how == SAME && i < ours->n; i++)
+        if (!objs_find(theirs, &ours->v[i])) {
+            x = &ours->v[i];
+            how = MISSING;
+        }
+    if (how == SAME)
+        return;
+    if (how == EXTRA)
+        buf_puts(why, x->type && strchr("aeiou", x->type[0]) ? "it has an "
+                                                             : "it has a ");
+    else
+        buf_puts(why, how == CHANGED ? "its " : "it has no ");
+    put_shown(why, x->type, 20);
+    buf_puts(why, " \"");
+    put_shown(why, x->name, 80);
+    buf_puts(why, how == EXTRA     ? "\" that replay does not make"
+                  : how == CHANGED ? "\" is not the one replay makes"
+                                   : "\", which replay makes");
+}
+
+/* Checks that database `schema` of h (read from the file shard) is a
+ * results database of this version, exactly (see the top of this part);
+ * -1 with e set when it is not, or cannot be read. */
+static int check_shard(sqlite3 *h, const char *schema, const char *shard,
+                       err *e)
+{
+    schema_objs ours = {0}, theirs = {0};
+    buf why = BUF_INIT;
+    int unreadable = 0;
+    int rc = objs_read(h, schema, &theirs);
+    if (rc != SQLITE_OK) {
+        err_set(e, ERR_IO, "%s: cannot read it: %s", shard,
+                rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(h));
+        objs_free(&theirs);
+        return -1;
+    }
+    if (builtin_objs(&ours, e) < 0) {
+        objs_free(&theirs);
+        return -1;
+    }
+    /* the version first, when the meta table is the one replay makes: a
+     * database of another version says so, rather than what changed */
+    schema_obj meta = {"table", "meta", NULL, NULL};
+    const schema_obj *m = objs_find(&theirs, &meta),
+                     *m0 = objs_find(&ours, &meta);
+    if (m && m0 && same_text(m->tbl, m0->tbl) && same_text(m->sql, m0->sql)) {
+        char sql[128], want[16];
+        sqlite3_stmt *s = NULL;
+        snprintf(sql, sizeof sql, "SELECT value FROM %s.meta WHERE key = "
+                                  "'schema_version'",
+                 schema);
+        snprintf(want, sizeof want, "%d", DB_SCHEMA_VERSION);
+        int step = sqlite3_prepare_v2(h, sql, -1, &s, NULL);
+        if (step == SQLITE_OK)
+            step = sqlite3_step(s);
+        const char *v = step == SQLITE_ROW
+                            ? (const char *)sqlite3_column_text(s, 0)
+                            : NULL;
+        if (step != SQLITE_ROW && step != SQLITE_DONE) {
+            err_set(e, ERR_IO, "%s: cannot read it: %s", shard,
+                    sqlite3_errmsg(h));
+            unreadable = 1;
+        } else if (!v) {
+            buf_puts(&why, "it records no schema version");
+        } else if (strcmp(v, want) != 0) {
+            buf_puts(&why, "it has schema version ");
+            put_shown(&why, v, 20);
+            buf_printf(&why, ", and this replay writes %s", want);
+        }
+        sqlite3_finalize(s);
+    }
+    if (!unreadable && why.len == 0)
+        objs_diff(&theirs, &ours, &why);
+    if (!unreadable && why.len)
+        err_set(e, ERR_VALUE, "%s: not a results database of this version: "
+                              "%s; merge only databases that replay wrote",
+                shard, why.failed ? "out of memory" : why.data);
+    int ok = !unreadable && why.len == 0;
+    buf_free(&why);
+    objs_free(&theirs);
+    objs_free(&ours);
+    return ok ? 0 : -1;
+}
+
+int db_check_shard(const char *shard, err *e)
+{
+    sqlite3 *h = NULL;
+    int rc = sqlite3_open_v2(shard, &h, SQLITE_OPEN_READONLY, NULL);
+    if (rc != SQLITE_OK) {
+        int why = h ? sqlite3_system_errno(h) : 0;
+        err_set(e, ERR_IO, "%s: cannot open it: %s", shard,
+                why ? strerror(why)
+                    : h ? sqlite3_errmsg(h) : "out of memory");
+        sqlite3_close(h);
+        return -1;
+    }
+    rc = check_shard(h, "main", shard, e);
+    sqlite3_close(h);
+    return rc;
+}
+
 static long long count_of(db *d, const char *sql);
 
 unsigned long db_count_episodes(db *d)
@@ -543,11 +868,9 @@ int db_copy_from(db *d, const char *shard, err *e)
         sqlite3_close(src);
         return -1;
     }
-    if (db_schema_version(src, "main") != DB_SCHEMA_VERSION) {
+    if (check_shard(src, "main", shard, e) < 0) { /* again, as it is now */
         sqlite3_close(src);
-        return err_set(e, ERR_IO, "%s: is not a results database of schema "
-                                  "version %d (replay --shard writes one)",
-                       shard, DB_SCHEMA_VERSION);
+        return -1;
     }
     /* page by page, in one step: the fastest copy SQLite has */
     sqlite3_backup *b = sqlite3_backup_init(d->h, "main", src, "main");
@@ -599,20 +922,27 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
 {
     memset(c, 0, sizeof *c);
     sqlite3_stmt *s;
+    if (!d->uri) /* attached read-only only through a URI */
+        return err_set(e, ERR_USAGE, "%s: db_merge needs db_open_merge",
+                       d->path);
+    char *uri = file_uri(shard, "mode=ro");
+    if (!uri)
+        return err_set(e, ERR_NOMEM, "out of memory");
     if (sqlite3_prepare_v2(d->h, "ATTACH DATABASE ? AS shard", -1, &s,
-                           NULL) != SQLITE_OK)
+                           NULL) != SQLITE_OK) {
+        free(uri);
         return fail(d, e, "attach a shard");
-    sqlite3_bind_text(s, 1, shard, -1, SQLITE_STATIC);
+    }
+    sqlite3_bind_text(s, 1, uri, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
+    free(uri);
     if (rc != SQLITE_DONE)
         return err_set(e, ERR_IO, "%s: cannot read it: %s", shard,
                        sqlite3_errmsg(d->h));
     int ok = 0;
-    if (db_schema_version(d->h, "shard") != DB_SCHEMA_VERSION) {
-        err_set(e, ERR_IO, "%s: is not a results database of schema version "
-                           "%d (replay --shard writes one)",
-                shard, DB_SCHEMA_VERSION);
+    if (check_shard(d->h, "shard", shard, e) < 0) {
+        /* e says why */
     } else if (count_of(d, "SELECT count(*) FROM shard.runs r JOIN main.runs "
                            "m USING (run) WHERE r.file_sha256 <> "
                            "m.file_sha256") != 0) {

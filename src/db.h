@@ -129,6 +129,11 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
 int db_episode_hash(db *d, const char *run, const char *episode,
                     char hash[17], err *e);
 
+/* Where the recorded episode's line is, "FILE:LINE", in where: 1 found,
+ * 0 none, -1 on a database error. */
+int db_episode_source(db *d, const char *run, const char *episode,
+                      char *where, size_t size, err *e);
+
 /* Writes an episode whole, unless one of its run and name is recorded
  * already: then 1, with that one's content hash in was, and nothing is
  * written (delete it first to replace it).  0 written, -1 on error. */
@@ -149,8 +154,26 @@ typedef struct db_merge_counts {
     unsigned long unchanged; /* there with the same content: kept */
 } db_merge_counts;
 
+/* A shard is trusted for its rows only.  db_check_shard checks the
+ * database at shard, opened read-only (a missing file is an error, never
+ * created): its schema objects (sqlite_master's type, name, tbl_name and
+ * sql) must be those of a database made from the built-in schema, no
+ * more, no fewer, none changed (no trigger, table, index or view added,
+ * none altered), and its meta table must record this schema version.
+ * Anything else is refused in one sentence that says what differs
+ * (ERR_VALUE: `SHARD: not a results database of this version: it has a
+ * trigger "x" that replay does not make; ...`); ERR_IO when it cannot be
+ * opened or read.  db_copy_from and db_merge check again, on the
+ * connection they copy from. */
+int db_check_shard(const char *shard, err *e);
+
+/* db_open, for the database merged into: db_merge needs it (it attaches
+ * shards read-only, which SQLite does only through URI filenames). */
+int db_open_merge(db **out, const char *path, err *e);
+
 /* Merges the database at shard (written by replay --shard, or any results
- * database) into d, in one transaction: tool files, runs (the earliest
+ * database; checked as db_check_shard does, and attached read-only) into
+ * d, opened by db_open_merge, in one transaction: tool files, runs (the earliest
  * replay time kept), tasks and problems once each; an episode that d
  * holds with the same content is kept, with other content replaced by the
  * shard's (its calls and dial outcomes with it), a new one added.  A run
@@ -164,8 +187,9 @@ unsigned long db_count_episodes(db *d);
 /* Whether the database holds no run, episode or problem yet. */
 int db_is_empty(db *d);
 
-/* Makes d a page-for-page copy of the database at shard (schema version
- * checked): the first shard merged into an empty database. */
+/* Makes d a page-for-page copy of the database at shard (opened
+ * read-only, and checked as db_check_shard does): the first shard merged
+ * into an empty database. */
 int db_copy_from(db *d, const char *shard, err *e);
 
 /* For a database file no one else uses yet, whose caller throws it away

@@ -312,3 +312,60 @@ int utf8_printable(buf *out, const char *s, size_t len, size_t max)
     }
     return 0;
 }
+
+/* Whether utf8_shown() escapes code point cp (a valid character). */
+static int escaped_for_terminal(uint32_t cp)
+{
+    return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) ||
+           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+           cp == 0x2028 || cp == 0x2029 || (cp >= 0xD800 && cp <= 0xDFFF);
+}
+
+int utf8_shown(buf *out, const char *s, size_t len, size_t max)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t used = 0;
+    while (len > 0) {
+        uint32_t cp;
+        int ok;
+        size_t n = utf8_next((const unsigned char *)s, len, &cp, &ok);
+        char esc[16];
+        const char *piece = s;
+        size_t width = n;
+        if (!ok || cp < 0x20 || cp == 0x7F) { /* one byte */
+            unsigned char c = (unsigned char)s[0];
+            piece = esc;
+            width = 2;
+            esc[0] = '\\';
+            if (c == '\n' || c == '\t' || c == '\r') {
+                esc[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+            } else {
+                esc[1] = 'x';
+                esc[2] = hex[c >> 4];
+                esc[3] = hex[c & 15];
+                width = 4;
+            }
+        } else if (cp == '\\') {
+            piece = "\\\\";
+            width = 2;
+        } else if (escaped_for_terminal(cp)) {
+            int shift = cp > 0xFFF ? 12 : 4; /* 2 or 4 digits (< 0x10000) */
+            piece = esc;
+            width = 0;
+            esc[width++] = '\\';
+            esc[width++] = 'u';
+            esc[width++] = '{';
+            for (; shift >= 0; shift -= 4)
+                esc[width++] = hex[(cp >> shift) & 15];
+            esc[width++] = '}';
+        }
+        if (width > max - used)
+            return buf_puts(out, "...");
+        if (buf_append(out, piece, width) < 0)
+            return -1;
+        used += width;
+        s += n;
+        len -= n;
+    }
+    return 0;
+}

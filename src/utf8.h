@@ -12,6 +12,9 @@
  *    UTF-8: a surrogate pair becomes its code point, an unpaired surrogate
  *    its 3-byte form (so the output is WTF-8-like, and the same bytes as a
  *    UTF-8 input holding the same code points would have).
+ *  - utf8_printable() and utf8_shown() write text from input for a
+ *    message: the first as valid UTF-8, the second also with every
+ *    control and bidirectional override escaped, for a terminal.
  * On failure the report says where (byte offset in the input) and why, in
  * a few words fit for an error message.
  */
@@ -80,5 +83,20 @@ size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp, int *ok);
  * bytes the text is cut before a character and "..." follows.  0, or -1
  * out of memory. */
 int utf8_printable(buf *out, const char *s, size_t len, size_t max);
+
+/* Appends the len bytes at s as text for a terminal, so that text from
+ * input can neither forge a line nor move or recolour what follows:
+ * valid UTF-8 is kept, except what is escaped, visibly and in ASCII:
+ *   - a backslash is doubled, so that no escape can be forged;
+ *   - C0 controls and DEL become \n, \t, \r or \xNN (\x1b for ESC);
+ *   - C1 controls (U+0080-U+009F), the bidirectional embeddings,
+ *     overrides and isolates (U+202A-U+202E, U+2066-U+2069), the line
+ *     and paragraph separators (U+2028, U+2029) and lone surrogates
+ *     become \u{NN} (\u{202e}), in lowercase hex;
+ *   - a byte that starts no valid sequence becomes \xNN.
+ * When the output would pass max bytes, it is cut before the character
+ * (or escape) that would pass it and "..." follows ((size_t)-1: no
+ * limit).  0, or -1 out of memory. */
+int utf8_shown(buf *out, const char *s, size_t len, size_t max);
 
 #endif

@@ -7,6 +7,9 @@ set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 need_replay
 tmpdir
+# tool files copied beside the test's transcripts may be read
+TASKREPLAY_TOOLS_DIR=${TASKREPLAY_TOOLS_DIR:+$TASKREPLAY_TOOLS_DIR:}$TEST_TMP
+export TASKREPLAY_TOOLS_DIR
 command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
 CARD=${CARD:-$(dirname "$REPLAY")/../report/card}
 [ -x "$CARD" ] || { echo "ERROR: no card program at $CARD" >&2; exit 99; }
@@ -68,6 +71,39 @@ gold unknown-run "$night" carefull
 gold unknown-run-compare "$night" --compare careful nope
 gold no-database "$TEST_TMP/none.db"
 gold usage "$night" --compare careful
+
+# A file that cannot be read: SQLite's reason, not "not a results
+# database"; that line is for a file that reads fine but holds none.
+echo "not a database at all" > "$TEST_TMP/text.db"
+head -c 8192 "$night" > "$TEST_TMP/truncated.db"
+sqlite3 "$TEST_TMP/other.db" "CREATE TABLE notes (x); INSERT INTO notes VALUES (1)"
+gold not-sqlite "$TEST_TMP/text.db"
+gold truncated "$TEST_TMP/truncated.db"
+gold other-application "$TEST_TMP/other.db"
+
+# A database in WAL mode, in a folder its reader cannot write, without its
+# -wal and -shm files: the reason, and what such a database needs.  Root
+# reads and writes anyway, so as root card runs as nobody (when setpriv
+# is there and nobody can run it).
+mkdir "$TEST_TMP/ro" && cp "$night" "$TEST_TMP/ro/results.db" || exit 99
+as=""
+if [ "$(id -u)" = 0 ]; then
+    chmod 755 "$TEST_TMP" "$TEST_TMP/ro" && chmod 644 "$TEST_TMP/ro/results.db"
+    as="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+    $as "$CARD" --version >/dev/null 2>&1 || as=none
+else
+    chmod 555 "$TEST_TMP/ro"
+fi
+if [ "$as" = none ]; then
+    echo "skipped: a read-only WAL database (cannot run card as nobody)"
+else
+    got=$($as "$CARD" --db "$TEST_TMP/ro/results.db" 2>&1; echo "exit $?")
+    want="card: $TEST_TMP/ro/results.db: cannot read it: attempt to write a readonly database (a database in WAL mode needs its folder writable, or its -wal and -shm files present)
+exit 3"
+    if check_eq "a read-only WAL database" "$want" "$got"; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); fi
+fi
+chmod 700 "$TEST_TMP/ro"
 
 # The text fits 80 columns, everywhere.
 wide=$(cat "$golds"/*-text.gold "$golds"/compare-*[!n].gold "$golds"/list.gold |

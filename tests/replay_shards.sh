@@ -2,7 +2,10 @@
 # a batch scheduler puts in the environment), the N processes run at once,
 # then `replay merge`, must give the database one process gives (every
 # table's rows compared in key order).  Merging again changes nothing; a
-# shard whose run has another tool file is refused.  NIGHT (a folder of
+# shard whose run has another tool file is refused, and so is a shard
+# that is not exactly a results database of this version (a trigger, a
+# table or view added or changed...), or that does not exist: before
+# anything is created, in one line, exit status 3.  NIGHT (a folder of
 # transcripts) defaults to samples/night; tests/bench passes a generated one.
 set -u
 . "$TOP_SRCDIR/tests/lib.sh"
@@ -76,11 +79,11 @@ then ok; else ko "a conflicting shard"; fi
 # A file that is not a results database: refused, nothing written.
 echo "not a database" > "$TEST_TMP/junk.db"
 got=$("$REPLAY" merge "$TEST_TMP/merged.db" "$TEST_TMP/junk.db" 2>&1; echo "exit $?")
-want="replay: $TEST_TMP/junk.db: cannot read it: file is not a database
+want="replay merge: $TEST_TMP/junk.db: cannot read it: file is not a database
 exit 3"
 sqlite3 "$TEST_TMP/plain.db" "CREATE TABLE t (x)"
 got2=$("$REPLAY" merge "$TEST_TMP/merged.db" "$TEST_TMP/plain.db" 2>&1; echo "exit $?")
-want2="replay: $TEST_TMP/plain.db: is not a results database of schema version 1 (replay --shard writes one)
+want2="replay merge: $TEST_TMP/plain.db: not a results database of this version: it has a table \"t\" that replay does not make; merge only databases that replay wrote
 exit 3"
 if check_eq "merging a file that is not a database" "$want" "$got" &&
    check_eq "merging another database" "$want2" "$got2" &&
@@ -93,7 +96,7 @@ then ok; else ko "merging what is not a shard"; fi
 # built in; what a killed merge left aside is built again.
 got=$("$REPLAY" merge --quiet "$TEST_TMP/new.db" "$TEST_TMP/s0.db" \
     "$TEST_TMP/junk.db" 2>&1; echo "exit $?")
-want="replay: $TEST_TMP/junk.db: cannot read it: file is not a database
+want="replay merge: $TEST_TMP/junk.db: cannot read it: file is not a database
 exit 3"
 if check_eq "a failed merge into a new database" "$want" "$got" &&
    check_eq "what it leaves" "" "$(cd "$TEST_TMP" && ls -d new.db* 2>/dev/null)"
@@ -105,6 +108,81 @@ if "$REPLAY" merge --quiet "$TEST_TMP/new.db" "$TEST_TMP"/s0.db \
    check_eq "its files and log mode" "new.db
 wal" "$(cd "$TEST_TMP" && ls -d new.db*; sqlite3 new.db 'PRAGMA journal_mode')"
 then ok; else ko "a merge over a killed one"; fi
+
+# Crafted shards: each is s0.db with one change to its schema.  Merged
+# into a new database, as the first shard or after a good one, none
+# creates anything; into a database that exists, none changes it.
+craft() { # craft NAME SQL: $TEST_TMP/NAME.db, s0.db changed by SQL
+    cp "$TEST_TMP/s0.db" "$TEST_TMP/$1.db" &&
+        sqlite3 "$TEST_TMP/$1.db" "$2" || exit 99
+}
+esc=$(printf '\033')
+craft trigger "CREATE TRIGGER x AFTER INSERT ON episodes BEGIN
+    UPDATE episodes SET pass = 1 WHERE rowid = new.rowid; END"
+craft table "CREATE TABLE notes (x)"
+craft view "CREATE VIEW passes AS SELECT run, pass FROM episodes"
+craft changed_view "DROP VIEW run_summary; CREATE VIEW run_summary AS
+    SELECT run, count(*) AS episodes, count(*) AS pass FROM episodes GROUP BY run"
+craft changed_table "ALTER TABLE problems ADD COLUMN note TEXT"
+craft index "CREATE INDEX calls_by_tool ON calls(tool)"
+craft no_index "DROP INDEX episodes_by_arm"
+craft version "UPDATE meta SET value = '2' WHERE key = 'schema_version'"
+craft no_version "DELETE FROM meta"
+craft escaped "CREATE TRIGGER \"a
+b${esc}[2J\" AFTER INSERT ON runs BEGIN SELECT 1; END"
+sq="$TEST_TMP"
+for c in \
+    "trigger|it has a trigger \"x\" that replay does not make" \
+    "table|it has a table \"notes\" that replay does not make" \
+    "view|it has a view \"passes\" that replay does not make" \
+    "changed_view|its view \"run_summary\" is not the one replay makes" \
+    "changed_table|its table \"problems\" is not the one replay makes" \
+    "index|it has an index \"calls_by_tool\" that replay does not make" \
+    "no_index|it has no index \"episodes_by_arm\", which replay makes" \
+    "version|it has schema version 2, and this replay writes 1" \
+    "no_version|it records no schema version" \
+    "escaped|it has a trigger \"a\\nb\\x1b[2J\" that replay does not make"
+do
+    name=${c%%|*}
+    want="replay merge: $sq/$name.db: not a results database of this version: ${c#*|}; merge only databases that replay wrote
+exit 3"
+    got_first=$("$REPLAY" merge --quiet "$TEST_TMP/crafted.db" \
+        "$TEST_TMP/$name.db" "$TEST_TMP/s1.db" 2>&1; echo "exit $?")
+    got_second=$("$REPLAY" merge --quiet "$TEST_TMP/crafted.db" \
+        "$TEST_TMP/s1.db" "$TEST_TMP/$name.db" 2>&1; echo "exit $?")
+    got_into=$("$REPLAY" merge --quiet "$TEST_TMP/merged.db" \
+        "$TEST_TMP/$name.db" 2>&1; echo "exit $?")
+    if check_eq "a crafted shard ($name) first" "$want" "$got_first" &&
+       check_eq "a crafted shard ($name) second" "$want" "$got_second" &&
+       check_eq "a crafted shard ($name) into a database" "$want" "$got_into" &&
+       check_eq "what a crafted shard ($name) leaves" "" \
+           "$(cd "$TEST_TMP" && ls -d crafted.db* 2>/dev/null)" &&
+       check_eq "the database after a crafted shard ($name)" "$one" \
+           "$(db_dump "$TEST_TMP/merged.db")"
+    then ok; else ko "a crafted shard ($name)"; fi
+done
+
+# A shard that does not exist: named, and created no more than OUT.
+got=$("$REPLAY" merge "$TEST_TMP/typo-out.db" "$TEST_TMP/s0.db" \
+    "$TEST_TMP/typo.db" 2>&1; echo "exit $?")
+want="replay merge: $TEST_TMP/typo.db: cannot open it: No such file or directory
+exit 3"
+if check_eq "a missing shard" "$want" "$got" &&
+   check_eq "what a missing shard leaves" "" \
+       "$(cd "$TEST_TMP" && ls -d typo* 2>/dev/null)"
+then ok; else ko "a missing shard"; fi
+
+# A shard whose name holds what a URI reads ("?", "#", "%"): merged into a
+# database that exists (attached read-only, by URI), as any other.
+cp "$TEST_TMP/s1.db" "$TEST_TMP/s?1#%41.db" || exit 99
+got=$("$REPLAY" merge "$TEST_TMP/merged.db" "$TEST_TMP/s?1#%41.db" 2>&1; echo "exit $?")
+want="replay: merged $TEST_TMP/s?1#%41.db: $n1 episodes (0 new, 0 replaced, $n1 unchanged)
+replay: 1 shard into $TEST_TMP/merged.db: $n1 episodes (0 new, 0 replaced, $n1 unchanged)
+exit 0"
+if check_eq "a shard named with URI characters" "$want" "$got" &&
+   check_eq "no file of a name read as a URI" "s?1#%41.db" \
+       "$(cd "$TEST_TMP" && ls -d s\?1*.db s s%3F* 2>/dev/null)"
+then ok; else ko "a shard named with URI characters"; fi
 
 echo "shards: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,5 +1,5 @@
 /* The small modules under everything: value lookups, buffers, the arena,
- * error lines and document paths. */
+ * error lines, document paths and text shown on a terminal. */
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "path.h"
 #include "strmap.h"
 #include "unit.h"
+#include "utf8.h"
 #include "value.h"
 #include "vbuild.h"
 
@@ -211,10 +212,68 @@ START_TEST(vbuild_ints_and_puts)
 }
 END_TEST
 
+static buf shown_buf;
+
+/* utf8_shown(s, len, max) as a string, until the next call. */
+static const char *shown(const char *s, size_t len, size_t max)
+{
+    buf_reset(&shown_buf);
+    ck_assert_int_eq(utf8_shown(&shown_buf, s, len, max), 0);
+    return shown_buf.data ? shown_buf.data : "";
+}
+
+START_TEST(utf8_shown_escapes_what_a_terminal_obeys)
+{
+    const size_t all = (size_t)-1;
+#define SHOWN(in, want) \
+    ck_assert_str_eq(shown(in, sizeof in - 1, all), want)
+    SHOWN("", "");
+    SHOWN("plain text, é ü 日本 😀", "plain text, é ü 日本 😀");
+    SHOWN("a\nb\tc\rd", "a\\nb\\tc\\rd");
+    SHOWN("x\x1b[2Jy", "x\\x1b[2Jy");
+    SHOWN("\x01\x1f\x7f", "\\x01\\x1f\\x7f");
+    SHOWN("back\\slash \\n", "back\\\\slash \\\\n");
+    SHOWN("|pipes| stay", "|pipes| stay");
+    /* C1 controls: U+0080, U+0085 (NEL), U+009B (CSI), U+009F; U+00A0 kept */
+    SHOWN("\xc2\x80\xc2\x85\xc2\x9b\xc2\x9f\xc2\xa0",
+          "\\u{80}\\u{85}\\u{9b}\\u{9f}\xc2\xa0");
+    /* bidirectional embeddings, overrides, isolates; U+2029 U+2028 */
+    SHOWN("\xe2\x80\xaa\xe2\x80\xae\xe2\x81\xa6\xe2\x81\xa9",
+          "\\u{202a}\\u{202e}\\u{2066}\\u{2069}");
+    SHOWN("\xe2\x80\xa8\xe2\x80\xa9", "\\u{2028}\\u{2029}");
+    /* their neighbours are kept: U+2027, U+202F, U+2065, U+206A */
+    SHOWN("\xe2\x80\xa7\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa",
+          "\xe2\x80\xa7\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
+    /* invalid bytes, a character cut short, an overlong form, a lone
+     * surrogate */
+    SHOWN("a\xff" "b\xc3", "a\\xffb\\xc3");
+    SHOWN("\xc0\xaf", "\\xc0\\xaf");
+    SHOWN("\xed\xa0\x80", "\\u{d800}");
+#undef SHOWN
+    /* NUL, with its length */
+    ck_assert_str_eq(shown("a\0b", 3, all), "a\\x00b");
+    /* cut before the character or escape that would pass max */
+    ck_assert_str_eq(shown("abcdef", 6, 6), "abcdef");
+    ck_assert_str_eq(shown("abcdef", 6, 5), "abcde...");
+    ck_assert_str_eq(shown("ab\ncd", 5, 3), "ab...");
+    ck_assert_str_eq(shown("ab\ncd", 5, 4), "ab\\n...");
+    ck_assert_str_eq(shown("a\xc3\xa9", 3, 2), "a...");
+    ck_assert_str_eq(shown("abc", 3, 0), "...");
+    /* appends */
+    buf b = BUF_INIT;
+    buf_puts(&b, "x:");
+    ck_assert_int_eq(utf8_shown(&b, "\t", 1, all), 0);
+    ck_assert_str_eq(b.data, "x:\\t");
+    buf_free(&b);
+    buf_free(&shown_buf);
+}
+END_TEST
+
 Suite *value_suite(void)
 {
     Suite *s = suite_create("value");
     TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, arena_aligns_and_copies);
     tcase_add_test(tc, buf_grows_and_stays_terminated);
     tcase_add_test(tc, err_lines);
@@ -224,6 +283,7 @@ Suite *value_suite(void)
     tcase_add_test(tc, value_get_compares_whole_keys);
     tcase_add_test(tc, text_nodes_and_counts);
     tcase_add_test(tc, vbuild_ints_and_puts);
+    tcase_add_test(tc, utf8_shown_escapes_what_a_terminal_obeys);
     suite_add_tcase(s, tc);
     return s;
 }

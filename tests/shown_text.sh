@@ -1,0 +1,122 @@
+# Text from input, printed for people, cannot forge lines, rows or cells:
+# a night whose run name and model hold a newline, "|", an escape
+# sequence (ESC [2J, which clears a terminal) and a right-to-left
+# override, in a transcript file whose name holds a newline, gives these
+# exact lines on replay's stderr, in card's text and Markdown (cards and
+# --list) and in card's errors; `card -- -x` shows a run named "-x"; and
+# `replay tools` shows a tool file's names, properties and refusals
+# escaped.  --json is JSON, escaped as JSON escapes (not checked here).
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+tmpdir
+CARD=${CARD:-$(dirname "$REPLAY")/../report/card}
+[ -x "$CARD" ] || { echo "ERROR: no card program at $CARD" >&2; exit 99; }
+export SOURCE_DATE_EPOCH=1790000000
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL $1"; }
+# line N TEXT: the Nth line of TEXT
+line() { printf '%s\n' "$2" | sed -n "$1p"; }
+
+cp "$TOP_SRCDIR/samples/tools/shop.json" "$TEST_TMP/" || exit 99
+nl='
+'
+night="$TEST_TMP/t${nl}x.jsonl"
+run='a\nb|c\u001b[2J\u202eevil'
+cat > "$night" <<EOF
+{"type":"run","run":"$run","tools":"shop.json","model":"m\\n|x\\u001b[2J\\u202e\\\\"}
+{"type":"episode","run":"$run","episode":"e1","seed":1,"arm":"base"}
+{"type":"call","run":"$run","episode":"e1","call":{"arguments":{"query":"kestrel cedar"},"name":"search_orders"}}
+{"type":"end","run":"$run","episode":"e1","status":"done"}
+{"type":"cal\\u001b[2J\\nt.jsonl:1: forged|\\u202e","run":"$run"}
+{"type":"run","run":"-x","tools":"shop.json"}
+EOF
+db=$TEST_TMP/r.db
+
+# replay's stderr: the problem line, FILE and message escaped
+got=$("$REPLAY" --db "$db" "$night" 2>&1; echo "exit $?")
+want='TMP/t\nx.jsonl:5: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a line'"'"'s type is run, episode, call or end
+replay: 6 lines: 5 used, 0 unchanged, 1 problem, 0 blank
+replay: 2 runs; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 1 calls; into TMP/r.db
+exit 1'
+got=$(printf '%s\n' "$got" | sed "s#$TEST_TMP/#TMP/#g")
+if check_eq "replay's stderr" "$want" "$got"; then ok; else ko "replay's stderr"; fi
+
+# the text card: its first lines and its problem line; no line forged
+card=$("$CARD" --db "$db" -- "$(printf 'a\nb|c\033[2J\342\200\256evil')")
+if check_eq "the card's run" 'card: a\nb|c\x1b[2J\u{202e}evil' \
+       "$(line 1 "$card")" &&
+   check_eq "the card's model" '  model        m\n|x\x1b[2J\u{202e}\\' \
+       "$(line 2 "$card")" &&
+   check_eq "the card's problem" \
+       '    TMP/t\nx.jsonl:5: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a lin...' \
+       "$(line 18 "$card" | sed "s#$TEST_TMP/#TMP/#g")" &&
+   check_eq "the card's lines" 22 "$(printf '%s\n' "$card" | wc -l)" &&
+   check_eq "lines with an ESC or a newline in a name" "" \
+       "$(printf '%s\n' "$card" | grep "$(printf '\033')")"
+then ok; else ko "the text card"; fi
+
+# Markdown: "|" escaped in table cells, so that no row gains a cell
+md=$("$CARD" --db "$db" --markdown -- "$(printf 'a\nb|c\033[2J\342\200\256evil')")
+if check_eq "the Markdown title" '## Card: a\nb|c\x1b[2J\u{202e}evil' \
+       "$(line 1 "$md")" &&
+   check_eq "the Markdown model" '| model | m\n\|x\x1b[2J\u{202e}\\ |' \
+       "$(line 5 "$md")" &&
+   check_eq "the Markdown problem" \
+       '- `TMP/t\nx.jsonl:5`: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a line'"'"'s type is run, episode, call or end' \
+       "$(line 30 "$md" | sed "s#$TEST_TMP/#TMP/#g")" &&
+   check_eq "the Markdown lines" 30 "$(printf '%s\n' "$md" | wc -l)"
+then ok; else ko "the Markdown card"; fi
+
+# --list, text and Markdown
+got=$("$CARD" --db "$db" --list)
+want='run                        model                    eps  pass  replayed
+-x                         -                          0     0  2026-09-21T14:13:20Z
+a\nb|c\x1b[2J\u{202e}evil  m\n|x\x1b[2J\u{202e}\\     1     0  2026-09-21T14:13:20Z'
+got2=$("$CARD" --db "$db" --list --markdown)
+want2='| run | model | episodes | pass | replayed |
+|---|---|---:|---:|---|
+| -x | - | 0 | 0 | 2026-09-21T14:13:20Z |
+| a\nb\|c\x1b[2J\u{202e}evil | m\n\|x\x1b[2J\u{202e}\\ | 1 | 0 | 2026-09-21T14:13:20Z |'
+if check_eq "card --list" "$want" "$got" &&
+   check_eq "card --list --markdown" "$want2" "$got2"
+then ok; else ko "card --list"; fi
+
+# "--" ends the options: a run named "-x"; without it, -x is an option
+got=$("$CARD" --db "$db" -- -x | head -2)
+want='card: -x
+  model        -'
+got2=$("$CARD" --db "$db" -x 2>&1; echo "exit $?")
+want2="card: unknown option '-x' (a run whose name starts with '-' goes after --)
+Try 'card --help'.
+exit 2"
+if check_eq "card -- -x" "$want" "$got" &&
+   check_eq "card -x" "$want2" "$got2"
+then ok; else ko "card --"; fi
+
+# An unknown run: the names in the error escaped too
+got=$("$CARD" --db "$db" -- "$(printf 'zz\033[2J')" 2>&1; echo "exit $?")
+want='card: no run is named "zz\x1b[2J"; did you mean -x? The runs: -x, a\nb|c\x1b[2J\u{202e}evil
+exit 2'
+if check_eq "an unknown run" "$want" "$got"; then ok; else ko "an unknown run"; fi
+
+# replay tools: names, properties, reasons and the path, escaped
+tools="$TEST_TMP/t${nl}ools.json"
+cat > "$tools" <<'EOF'
+{"tools":[{"name":"get_order\u202e","description":"d\u001b[2J","inputSchema":{"type":"object","properties":{"order\nid":{"type":"string"}},"required":["order\nid"]},"outputSchema":{"type":"object","properties":{"st\u001b[2Jatus":{"type":"string"}}}},
+ {"name":"bad\u001b[31m\nname","inputSchema":"x"}]}
+EOF
+got=$(cd "$TEST_TMP" && "$REPLAY" tools "t${nl}ools.json" | grep -v hash)
+want='t\nools.json: MCP tools, 1 tool, 1 refused
+
+get_order\u{202e}  read (name starts with "get")
+  arguments: order\nid* string
+  output: object {st\x1b[2Jatus}
+
+refused:
+  bad\x1b[31m\nname (line 2): its inputSchema is not an object schema'
+if check_eq "replay tools" "$want" "$got"; then ok; else ko "replay tools"; fi
+
+echo "shown text: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
