@@ -169,6 +169,7 @@ Suite *answer_suite(void)
 {
     Suite *s = suite_create("answer");
     TCase *tc = tcase_create("rules");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, errors_in_each_idiom);
     tcase_add_test(tc, a_call_without_output_schema_answers_ok_and_an_id);
     tcase_add_test(tc, a_write_fills_the_output_schema_where_values_fit);

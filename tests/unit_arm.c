@@ -56,6 +56,7 @@ Suite *arm_suite(void)
 {
     Suite *s = suite_create("arm");
     TCase *tc = tcase_create("ids");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, valid_ids_read_back);
     tcase_add_test(tc, mistakes_name_the_nearest_id);
     suite_add_tcase(s, tc);

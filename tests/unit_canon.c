@@ -304,6 +304,7 @@ Suite *canon_suite(void)
 {
     Suite *s = suite_create("canon");
     TCase *tc = tcase_create("writer");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, strings_escape_as_python_does);
     tcase_add_test(tc, strings_escape_anywhere);
     tcase_add_test(tc, keys_sort_by_code_point);
@@ -314,6 +315,7 @@ Suite *canon_suite(void)
 
     /* buf has no suite of its own: the writer is its main user. */
     tc = tcase_create("buf");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, printf_integers);
     tcase_add_test(tc, printf_strings);
     tcase_add_test(tc, printf_other_formats);

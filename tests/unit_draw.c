@@ -87,6 +87,7 @@ Suite *draw_suite(void)
 {
     Suite *s = suite_create("draw");
     TCase *tc = tcase_create("keyed");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, same_key_same_value);
     tcase_add_test(tc, any_part_of_the_key_changes_the_value);
     tcase_add_test(tc, draws_spread_evenly);

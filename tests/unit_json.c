@@ -825,6 +825,7 @@ Suite *json_suite(void)
 {
     Suite *s = suite_create("json");
     TCase *tc = tcase_create("encodings");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, utf8_bom_is_dropped);
     tcase_add_test(tc, utf16_with_and_without_bom);
     tcase_add_test(tc, utf32_with_and_without_bom);
@@ -833,6 +834,7 @@ Suite *json_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("values");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, nan_and_infinities_are_floats);
     tcase_add_test(tc, nan_traps_are_refused);
     tcase_add_test(tc, duplicate_keys_last_value_first_place);
@@ -848,6 +850,7 @@ Suite *json_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("syntax");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, trailing_text_is_refused);
     tcase_add_test(tc, only_json_whitespace);
     tcase_add_test(tc, not_json);
@@ -858,6 +861,7 @@ Suite *json_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("utf8");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, utf8_detection);
     tcase_add_test(tc, utf8_check_rules);
     tcase_add_test(tc, utf8_transcoding);

@@ -462,6 +462,7 @@ Suite *pynum_suite(void)
     Suite *s = suite_create("pynum");
 
     TCase *tc = tcase_create("float repr");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, repr_zeros_and_small_integers);
     tcase_add_test(tc, repr_shortest_digits);
     tcase_add_test(tc, repr_positional_and_exponent_edges);
@@ -472,6 +473,7 @@ Suite *pynum_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("int from digits");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, digits_bases);
     tcase_add_test(tc, digits_zero);
     tcase_add_test(tc, digits_appends);
@@ -482,12 +484,14 @@ Suite *pynum_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("sexagesimal");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, sexagesimal_values);
     tcase_add_test(tc, sexagesimal_bad);
     tcase_add_test(tc, sexagesimal_limit);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("int equals float");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, equals_double);
     tcase_add_test(tc, equals_double_huge);
     suite_add_tcase(s, tc);

@@ -1361,6 +1361,7 @@ Suite *schema_suite(void)
 {
     Suite *s = suite_create("schema");
     TCase *ref = tcase_create("ref");
+    tcase_set_timeout(ref, 120); /* room for a busy machine, under ASan */
     tcase_add_test(ref, ref_chain_is_followed);
     tcase_add_test(ref, ref_booleans_and_non_objects_are_returned);
     tcase_add_test(ref, ref_to_nothing);
@@ -1375,6 +1376,7 @@ Suite *schema_suite(void)
     suite_add_tcase(s, ref);
 
     TCase *kw = tcase_create("keywords");
+    tcase_set_timeout(kw, 120); /* room for a busy machine, under ASan */
     tcase_add_test(kw, type_single);
     tcase_add_test(kw, type_integer_accepts_integral_floats);
     tcase_add_test(kw, type_lists);
@@ -1412,6 +1414,7 @@ Suite *schema_suite(void)
     suite_add_tcase(s, kw);
 
     TCase *walk = tcase_create("walk");
+    tcase_set_timeout(walk, 120); /* room for a busy machine, under ASan */
     tcase_add_test(walk, check_follows_refs);
     tcase_add_test(walk, check_recursive_schema);
     tcase_add_test(walk, check_deep_instance);

@@ -64,6 +64,7 @@ Suite *stats_suite(void)
 {
     Suite *s = suite_create("stats");
     TCase *tc = tcase_create("stats");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, wilson_known_values);
     tcase_add_test(tc, newcombe_known_values);
     suite_add_tcase(s, tc);

@@ -207,6 +207,7 @@ Suite *yaml_suite(void)
 {
     Suite *s = suite_create("yaml");
     TCase *tc = tcase_create("resolution");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_loop_test(tc, resolves_like_pyyaml, 0,
                         (int)(sizeof cases / sizeof cases[0]));
     tcase_add_test(tc, refusals_name_the_place);
