@@ -19,8 +19,9 @@
 
 #include "cmds.h"
 #include "night.h"
+#include "utf8.h"
 
-#define LINE_LIMIT (4u << 20) /* bytes of one transcript line */
+#define LINE_LIMIT TRANSCRIPT_LINE_LIMIT /* bytes of one transcript line */
 #define CHUNK (1u << 16)
 
 /* ------------------------------------------------------------- inputs */
@@ -29,6 +30,12 @@ struct inputs {
     char **paths;
     size_t n, cap;
     unsigned long long bytes; /* of the regular files, for progress */
+    unsigned long skipped;    /* entries of folders that are no file */
+    struct walked {
+        dev_t dev;
+        ino_t ino;
+    } walked[64]; /* the folders being walked, outermost first */
+    size_t depth;
 };
 
 static int add_input(struct inputs *in, const char *path)
@@ -58,27 +65,58 @@ static int ends_with(const char *s, const char *tail)
     return n >= t && strcmp(s + n - t, tail) == 0;
 }
 
+/* An entry of a folder that is not read: said, counted, and the walk
+ * goes on. */
+static int skip(struct inputs *in, const char *path, const char *why)
+{
+    fputs("replay: ", stderr);
+    fput_shown(stderr, path);
+    fprintf(stderr, ": skipped: %s\n", why);
+    in->skipped++;
+    return 0;
+}
+
 /* Adds path: a file, or a folder's *.jsonl files (sorted, subfolders
- * walked in the same order).  -1 with the reason printed. */
+ * walked in the same order).  A path named on the command line may be any
+ * file (a pipe too); in a folder, only regular files are read, and what
+ * cannot be (a link loop, a FIFO, a device) is skipped with one line.
+ * -1 with the reason printed. */
 static int collect(struct inputs *in, const char *path, int named)
 {
     struct stat st;
     if (strcmp(path, "-") == 0)
         return add_input(in, path);
     if (stat(path, &st) != 0) {
-        fprintf(stderr, "replay: cannot read %s: %s\n", path, strerror(errno));
+        if (!named)
+            return ends_with(path, ".jsonl") ? skip(in, path, strerror(errno))
+                                             : 0;
+        int why = errno;
+        fputs("replay: cannot read ", stderr);
+        fput_shown(stderr, path);
+        fprintf(stderr, ": %s\n", strerror(why));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
         if (!named && !ends_with(path, ".jsonl"))
             return 0;
+        if (!named && !S_ISREG(st.st_mode))
+            return skip(in, path, "not a regular file (a FIFO, a socket or a "
+                                  "device)");
         in->bytes += S_ISREG(st.st_mode) ? (unsigned long long)st.st_size : 0;
         return add_input(in, path);
     }
+    /* a link back to a folder being walked would walk without end */
+    for (size_t i = 0; i < in->depth; i++)
+        if (in->walked[i].dev == st.st_dev && in->walked[i].ino == st.st_ino)
+            return skip(in, path, "a link to a folder that holds it (a loop)");
+    if (in->depth == sizeof in->walked / sizeof *in->walked)
+        return skip(in, path, "folders nested more than 64 deep");
     DIR *d = opendir(path);
     if (!d) {
-        fprintf(stderr, "replay: cannot read the folder %s: %s\n", path,
-                strerror(errno));
+        int why = errno;
+        fputs("replay: cannot read the folder ", stderr);
+        fput_shown(stderr, path);
+        fprintf(stderr, ": %s\n", strerror(why));
         return -1;
     }
     char **names = NULL;
@@ -106,11 +144,13 @@ static int collect(struct inputs *in, const char *path, int named)
     }
     closedir(d);
     qsort(names, n, sizeof *names, by_name);
+    in->walked[in->depth++] = (struct walked){st.st_dev, st.st_ino};
     for (size_t i = 0; i < n; i++) {
         if (rc == 0)
             rc = collect(in, names[i], 0);
         free(names[i]);
     }
+    in->depth--;
     free(names);
     if (rc < 0 && errno == ENOMEM)
         fprintf(stderr, "replay: out of memory listing %s\n", path);
@@ -140,6 +180,16 @@ static ssize_t take(int fd, char *to, size_t room)
     return n;
 }
 
+/* Whether a line of *len bytes passes the limit; then only its first
+ * bytes are kept, as for a line that never fit the buffer. */
+static int too_long(size_t *len)
+{
+    if (*len <= LINE_LIMIT)
+        return 0;
+    *len = 4096;
+    return 1;
+}
+
 /* The next line (without its newline) in *line, *len; LINE_LONG when it
  * passes LINE_LIMIT: then *line holds its first bytes, *len how many, and
  * *full its whole length. */
@@ -154,7 +204,9 @@ static int next_line(struct reader *r, const char **line, size_t *len,
             *len = *full = (size_t)(nl - *line);
             r->start += *len + 1;
             r->consumed += *len + 1;
-            return LINE_OK;
+            /* A whole long line may come in one read (a file): the limit
+             * holds all the same, as for a pipe's smaller reads. */
+            return too_long(len) ? LINE_LONG : LINE_OK;
         }
         if (have > LINE_LIMIT) {
             /* keep the first bytes at the front, skip to the newline */
@@ -199,7 +251,7 @@ static int next_line(struct reader *r, const char **line, size_t *len,
             *len = *full = have;
             r->start = r->end;
             r->consumed += have;
-            return LINE_OK;
+            return too_long(len) ? LINE_LONG : LINE_OK;
         }
         if (r->start > 0) {
             memmove(r->buf, r->buf + r->start, have);
@@ -272,7 +324,8 @@ static void show_progress(struct progress *p, const night_counts *c,
 
 static const char replay_usage[] =
     "[--db results.db] [--strict] [--quiet] [--batch N] [--shard I/N] "
-    "[--timings] [--run R --tools FILE [--model M]] PATH...";
+    "[--timings] [--max-open N] [--tools-dir DIR]... [--any-tools-path] "
+    "[--run R --tools FILE [--model M]] PATH...";
 
 /* Reads "I/N" (0 <= I < N <= 100000); 0, or -1 when malformed. */
 static int parse_shard(const char *text, unsigned *i, unsigned *n)
@@ -361,6 +414,10 @@ static void summary(const night_counts *c, const char *db_path)
             c->runs, c->runs == 1 ? "" : "s", c->episodes,
             c->episodes == 1 ? "" : "s", c->replaced, c->unfinished,
             c->skipped, c->calls, db_path);
+    if (c->evicted)
+        fprintf(stderr, "replay: %lu episode%s written unfinished to keep at "
+                        "most --max-open open at once\n",
+                c->evicted, c->evicted == 1 ? "" : "s");
 }
 
 /* --timings: where the time went, thread by thread. */
@@ -379,7 +436,8 @@ static void say_timings(const night_counts *c, const struct timespec *began)
 
 int cmd_replay(int argc, char **argv)
 {
-    night_opts o = {"results.db", 0, NULL, NULL, NULL, stderr, 0, 0, 0};
+    night_opts o = {.db_path = "results.db", .diag = stderr};
+    const char **tools_dirs = NULL;
     int shard_given = 0;
     int quiet = 0, timings = 0;
     struct inputs in = {0};
@@ -408,6 +466,28 @@ int cmd_replay(int argc, char **argv)
                 goto out;
             }
             shard_given = 1;
+        } else if (strcmp(a, "--max-open") == 0 && has) {
+            char *end;
+            unsigned long m = strtoul(argv[++i], &end, 10);
+            if (*end || m == 0 || m > 10000000 || argv[i][0] == '-') {
+                status = usage_error("--max-open takes a number of episodes "
+                                     "(1 to 10000000), not '%s'", argv[i]);
+                goto out;
+            }
+            o.max_open = m;
+        } else if (strcmp(a, "--tools-dir") == 0 && has) {
+            const char **more =
+                realloc(tools_dirs, (o.ntools_dirs + 1) * sizeof *more);
+            if (!more) {
+                fprintf(stderr, "replay: out of memory\n");
+                status = EXIT_CANNOT;
+                goto out;
+            }
+            tools_dirs = more;
+            tools_dirs[o.ntools_dirs++] = argv[++i];
+            o.tools_dirs = tools_dirs;
+        } else if (strcmp(a, "--any-tools-path") == 0) {
+            o.any_tools_path = 1;
         } else if (strcmp(a, "--batch") == 0 && has) {
             char *end;
             unsigned long b = strtoul(argv[++i], &end, 10);
@@ -486,8 +566,12 @@ int cmd_replay(int argc, char **argv)
             *(slash == dir ? slash + 1 : slash) = '\0';
         r.fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
         if (r.fd < 0) {
-            snprintf(last, sizeof last, "replay: cannot read %s: %s\n", path,
-                     strerror(errno));
+            int why = errno;
+            buf b = BUF_INIT;
+            utf8_shown(&b, path, strlen(path), 300);
+            snprintf(last, sizeof last, "replay: cannot read %s: %s\n",
+                     b.failed || !b.data ? "?" : b.data, strerror(why));
+            buf_free(&b);
             fatal = 1;
             break;
         }
@@ -547,10 +631,17 @@ int cmd_replay(int argc, char **argv)
         summary(&c, o.db_path);
     if (timings)
         say_timings(&c, &began);
-    status = fatal ? EXIT_CANNOT : c.problems ? EXIT_REFUSED : 0;
+    if (!fatal && in.skipped)
+        fprintf(stderr, "replay: %lu entr%s of the folders skipped (see "
+                        "above)\n",
+                in.skipped, in.skipped == 1 ? "y" : "ies");
+    status = fatal                        ? EXIT_CANNOT
+             : c.problems || in.skipped ? EXIT_REFUSED
+                                          : 0;
 out:
     for (size_t i = 0; i < in.n; i++)
         free(in.paths[i]);
     free(in.paths);
+    free(tools_dirs);
     return status;
 }

@@ -154,7 +154,50 @@ static void begin(struct session *s)
     buf_free(&b);
 }
 
-/* Answers line number n (no newline), writing one line to stdout. */
+/* A line that is no call gets an error back, in the file's idiom, and
+ * the session goes on: 0, or -1 out of memory or stdout closed. */
+static int refuse_line(struct session *s, const char *msg, sim_result *r)
+{
+    buf_reset(&r->answer);
+    if (answer_error(&r->answer, s->ts->format, SIM_INVALID_ARGUMENTS,
+                     msg) < 0)
+        return -1;
+    fwrite(r->answer.data, 1, r->answer.len, stdout);
+    putchar('\n');
+    return fflush(stdout) != 0 ? -1 : 0;
+}
+
+/* Reads a line of standard input into *line (with its newline), keeping at
+ * most TRANSCRIPT_LINE_LIMIT + 2 bytes of it; *full is its whole length
+ * without the newline.  The length kept, or -1 at the end. */
+static ssize_t read_line(FILE *in, char **line, size_t *cap, size_t *full)
+{
+    size_t len = 0, keep = TRANSCRIPT_LINE_LIMIT + 2;
+    int c;
+    *full = 0;
+    while ((c = getc_unlocked(in)) != EOF) {
+        if (len + 2 > *cap && len < keep) {
+            size_t want = *cap ? 2 * *cap : 4096;
+            char *more = realloc(*line, want > keep + 1 ? keep + 1 : want);
+            if (!more)
+                return -1;
+            *line = more;
+            *cap = want > keep + 1 ? keep + 1 : want;
+        }
+        if (len < keep)
+            (*line)[len++] = (char)c;
+        if (c == '\n')
+            break;
+        ++*full;
+    }
+    if (c == EOF && *full == 0)
+        return -1;
+    (*line)[len] = '\0';
+    return (ssize_t)len;
+}
+
+/* Answers line number n (no newline), writing one line to stdout; -1 out
+ * of memory or stdout closed, -2 when it cannot be answered (said). */
 static int one_line(struct session *s, const char *text, size_t len,
                     unsigned long n, sim_result *r)
 {
@@ -174,18 +217,20 @@ static int one_line(struct session *s, const char *text, size_t len,
             char msg[700];
             snprintf(msg, sizeof msg, "line %lu is not a call: %s", n, e.msg);
             fprintf(stderr, "replay sim: <stdin>:%lu: %s\n", n, e.msg);
-            buf_reset(&r->answer);
-            rc = answer_error(&r->answer, s->ts->format,
-                              SIM_INVALID_ARGUMENTS, msg);
-            if (rc == 0) {
-                fwrite(r->answer.data, 1, r->answer.len, stdout);
-                putchar('\n');
-            }
+            rc = refuse_line(s, msg, r);
             goto done;
         }
     }
-    if (rc == 0)
-        rc = sim_call(s->sim, c.name, c.name_len, c.args, c.bad_args, r, &e);
+    if (rc == 0 &&
+        sim_call(s->sim, c.name, c.name_len, c.args, c.bad_args, r, &e) < 0) {
+        if (e.code != ERR_NOMEM) { /* a schema no answer can be drawn from */
+            fprintf(stderr, "replay sim: <stdin>:%lu: cannot answer: %s\n", n,
+                    e.msg);
+            rc = -2;
+            goto done;
+        }
+        rc = -1;
+    }
     if (rc == 0)
         s->calls++;
     if (rc == 0) {
@@ -310,8 +355,10 @@ int cmd_sim(int argc, char **argv)
     char *end;
     errno = 0;
     unsigned long long seed = strtoull(seed_text, &end, 10);
-    if (*seed_text < '0' || *seed_text > '9' || *end || errno)
-        return usage_error("sim: --seed takes a number, not '%s'", seed_text);
+    if (*seed_text < '0' || *seed_text > '9' || *end || errno ||
+        seed > TASK_SEED_MAX)
+        return usage_error("sim: --seed takes a number from 0 to 2^63 - 1, "
+                           "not '%s'", seed_text);
     arm arm;
     size_t narms;
     if (parse_arms(arm_text, &arm, 1, &narms) != 0)
@@ -355,16 +402,32 @@ int cmd_sim(int argc, char **argv)
     ssize_t got;
     unsigned long n = 0;
     sim_result r = {.answer = BUF_INIT, .arguments = BUF_INIT, .error = -1, .event = -1};
-    while ((got = getline(&line, &cap, stdin)) >= 0) {
+    size_t full;
+    while ((got = read_line(stdin, &line, &cap, &full)) >= 0) {
         n++;
         size_t len = (size_t)got;
         while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             len--;
+        if (full > TRANSCRIPT_LINE_LIMIT) {
+            /* the same limit as replay's: refused, and the session goes on */
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "line %lu is %zu bytes, longer than the limit of %u MiB "
+                     "for a line", n, full, TRANSCRIPT_LINE_LIMIT >> 20);
+            fprintf(stderr, "replay sim: <stdin>:%lu: %s\n", n, msg);
+            if (refuse_line(&s, msg, &r) < 0) {
+                status = EXIT_REFUSED;
+                break;
+            }
+            continue;
+        }
         if (strspn(line, " \t") >= len)
             continue; /* a blank line is no call */
-        if (one_line(&s, line, len, n, &r) < 0) {
-            fprintf(stderr, "replay sim: <stdin>:%lu: out of memory, or "
-                            "standard output is closed\n", n);
+        int rc = one_line(&s, line, len, n, &r);
+        if (rc < 0) {
+            if (rc == -1)
+                fprintf(stderr, "replay sim: <stdin>:%lu: out of memory, or "
+                                "standard output is closed\n", n);
             status = EXIT_REFUSED;
             break;
         }

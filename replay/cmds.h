@@ -13,6 +13,9 @@
 #define EXIT_USAGE 2   /* the command line is wrong */
 #define EXIT_CANNOT 3  /* could not run at all (database, tool file) */
 
+/* The longest transcript line replay reads, and replay sim takes. */
+#define TRANSCRIPT_LINE_LIMIT (4u << 20)
+
 int cmd_hash(int argc, char **argv);
 int cmd_tools(int argc, char **argv);
 int cmd_tasks(int argc, char **argv);
@@ -34,6 +37,10 @@ int load_tools(const char *path, doc **d, toolset **ts);
 
 /* Loads the tool file at path, "-" meaning standard input. */
 int load_doc(doc **d, const char *path, err *e);
+
+/* Writes text from input (a path, a name) to f with its control
+ * characters escaped (utf8_shown). */
+void fput_shown(FILE *f, const char *text);
 
 /* How to name path in messages: "<stdin>" for "-". */
 const char *shown_path(const char *path);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "utf8.h"
 
 static int read_stdin(buf *b, err *e)
 {
@@ -33,6 +34,15 @@ int load_doc(doc **d, const char *path, err *e)
         rc = doc_parse(d, b.data ? b.data : "", b.len, e);
     buf_free(&b);
     return rc;
+}
+
+void fput_shown(FILE *f, const char *text)
+{
+    buf b = BUF_INIT;
+    utf8_shown(&b, text, strlen(text), (size_t)-1);
+    if (!b.failed && b.len)
+        fwrite(b.data, 1, b.len, f);
+    buf_free(&b);
 }
 
 const char *shown_path(const char *path)

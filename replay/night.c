@@ -6,25 +6,31 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
 #include "arena.h"
+#include "buf.h"
 #include "canon.h"
 #include "db.h"
 #include "fmt.h"
 #include "generator.h"
+#include "idset.h"
 #include "keymap.h"
 #include "sim.h"
 #include "task.h"
 #include "transcript.h"
+#include "utf8.h"
 #include "vbuild.h"
 #include "writer.h"
 
 #define BATCH 4096       /* episodes written per transaction, by default */
 #define QUEUE 256        /* jobs waiting for the database's thread, at most */
 #define SAID_PROBLEMS 100 /* problems said on stderr one by one */
+#define MAX_OPEN 10000   /* episodes open at once, by default */
 
 struct run {
     char *name, *tools, *sha;
@@ -55,6 +61,8 @@ struct episode {
     const char *file; /* of the episode line */
     unsigned long line;
     const char *refused; /* the episode line was a problem: why */
+    size_t slot;         /* in night.eps */
+    struct episode *older, *newer; /* the open ones, in opening order */
 };
 
 struct night {
@@ -70,6 +78,11 @@ struct night {
     size_t *free_slots;
     size_t nfree;
     keymap ep_index;
+    struct episode *oldest, *newest;
+    size_t nopen, max_open;
+    unsigned long evicted;  /* written unfinished to keep max_open */
+    uint64_t secret;        /* keys the hashes of names from input */
+    idset seen;             /* every (run, episode) of this night */
     char **names; /* every file name seen, for rows that outlive a file */
     size_t nnames;
     writer *w;       /* the only user of db while it runs */
@@ -89,7 +102,7 @@ static int nomem(err *e)
     return err_set(e, ERR_NOMEM, "out of memory");
 }
 
-static char *dup(const char *s)
+static char *copy_text(const char *s)
 {
     return s ? strdup(s) : NULL;
 }
@@ -122,13 +135,64 @@ static int problem(night *n, const char *file, unsigned long line,
 
 /* --------------------------------------------------------------- runs */
 
-static const toolset *load_tools(night *n, const char *path, char *why,
-                                 size_t size)
+/* Whether real (a resolved path) lies in the folder root (resolved). */
+static int inside(const char *real, const char *root)
+{
+    size_t n = strlen(root);
+    if (n && root[n - 1] == '/')
+        n--; /* "/" */
+    return strncmp(real, root, n) == 0 && real[n] == '/';
+}
+
+/* Whether a run line may have replay read the file at real: when it lies
+ * in the transcript's folder (dir), the working folder, or a folder the
+ * user named (--tools-dir, TASKREPLAY_TOOLS_DIR); or when the user said
+ * any path goes (--any-tools-path). */
+static int trusted_path(night *n, const char *real, const char *dir)
+{
+    char root[PATH_MAX];
+    if (n->o.any_tools_path)
+        return 1;
+    if (realpath(dir, root) && inside(real, root))
+        return 1;
+    if (getcwd(root, sizeof root) && inside(real, root))
+        return 1;
+    for (size_t i = 0; i < n->o.ntools_dirs; i++)
+        if (realpath(n->o.tools_dirs[i], root) && inside(real, root))
+            return 1;
+    const char *env = getenv("TASKREPLAY_TOOLS_DIR");
+    while (env && *env) {
+        size_t len = strcspn(env, ":");
+        char one[PATH_MAX];
+        if (len && len < sizeof one) {
+            memcpy(one, env, len);
+            one[len] = '\0';
+            if (realpath(one, root) && inside(real, root))
+                return 1;
+        }
+        env += len + (env[len] == ':');
+    }
+    return 0;
+}
+
+/* The tool file at path; dir is the folder of the transcript that names
+ * it, or NULL when the user named it (--tools). */
+static const toolset *load_tools(night *n, const char *path, const char *dir,
+                                 char *why, size_t size)
 {
     char real[PATH_MAX];
     if (!realpath(path, real)) {
         snprintf(why, size, "its tool file %s cannot be read: %s", path,
                  strerror(errno));
+        return NULL;
+    }
+    if (dir && !trusted_path(n, real, dir)) {
+        snprintf(why, size, "its tool file %.300s is %.300s, outside the "
+                            "folders tool files are read from (the "
+                            "transcript's, the working one, --tools-dir); "
+                            "name its folder with --tools-dir, or allow any "
+                            "path with --any-tools-path",
+                 path, real);
         return NULL;
     }
     for (size_t i = 0; i < n->nfiles; i++)
@@ -137,7 +201,7 @@ static const toolset *load_tools(night *n, const char *path, char *why,
     struct toolfile f = {strdup(real), NULL, NULL};
     err e;
     err_clear(&e);
-    if (!f.path || doc_load_file(&f.d, real, &e) < 0 ||
+    if (!f.path || doc_load_regular_file(&f.d, real, &e) < 0 ||
         toolset_build(&f.ts, f.d, &e) < 0) {
         char line[1600];
         err_format(&e, path, line, sizeof line);
@@ -170,8 +234,9 @@ static void now_text(char out[32])
 
 /* Declares a run: 0 recorded, 1 refused (why set), -1 database failure. */
 static int declare_run(night *n, const char *name, const char *tools,
-                       const char *path, const char *sha, const char *model,
-                       const value *meta, char *why, size_t size, err *e)
+                       const char *path, const char *dir, const char *sha,
+                       const char *model, const value *meta, char *why,
+                       size_t size, err *e)
 {
     err_clear(e);
     if (n->nruns == n->caprun) {
@@ -184,7 +249,7 @@ static int declare_run(night *n, const char *name, const char *tools,
     }
     struct run *r = &n->runs[n->nruns];
     memset(r, 0, sizeof *r);
-    r->ts = load_tools(n, path, why, size);
+    r->ts = load_tools(n, path, dir, why, size);
     if (r->ts && sha && strcmp(sha, r->ts->doc->file_sha256) != 0) {
         snprintf(why, size, "its tool file %s has changed since the "
                             "transcript was written (its SHA-256 is %.12s..., "
@@ -212,7 +277,7 @@ static int declare_run(night *n, const char *name, const char *tools,
     }
     r->name = strdup(name);
     r->tools = strdup(tools);
-    r->sha = dup(sha);
+    r->sha = copy_text(sha);
     r->why = r->ts ? NULL : strdup(why);
     if (!r->name || !r->tools || (sha && !r->sha) || (!r->ts && !r->why) ||
         keymap_put(&n->run_index, name, strlen(name), n->nruns) < 0) {
@@ -293,6 +358,10 @@ static void close_ep(night *n, struct episode *ep, size_t slot)
         keymap_remove(&n->ep_index, n->key.data, n->key.len);
     n->eps[slot] = NULL;
     n->free_slots[n->nfree++] = slot;
+    *(ep->older ? &ep->older->newer : &n->oldest) = ep->newer;
+    *(ep->newer ? &ep->newer->older : &n->newest) = ep->older;
+    ep->older = ep->newer = NULL;
+    n->nopen--;
 }
 
 /* Puts ep in a slot of the table; 0 or -1 out of memory. */
@@ -319,6 +388,11 @@ static int open_ep(night *n, struct episode *ep, const char *run)
         n->free_slots[n->nfree++] = slot;
         return -1;
     }
+    ep->slot = slot;
+    ep->older = n->newest;
+    *(n->newest ? &n->newest->newer : &n->oldest) = ep;
+    n->newest = ep;
+    n->nopen++;
     return 0;
 }
 
@@ -421,6 +495,33 @@ static int refused_ep_line(night *n, const char *file, unsigned long line,
     return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
 }
 
+/* More than max_open episodes open: the oldest is written as unfinished
+ * (or dropped, when refused), so memory stays bounded whatever the
+ * input.  Said the first time. */
+static int evict_oldest(night *n, const char *file, unsigned long line,
+                        err *e)
+{
+    struct episode *ep = n->oldest;
+    if (n->evicted++ == 0) {
+        buf b = BUF_INIT;
+        buf_puts(&b, "replay: ");
+        utf8_shown(&b, file, strlen(file), (size_t)-1);
+        buf_printf(&b, ":%lu: more than %zu episodes are open at once: the "
+                       "oldest open ones are written as unfinished from "
+                       "here on (raise --max-open to keep more)\n",
+                   line, n->max_open);
+        if (!b.failed)
+            fwrite(b.data, 1, b.len, n->o.diag);
+        buf_free(&b);
+    }
+    close_ep(n, ep, ep->slot);
+    if (ep->refused) {
+        ep_free(ep);
+        return 0;
+    }
+    return write_ep(n, ep, 1, e);
+}
+
 static int on_episode(night *n, const char *file, unsigned long line,
                       const tline *tl, const char *text, size_t len, err *e)
 {
@@ -441,6 +542,17 @@ static int on_episode(night *n, const char *file, unsigned long line,
                  tl->episode, tl->run, open->file, open->line);
         return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
     }
+    /* Seen before in this night (and closed since): not replayed again,
+     * the first stands.  Across nights the replace rule holds. */
+    if (ep_key(n, tl->run, tl->episode) < 0)
+        return nomem(e);
+    int fresh = idset_add(&n->seen, XXH3_64bits_withSeed(n->key.data,
+                                                         n->key.len,
+                                                         n->secret));
+    if (fresh < 0)
+        return nomem(e);
+    if (n->nopen >= n->max_open && evict_oldest(n, file, line, e) < 0)
+        return -1;
     struct episode *ep = calloc(1, sizeof *ep);
     if (!ep || !(ep->name = strdup(tl->episode)) || !(ep->a = arena_new()) ||
         !(ep->file = intern(n, file))) {
@@ -454,7 +566,13 @@ static int on_episode(night *n, const char *file, unsigned long line,
     err te;
     err_clear(&te);
     int bad = 0;
-    if (r->undeclared) {
+    if (!fresh) {
+        snprintf(msg, sizeof msg, "episode \"%.100s\" of run \"%.100s\" is "
+                                  "given a second time in this night; this "
+                                  "one is not replayed (the first stands)",
+                 tl->episode, tl->run);
+        bad = 2;
+    } else if (r->undeclared) {
         snprintf(msg, sizeof msg, "run \"%.100s\" has no run line before "
                                   "this episode (declare it first, or with "
                                   "--run and --tools)",
@@ -492,6 +610,13 @@ static int on_episode(night *n, const char *file, unsigned long line,
     if (open_ep(n, ep, tl->run) < 0) {
         ep_free(ep);
         return nomem(e);
+    }
+    if (bad == 2) { /* the writer adds where the first one is */
+        n->c.problems++;
+        db_problem p = {file, line, tl->run, tl->episode, msg, text, len};
+        if (writer_put_problem_first(n->w, &p, e) < 0)
+            return -1;
+        return n->o.strict ? 1 : 0;
     }
     if (bad)
         return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
@@ -641,7 +766,7 @@ static int on_run(night *n, const char *file, const char *dir,
     else
         snprintf(path, sizeof path, "%s/%s", dir, tl->tools);
     char reason[1000];
-    int rc = declare_run(n, tl->run, tl->tools, path, tl->tools_sha256,
+    int rc = declare_run(n, tl->run, tl->tools, path, dir, tl->tools_sha256,
                          tl->model, tl->meta, reason, sizeof reason, e);
     if (rc < 0)
         return -1;
@@ -656,6 +781,22 @@ static int on_run(night *n, const char *file, const char *dir,
 
 /* ------------------------------------------------------------ the API */
 
+/* A seed nobody who writes the input knows: the tables keyed by names
+ * from the input then cannot be made to probe long.  Their order is
+ * never shown, so this changes no output. */
+static uint64_t secret_seed(void)
+{
+    uint64_t s = 0;
+    if (getrandom(&s, sizeof s, GRND_NONBLOCK) != (ssize_t)sizeof s) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        s = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^
+            (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 32) ^
+            (uint64_t)(uintptr_t)&s;
+    }
+    return s;
+}
+
 int night_open(night **out, const night_opts *o, err *e)
 {
     night *n = calloc(1, sizeof *n);
@@ -663,6 +804,9 @@ int night_open(night **out, const night_opts *o, err *e)
         return nomem(e);
     n->o = *o;
     n->r = (sim_result){.answer = BUF_INIT, .arguments = BUF_INIT, .error = -1, .event = -1};
+    n->max_open = o->max_open ? o->max_open : MAX_OPEN;
+    n->secret = secret_seed();
+    n->ep_index.seed = n->run_index.seed = n->secret;
     now_text(n->replayed_at);
     *out = n;
     if (generator_fingerprint(n->fingerprint, e) < 0 ||
@@ -673,8 +817,8 @@ int night_open(night **out, const night_opts *o, err *e)
     if (o->default_tools) {
         char why[1200];
         int rc = declare_run(n, o->default_run, o->default_tools,
-                             o->default_tools, NULL, o->model, NULL, why,
-                             sizeof why, e);
+                             o->default_tools, NULL, NULL, o->model, NULL,
+                             why, sizeof why, e);
         if (rc < 0)
             return -1;
         if (rc == 1)
@@ -809,6 +953,7 @@ const night_counts *night_get_counts(night *n)
     n->shown.calls = w.calls;
     n->shown.cpu_write = w.cpu_write;
     n->shown.cpu_copy = w.cpu_copy;
+    n->shown.evicted = n->evicted;
     return &n->shown;
 }
 
@@ -823,6 +968,7 @@ void night_free(night *n)
     free(n->free_slots);
     keymap_free(&n->ep_index);
     keymap_free(&n->run_index);
+    idset_free(&n->seen);
     for (size_t i = 0; i < n->nruns; i++) {
         free(n->runs[i].name);
         free(n->runs[i].tools);

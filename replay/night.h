@@ -5,7 +5,10 @@
  * writes each episode whole into the results database when its end line
  * comes (or, without one, when the input ends: unfinished).
  *
- *  - Memory follows the episodes open at once, never the input's size.
+ *  - Memory follows the episodes open at once, never the input's size;
+ *    past max_open open episodes, the oldest is written as unfinished.
+ *  - One (run, episode) is replayed once a night: an episode line for one
+ *    seen before in the same night is a problem (the first stands).
  *  - An episode already recorded with the same content (XXH3 of its lines)
  *    is skipped; with other content it is replaced, and that is said.
  *  - Every line is counted once: used, unchanged (an episode skipped), or
@@ -39,12 +42,20 @@ typedef struct night_opts {
     unsigned batch;           /* episodes per transaction (0: 4096) */
     unsigned shard, shards;   /* replay only the episodes of shard
                                  `shard` (0-based) of `shards` (0: all) */
+    size_t max_open;          /* episodes open at once (0: 10000); past
+                                 it the oldest is written unfinished */
+    const char *const *tools_dirs; /* --tools-dir: where run lines' tool
+                                      files may also be */
+    size_t ntools_dirs;
+    int any_tools_path;       /* --any-tools-path: run lines may name any
+                                 file */
 } night_opts;
 
 typedef struct night_counts {
     unsigned long lines, blank, used, unchanged, problems;
     unsigned long other_shards; /* lines of episodes of other shards */
     unsigned long runs, episodes, replaced, skipped, unfinished, calls;
+    unsigned long evicted; /* written unfinished to keep max_open */
     double cpu_write, cpu_copy; /* the database's threads, once ended */
 } night_counts;
 

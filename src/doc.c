@@ -2,10 +2,12 @@
 #include "doc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "canon.h"
 #include "json_load.h"
@@ -93,12 +95,26 @@ int doc_parse(doc **out, const char *bytes, size_t len, err *e)
     return 0;
 }
 
-int doc_load_file(doc **out, const char *path, err *e)
+static int load(doc **out, const char *path, int regular, err *e)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* not blocking on a FIFO while its kind is looked at */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | (regular ? O_NONBLOCK : 0));
+    if (fd < 0)
         return err_set(e, ERR_IO, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (regular && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        return err_set(e, ERR_IO, "is not a regular file (a folder, a FIFO "
+                                  "or a device); name the tool file itself");
+    }
+    if (regular)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return err_set(e, ERR_NOMEM, "out of memory opening the file");
+    }
     buf b = BUF_INIT;
     char chunk[65536];
     size_t n;
@@ -123,4 +139,14 @@ int doc_load_file(doc **out, const char *path, err *e)
         rc = doc_parse(out, b.data ? b.data : "", b.len, e);
     buf_free(&b);
     return rc;
+}
+
+int doc_load_file(doc **out, const char *path, err *e)
+{
+    return load(out, path, 0, e);
+}
+
+int doc_load_regular_file(doc **out, const char *path, err *e)
+{
+    return load(out, path, 1, e);
 }

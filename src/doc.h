@@ -34,6 +34,10 @@ int doc_parse(doc **out, const char *bytes, size_t len, err *e);
 /* Reads the file at path (at most DOC_MAX_BYTES) and parses it. */
 int doc_load_file(doc **out, const char *path, err *e);
 
+/* The same for a file that must be a regular one (a transcript names
+ * it): a folder, a FIFO or a device is refused without waiting on it. */
+int doc_load_regular_file(doc **out, const char *path, err *e);
+
 void doc_free(doc *d);
 
 #endif

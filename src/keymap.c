@@ -20,7 +20,7 @@ int keymap_get(const keymap *m, const char *key, size_t len, size_t *val)
 {
     if (m->n == 0)
         return 0;
-    size_t i = find(m, key, len, XXH3_64bits(key, len));
+    size_t i = find(m, key, len, XXH3_64bits_withSeed(key, len, m->seed));
     if (!m->slots[i].key)
         return 0;
     *val = m->slots[i].val;
@@ -48,7 +48,7 @@ int keymap_put(keymap *m, const char *key, size_t len, size_t val)
 {
     if ((m->n + 1) * 4 > m->cap * 3 && grow(m) < 0)
         return -1;
-    uint64_t h = XXH3_64bits(key, len);
+    uint64_t h = XXH3_64bits_withSeed(key, len, m->seed);
     keymap_slot *s = &m->slots[find(m, key, len, h)];
     if (s->key) {
         s->val = val;
@@ -69,7 +69,7 @@ int keymap_remove(keymap *m, const char *key, size_t len)
     if (m->n == 0)
         return 0;
     size_t mask = m->cap - 1;
-    size_t i = find(m, key, len, XXH3_64bits(key, len));
+    size_t i = find(m, key, len, XXH3_64bits_withSeed(key, len, m->seed));
     if (!m->slots[i].key)
         return 0;
     free(m->slots[i].key);

@@ -3,7 +3,9 @@
  * keys and supports removal, for tables whose entries come and go (the
  * episodes open while a night is replayed): its memory follows the entries
  * present, not the entries ever put.  Linear probing, XXH3, removal by
- * backward shift (no tombstones).
+ * backward shift (no tombstones).  Keys that come from input are hashed
+ * with a secret seed (set seed before the first put), so that no crafted
+ * set of keys can make the probes long; the map's order is never shown.
  */
 #ifndef TR_KEYMAP_H
 #define TR_KEYMAP_H
@@ -21,9 +23,10 @@ typedef struct keymap_slot {
 typedef struct keymap {
     keymap_slot *slots;
     size_t cap, n;
+    uint64_t seed; /* of the hash; 0 unless set before the first put */
 } keymap;
 
-#define KEYMAP_INIT {NULL, 0, 0}
+#define KEYMAP_INIT {NULL, 0, 0, 0}
 
 /* The value of key in *val: 1 found, 0 absent. */
 int keymap_get(const keymap *m, const char *key, size_t len, size_t *val);

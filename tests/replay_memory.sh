@@ -9,6 +9,9 @@ set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 need_replay
 tmpdir
+# tool files copied beside the test's transcripts may be read
+TASKREPLAY_TOOLS_DIR=${TASKREPLAY_TOOLS_DIR:+$TASKREPLAY_TOOLS_DIR:}$TEST_TMP
+export TASKREPLAY_TOOLS_DIR
 [ -x /usr/bin/time ] || { echo "SKIP: needs /usr/bin/time (Debian: time)"; exit 77; }
 pass=0 fail=0
 mkdir -p "$TEST_TMP/n" && cp -R "$TOP_SRCDIR/samples/tools" "$TEST_TMP/" || exit 99

@@ -1,7 +1,11 @@
-/* keymap: entries come and go; memory follows what is there. */
+/* keymap: entries come and go; memory follows what is there.  idset:
+ * ids kept once. */
 #include <stdio.h>
 #include <string.h>
 
+#include <xxhash.h>
+
+#include "idset.h"
 #include "keymap.h"
 #include "unit.h"
 
@@ -62,12 +66,64 @@ START_TEST(churn_keeps_the_table_small)
 }
 END_TEST
 
+/* The seed keys the hash: keys crafted to share one home slot under one
+ * seed are spread under another, and lookups work under both. */
+START_TEST(the_seed_keys_the_hash)
+{
+    keymap a = KEYMAP_INIT, b = KEYMAP_INIT;
+    b.seed = 0x243F6A8885A308D3ull;
+    char key[32];
+    size_t crafted = 0, home_b[64] = {0};
+    for (size_t i = 0; crafted < 40 && i < 1000000; i++) {
+        int len = snprintf(key, sizeof key, "e%zu", i);
+        if ((XXH3_64bits(key, (size_t)len) & 1023) != 7)
+            continue; /* one home slot under seed 0, in a table of 1024 */
+        ck_assert_int_eq(keymap_put(&a, key, (size_t)len, i), 0);
+        ck_assert_int_eq(keymap_put(&b, key, (size_t)len, i), 0);
+        home_b[XXH3_64bits_withSeed(key, (size_t)len, b.seed) & 63]++;
+        crafted++;
+    }
+    ck_assert_uint_eq(crafted, 40);
+    size_t most = 0;
+    for (size_t i = 0; i < 64; i++)
+        most = home_b[i] > most ? home_b[i] : most;
+    ck_assert_uint_lt(most, 8); /* spread, not 40 in one slot */
+    for (size_t i = 0; i < a.cap; i++)
+        if (a.slots[i].key) {
+            size_t va, vb;
+            ck_assert_int_eq(keymap_get(&a, a.slots[i].key, a.slots[i].len,
+                                        &va), 1);
+            ck_assert_int_eq(keymap_get(&b, a.slots[i].key, a.slots[i].len,
+                                        &vb), 1);
+            ck_assert_uint_eq(va, vb);
+        }
+    keymap_free(&a);
+    keymap_free(&b);
+}
+END_TEST
+
+START_TEST(idset_adds_once)
+{
+    idset s = IDSET_INIT;
+    for (uint64_t i = 0; i < 5000; i++)
+        ck_assert_int_eq(idset_add(&s, i * 0x9E3779B97F4A7C15ull), 1);
+    for (uint64_t i = 0; i < 5000; i++)
+        ck_assert_int_eq(idset_add(&s, i * 0x9E3779B97F4A7C15ull), 0);
+    ck_assert_int_eq(idset_add(&s, 1), 0); /* 0 is kept as 1 */
+    ck_assert_uint_eq(s.n, 5000);
+    idset_free(&s);
+}
+END_TEST
+
 Suite *keymap_suite(void)
 {
     Suite *s = suite_create("keymap");
     TCase *tc = tcase_create("keymap");
+    tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, puts_gets_and_removes);
     tcase_add_test(tc, churn_keeps_the_table_small);
+    tcase_add_test(tc, the_seed_keys_the_hash);
+    tcase_add_test(tc, idset_adds_once);
     suite_add_tcase(s, tc);
     return s;
 }
