@@ -19,6 +19,7 @@
 #include "fmt.h"
 #include "generator.h"
 #include "idset.h"
+#include "json_load.h"
 #include "keymap.h"
 #include "sim.h"
 #include "task.h"
@@ -648,6 +649,26 @@ static const char *no_episode(char *msg, size_t size, const tline *tl)
     return msg;
 }
 
+/* Whether a logged answer that is a string (OpenAI and Anthropic tool
+ * results are text) holds JSON whose canonical form is the replayed
+ * answer: then it is the same answer, logged as text. */
+static int same_as_text(night *n, struct episode *ep, const value *logged,
+                        const char *replayed, int *oom)
+{
+    value *v;
+    err e;
+    if (logged->kind != V_STRING ||
+        json_load(&v, n->line_arena, logged->u.str.ptr, logged->u.str.len,
+                  &e) < 0) {
+        *oom |= logged->kind == V_STRING && e.code == ERR_NOMEM;
+        return 0;
+    }
+    int bad = 0;
+    const char *text = json_in(n, ep, v, &bad);
+    *oom |= bad;
+    return text && strcmp(text, replayed) == 0;
+}
+
 static int on_call(night *n, const char *file, unsigned long line,
                    const tline *tl, const char *text, size_t len, err *e)
 {
@@ -690,6 +711,9 @@ static int on_call(night *n, const char *file, unsigned long line,
         int bad = 0;
         const char *logged = json_in(n, ep, tl->answer, &bad);
         oom |= bad;
+        if (logged && strcmp(logged, c->answer) != 0 &&
+            same_as_text(n, ep, tl->answer, c->answer, &oom))
+            logged = c->answer;
         if (!logged || strcmp(logged, c->answer) != 0) {
             c->diverged = 1;
             c->logged_answer = logged;

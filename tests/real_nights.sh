@@ -1,0 +1,52 @@
+# Real nights have habits the samples don't: each case is one, replayed
+# from a transcript made here, with the exact rows it must leave.
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+tmpdir
+command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+export SOURCE_DATE_EPOCH=1790000000
+shop=$TOP_SRCDIR/samples/tools/shop.json
+pass=0 fail=0
+T=$TEST_TMP
+
+ok() {
+    if check_eq "$1" "$2" "$3"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+    fi
+}
+
+# --- answers logged as JSON text (OpenAI and Anthropic tool results are
+# --- strings): the same answer as text is not diverged
+"$PYTHON3" - "$shop" > "$T/text.jsonl" <<'PY'
+import json, sys
+lines = [{"type": "run", "run": "t", "tools": sys.argv[1]}]
+answers = ['{"id":"Z-0362","ok":true}', '{ "ok": true, "id": "Z-0362" }',
+           '{"id":"Z-0363","ok":true}', 'not json', {"id": "Z-0362", "ok": True},
+           '"{\\"id\\":\\"Z-0362\\",\\"ok\\":true}"']
+for i, answer in enumerate(answers):
+    e = "e%d" % i
+    lines.append({"type": "episode", "run": "t", "episode": e, "seed": 7,
+                  "arm": "base"})
+    lines.append({"type": "call", "run": "t", "episode": e,
+                  "call": {"name": "search_orders",
+                           "arguments": {"query": "harbor granite"}},
+                  "answer": answer})
+    lines.append({"type": "end", "run": "t", "episode": e})
+for line in lines:
+    print(json.dumps(line))
+PY
+"$REPLAY" --quiet --db "$T/text.db" "$T/text.jsonl" 2>/dev/null
+ok "answers logged as JSON text" 'e0|0|
+e1|0|
+e2|1|"{\"id\":\"Z-0363\",\"ok\":true}"
+e3|1|"not json"
+e4|0|
+e5|1|"\"{\\\"id\\\":\\\"Z-0362\\\",\\\"ok\\\":true}\""' \
+    "$(sqlite3 "$T/text.db" 'SELECT episode, diverged, logged_answer FROM calls
+        ORDER BY episode')"
+
+echo "real nights: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
