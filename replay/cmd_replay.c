@@ -578,6 +578,11 @@ int cmd_replay(int argc, char **argv)
         r.start = r.end = 0;
         r.eof = 0;
         unsigned long line = 0;
+        if (night_begin_file(n, shown, &e) < 0) {
+            snprintf(last, sizeof last, "replay: %s\n", e.msg);
+            fatal = 1;
+            break;
+        }
         for (;;) {
             const char *text;
             size_t len, full;

@@ -928,6 +928,11 @@ int night_line(night *n, const char *file, const char *dir,
     return rc;
 }
 
+int night_begin_file(night *n, const char *file, err *e)
+{
+    return writer_clear_problems(n->w, file, e);
+}
+
 int night_long_line(night *n, const char *file, unsigned long line,
                     const char *start, size_t start_len, size_t len, err *e)
 {

@@ -71,6 +71,11 @@ int night_open(night **out, const night_opts *o, err *e);
 int night_line(night *n, const char *file, const char *dir,
                unsigned long line, const char *text, size_t len, err *e);
 
+/* A file (or standard input, "<stdin>") begins: the problems an earlier
+ * replay recorded for its lines are replaced by the ones this one finds.
+ * 0, or -1 when the database failed. */
+int night_begin_file(night *n, const char *file, err *e);
+
 /* A line longer than the limit: a problem, with its first bytes. */
 int night_long_line(night *n, const char *file, unsigned long line,
                     const char *start, size_t start_len, size_t len, err *e);

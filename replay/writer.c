@@ -24,9 +24,15 @@ enum job_kind { J_EPISODE = 1, J_PROBLEM, J_RUN };
 #define CK_FRAMES 4096
 #define CK_WAIT (16 * CK_FRAMES)
 
+enum problem_mode {
+    P_RECORD, /* say it and record it */
+    P_FIRST,  /* the same, adding where the episode's first line is */
+    P_CLEAR   /* a file begins: forget the problems it had before */
+};
+
 struct problem_job {
     writer_job job;
-    int first;    /* add where the episode's first line is, when known */
+    enum problem_mode mode;
     db_problem p; /* its strings follow the job */
 };
 
@@ -250,6 +256,13 @@ static void say_problem(writer *w, const db_problem *p)
     }
 }
 
+static int clear_problems(writer *w, const char *file, err *e)
+{
+    if (in_txn(w, e) < 0)
+        return -1;
+    return db_delete_problems(w->d, file, e);
+}
+
 static int write_problem(writer *w, const db_problem *p, err *e)
 {
     if (in_txn(w, e) < 0)
@@ -283,7 +296,12 @@ static int do_job(writer *w, writer_job *j, int skip, err *e,
     case J_PROBLEM: {
         struct problem_job *p = (struct problem_job *)j;
         char msg[1200], where[700];
-        if (p->first && !skip &&
+        if (p->mode == P_CLEAR) {
+            rc = skip ? 0 : clear_problems(w, p->p.source_file, e);
+            free(p);
+            return rc;
+        }
+        if (p->mode == P_FIRST && !skip &&
             (rc = db_episode_source(w->d, p->p.run, p->p.episode, where,
                                     sizeof where, e)) > 0) {
             snprintf(msg, sizeof msg, "%s; the first is at %s", p->p.message,
@@ -496,19 +514,27 @@ static const char *copy_to(char **at, const char *s, size_t len)
     return d;
 }
 
-static int put_problem(writer *w, const db_problem *p, int first, err *e);
+static int put_problem(writer *w, const db_problem *p,
+                       enum problem_mode mode, err *e);
 
 int writer_put_problem(writer *w, const db_problem *p, err *e)
 {
-    return put_problem(w, p, 0, e);
+    return put_problem(w, p, P_RECORD, e);
 }
 
 int writer_put_problem_first(writer *w, const db_problem *p, err *e)
 {
-    return put_problem(w, p, 1, e);
+    return put_problem(w, p, P_FIRST, e);
 }
 
-static int put_problem(writer *w, const db_problem *p, int first, err *e)
+int writer_clear_problems(writer *w, const char *file, err *e)
+{
+    db_problem p = {file, 0, NULL, NULL, "", "", 0};
+    return put_problem(w, &p, P_CLEAR, e);
+}
+
+static int put_problem(writer *w, const db_problem *p,
+                       enum problem_mode mode, err *e)
 {
     size_t lf = strlen(p->source_file), lr = p->run ? strlen(p->run) : 0,
            le = p->episode ? strlen(p->episode) : 0,
@@ -523,7 +549,7 @@ static int put_problem(writer *w, const db_problem *p, int first, err *e)
         return err_set(e, ERR_NOMEM, "out of memory");
     memset(j, 0, sizeof *j);
     j->job.kind = J_PROBLEM;
-    j->first = first;
+    j->mode = mode;
     char *at = (char *)(j + 1);
     j->p.source_file = copy_to(&at, p->source_file, lf);
     j->p.source_line = p->source_line;

@@ -79,6 +79,10 @@ int writer_put_problem(writer *w, const db_problem *p, err *e);
  * gets "; the first is at FILE:LINE" when the database holds it. */
 int writer_put_problem_first(writer *w, const db_problem *p, err *e);
 
+/* A file begins: the problems recorded for it by an earlier replay are
+ * deleted (in input order, so its new ones stay). */
+int writer_clear_problems(writer *w, const char *file, err *e);
+
 /* Records a tool file and a run, and waits for the answer: 0 recorded,
  * 1 refused (the run is recorded with another tool file, or its meta
  * cannot be written: the sentence in e), -1 on a database error. */

@@ -23,6 +23,7 @@ enum stmt {
     S_EPISODE,
     S_OUTCOME,
     S_PROBLEM,
+    S_DELETE_PROBLEMS,
     S_BEGIN,
     S_COMMIT,
     NSTMT
@@ -59,6 +60,7 @@ static const char *const stmt_sql[NSTMT] = {
                   "ON CONFLICT (run, episode) DO NOTHING",
     [S_OUTCOME] = "INSERT INTO dial_outcomes (run, episode, event, dial, step, "
                   "seq, outcome) VALUES (?,?,?,?,?,?,?)",
+    [S_DELETE_PROBLEMS] = "DELETE FROM problems WHERE source_file = ?",
     [S_PROBLEM] = "INSERT OR REPLACE INTO problems (source_file, source_line, "
                   "run, episode, message, line) VALUES (?,?,?,?,?,?)",
     [S_BEGIN] = "BEGIN IMMEDIATE",
@@ -541,6 +543,12 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
             return -1;
     }
     return 0;
+}
+
+int db_delete_problems(db *d, const char *file, err *e)
+{
+    text(d->st[S_DELETE_PROBLEMS], 1, file);
+    return run(d, S_DELETE_PROBLEMS, e, "replace a file's problems");
 }
 
 int db_put_problem(db *d, const db_problem *p, err *e)

@@ -147,6 +147,9 @@ int db_delete_episode(db *d, const char *run, const char *episode, err *e);
 /* Records a problem line (once per file and line). */
 int db_put_problem(db *d, const db_problem *p, err *e);
 
+/* Deletes the problems recorded for the lines of file.  0, or -1. */
+int db_delete_problems(db *d, const char *file, err *e);
+
 typedef struct db_merge_counts {
     unsigned long episodes;  /* the shard's episodes */
     unsigned long added;     /* new to the database */

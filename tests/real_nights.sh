@@ -48,5 +48,23 @@ e5|1|"\"{\\\"id\\\":\\\"Z-0362\\\",\\\"ok\\\":true}\""' \
     "$(sqlite3 "$T/text.db" 'SELECT episode, diverged, logged_answer FROM calls
         ORDER BY episode')"
 
+# --- problems are part of what a file's replay produced: replaying the
+# --- file again replaces them (a fixed file leaves none)
+{
+    echo "{\"type\":\"run\",\"run\":\"p\",\"tools\":\"$shop\"}"
+    echo 'not json'
+    echo '{"type":"episode","run":"p","episode":"e1","seed":1,"arm":"base"}'
+    echo '{"type":"end","run":"p","episode":"e1"}'
+} > "$T/stale.jsonl"
+(cd "$T" && "$REPLAY" --quiet --db stale.db stale.jsonl 2>/dev/null)
+(cd "$T" && "$REPLAY" --quiet --db stale.db stale.jsonl 2>/dev/null)
+ok "problems, replayed twice" "stale.jsonl|2" \
+    "$(sqlite3 "$T/stale.db" 'SELECT source_file, source_line FROM problems')"
+sed -i 2d "$T/stale.jsonl"
+(cd "$T" && "$REPLAY" --quiet --db stale.db stale.jsonl 2>/dev/null)
+ok "problems, once the file is fixed" "0|1" \
+    "$(sqlite3 "$T/stale.db" 'SELECT (SELECT count(*) FROM problems),
+        (SELECT count(*) FROM episodes)')"
+
 echo "real nights: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
