@@ -1,6 +1,7 @@
 /* db: see db.h; the schema is sql/schema.sql. */
 #include "db.h"
 
+#include <ctype.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -712,6 +713,68 @@ static int same_text(const char *a, const char *b)
     return a == b || (a && b && strcmp(a, b) == 0);
 }
 
+/* The next significant character of SQL text at *p: comments and white
+ * space are skipped, and stand for one space (' ') when they separate two
+ * word characters; inside a quoted literal every character counts.  0 at
+ * the end. */
+static int sql_next(const char **p, char *quote, int *word_before)
+{
+    int gap = 0;
+    for (;;) {
+        const char *c = *p;
+        if (*quote) {
+            if (!*c)
+                return 0;
+            if (*c == *quote)
+                *quote = 0;
+            *p = c + 1;
+            return (unsigned char)*c;
+        }
+        if (*c == '-' && c[1] == '-') {
+            while (**p && **p != '\n')
+                (*p)++;
+            gap = 1;
+        } else if (*c == '/' && c[1] == '*') {
+            const char *end = strstr(c + 2, "*/");
+            *p = end ? end + 2 : c + strlen(c);
+            gap = 1;
+        } else if (*c && strchr(" \t\r\n\f", *c)) {
+            (*p)++;
+            gap = 1;
+        } else {
+            int word = *c && (isalnum((unsigned char)*c) || *c == '_');
+            if (gap && word && *word_before) {
+                *word_before = 0; /* the space, then this character */
+                return ' ';
+            }
+            if (!*c)
+                return 0;
+            if (*c == '\'' || *c == '"' || *c == '`' || *c == '[')
+                *quote = *c == '[' ? ']' : *c;
+            *word_before = word;
+            *p = c + 1;
+            return (unsigned char)*c;
+        }
+    }
+}
+
+/* Whether two CREATE statements are the same but for comments and white
+ * space (a comment edited in sql/schema.sql changes no database). */
+static int same_sql(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a == b;
+    char qa = 0, qb = 0;
+    int wa = 0, wb = 0;
+    for (;;) {
+        int x = sql_next(&a, &qa, &wa), y = sql_next(&b, &qb, &wb);
+        if (x != y)
+            return 0;
+        if (x == 0)
+            return 1;
+    }
+}
+
 /* The object of o with x's type and name, or NULL. */
 static const schema_obj *objs_find(const schema_objs *o, const schema_obj *x)
 {
@@ -741,7 +804,7 @@ static void objs_diff(const schema_objs *theirs, const schema_objs *ours,
         x = &theirs->v[i];
         if (!y)
             how = EXTRA;
-        else if (!same_text(x->tbl, y->tbl) || !same_text(x->sql, y->sql))
+        else if (!same_text(x->tbl, y->tbl) || !same_sql(x->sql, y->sql))
             how = CHANGED;
     }
     for (size_t i = 0; how == SAME && i < ours->n; i++)

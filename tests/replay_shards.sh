@@ -162,6 +162,17 @@ exit 3"
     then ok; else ko "a crafted shard ($name)"; fi
 done
 
+# A shard whose schema differs only in comments and spacing (an earlier
+# release's, whose comments said other words) is a results database.
+sed -e 's/--.*$/-- other words/' -e 's/^    /  /' "$TOP_SRCDIR/sql/schema.sql" |
+    sqlite3 "$TEST_TMP/commented.db"
+sqlite3 "$TEST_TMP/commented.db" \
+    "INSERT OR REPLACE INTO meta VALUES ('schema_version', '1')"
+got=$("$REPLAY" merge --quiet "$TEST_TMP/commented-out.db" "$TEST_TMP/s0.db" \
+    "$TEST_TMP/commented.db" 2>&1; echo "exit $?")
+if check_eq "a shard whose comments differ" "exit 0" "$got"
+then ok; else ko "a shard whose comments differ"; fi
+
 # A shard that does not exist: named, and created no more than OUT.
 got=$("$REPLAY" merge "$TEST_TMP/typo-out.db" "$TEST_TMP/s0.db" \
     "$TEST_TMP/typo.db" 2>&1; echo "exit $?")
