@@ -62,7 +62,8 @@ CREATE TABLE IF NOT EXISTS episodes (
     task_id          TEXT NOT NULL REFERENCES tasks(task_id),
     calls            INTEGER NOT NULL,
     reached          INTEGER NOT NULL,  -- every write step done
-    pass             INTEGER NOT NULL,  -- reached, no side effect, no duplicate write
+    pass             INTEGER NOT NULL,  -- reached, no side effect, no duplicate write,
+                                        -- and finished (an unfinished episode never passes)
     side_effects     INTEGER NOT NULL,  -- duplicate writes included
     duplicate_writes INTEGER NOT NULL,
     errors           INTEGER NOT NULL,  -- all error answers; by code below
