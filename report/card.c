@@ -16,6 +16,10 @@
 
 enum format { TEXT, MARKDOWN, JSON };
 
+/* Where to look for the problems that name no run. */
+static const char no_run_query[] =
+    "SELECT * FROM problems WHERE run IS NULL";
+
 static const char usage_text[] =
     "usage: card [--db results.db] [--json | --markdown] [--width N] "
     "[--] [RUN...]\n"
@@ -184,6 +188,9 @@ static void text_card(const card *c, int narrow)
         printf("    %s:%ld: %s\n", tx(c->first_problems[i].file),
                c->first_problems[i].line,
                shown_max(c->first_problems[i].message, 60, AS_TEXT));
+    if (c->problems_no_run)
+        printf("    and %ld in the database that name no run: %s\n",
+               c->problems_no_run, no_run_query);
 
     printf("\nper arm (pass, with its 95%% CI)\n");
     printf("  %-14s %4s %5s  %11s  %7s %5s %4s\n", "arm", "eps", "pass",
@@ -236,7 +243,11 @@ static void md_card(const card *c)
             printf("| errors: %s | %ld | | |\n", card_codes[i], c->by_code[i]);
     printf("| unfinished | %ld | | |\n", c->unfinished);
     printf("| diverged episodes | %ld | | |\n", c->diverged_episodes);
-    printf("| problems | %ld | | |\n\n", c->problems);
+    printf("| problems | %ld | | |\n", c->problems);
+    if (c->problems_no_run)
+        printf("| problems that name no run (in the database) | %ld | | |\n",
+               c->problems_no_run);
+    putchar('\n');
     printf("| arm | episodes | pass | 95%% CI | reached | side effects | "
            "duplicate writes |\n|---|---:|---:|---|---:|---:|---:|\n");
     for (size_t i = 0; i < c->narms; i++) {
@@ -308,9 +319,10 @@ static void json_card(buf *b, const card *c)
         buf_printf(b, "%s\"%s\":%ld", i ? "," : "", card_codes[i],
                    c->by_code[i]);
     buf_printf(b, "}},\"unfinished\":%ld,\"diverged\":{\"episodes\":%ld,"
-                  "\"calls\":%ld},\"problems\":{\"count\":%ld,\"first\":[",
+                  "\"calls\":%ld},\"problems\":{\"count\":%ld,"
+                  "\"no_run\":%ld,\"first\":[",
                c->unfinished, c->diverged_episodes, c->diverged_calls,
-               c->problems);
+               c->problems, c->problems_no_run);
     for (size_t i = 0; i < c->nfirst; i++) {
         buf_puts(b, i ? ",{\"file\":" : "{\"file\":");
         js(b, c->first_problems[i].file);
@@ -658,6 +670,16 @@ static int list_runs(sqlite3 *db, enum format f)
     }
     if (f == JSON)
         buf_puts(&b, "]\n");
+    long no_run = 0;
+    err e;
+    if (!failed && card_problems_no_run(db, &no_run, &e) < 0) {
+        fprintf(stderr, "card: %s\n", e.msg);
+        failed = 1;
+    }
+    if (no_run && f != JSON)
+        buf_printf(&b, "%s%ld problem%s in the database name%s no run: %s\n",
+                   f == MARKDOWN ? "\n" : "", no_run, no_run == 1 ? "" : "s",
+                   no_run == 1 ? "s" : "", no_run_query);
     for (size_t i = 0; i < n; i++) {
         free(rows[i].run);
         free(rows[i].model);

@@ -316,6 +316,8 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
             c->dials[c->ndials++].dial = strdup(dial_order[d]);
         }
 
+    if (card_problems_no_run(db, &c->problems_no_run, e) < 0)
+        return -1;
     if (prepare(db, "SELECT source_file, source_line, message FROM problems "
                     "WHERE run = ? ORDER BY source_file, source_line LIMIT 5",
                 run, &s, e) < 0)
@@ -330,6 +332,20 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return read_failed(db, e);
     return 0;
+}
+
+int card_problems_no_run(sqlite3 *db, long *n, err *e)
+{
+    sqlite3_stmt *s;
+    *n = 0;
+    if (prepare(db, "SELECT count(*) FROM problems WHERE run IS NULL", NULL,
+                &s, e) < 0)
+        return -1;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *n = (long)sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW ? 0 : read_failed(db, e);
 }
 
 char *card_latest(sqlite3 *db, err *e)

@@ -38,6 +38,8 @@ typedef struct card {
     long episodes, reached, pass, side_effects, duplicates, errors;
     long by_code[CARD_CODES];
     long unfinished, diverged_episodes, diverged_calls, problems;
+    long problems_no_run; /* in the whole database: lines that named no
+                             run (a cut line, a line that is not JSON) */
     card_arm *arms;
     size_t narms;
     card_dial *dials;
@@ -65,6 +67,9 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e);
 char *card_latest(sqlite3 *db, err *e);
 
 void card_free(card *c);
+
+/* How many problems of the database name no run: 0, or -1 (e set). */
+int card_problems_no_run(sqlite3 *db, long *n, err *e);
 
 /* How two runs compare (SPEC 5). */
 enum compare_case {

@@ -4,6 +4,7 @@ set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 need_replay
 tmpdir
+CARD=${CARD:-$(dirname "$REPLAY")/../report/card}
 command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
 export SOURCE_DATE_EPOCH=1790000000
 shop=$TOP_SRCDIR/samples/tools/shop.json
@@ -65,6 +66,24 @@ sed -i 2d "$T/stale.jsonl"
 ok "problems, once the file is fixed" "0|1" \
     "$(sqlite3 "$T/stale.db" 'SELECT (SELECT count(*) FROM problems),
         (SELECT count(*) FROM episodes)')"
+
+# --- a line that names no run (cut short) is on no card by itself: each
+# --- card, and card --list, say how many the database holds
+{
+    echo "{\"type\":\"run\",\"run\":\"c\",\"tools\":\"$shop\"}"
+    echo '{"type":"episode","run":"c","episode":"e1","seed":1,"arm":"base"}'
+    echo '{"type":"end","run":"c","episode":"e1"}'
+    echo '{"type":"episode","run":"c","epis'
+} > "$T/cut.jsonl"
+(cd "$T" && "$REPLAY" --quiet --db cut.db cut.jsonl 2>/dev/null)
+ok "a card, with a problem that names no run" "  problems         0
+    and 1 in the database that name no run: SELECT * FROM problems WHERE run IS NULL" \
+    "$("$CARD" --db "$T/cut.db" c | grep -A1 '^  problems')"
+ok "card --list, with a problem that names no run" "1 problem in the database names no run: SELECT * FROM problems WHERE run IS NULL" \
+    "$("$CARD" --db "$T/cut.db" --list | tail -n 1)"
+ok "card --json, with a problem that names no run" "1" \
+    "$("$CARD" --db "$T/cut.db" --json c | "$PYTHON3" -c \
+        'import json, sys; print(json.load(sys.stdin)["problems"]["no_run"])')"
 
 echo "real nights: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
