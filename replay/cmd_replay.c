@@ -31,6 +31,7 @@ struct inputs {
     size_t n, cap;
     unsigned long long bytes; /* of the regular files, for progress */
     unsigned long skipped;    /* entries of folders that are no file */
+    unsigned long empty_folders; /* named, with no *.jsonl file */
     struct walked {
         dev_t dev;
         ino_t ino;
@@ -143,8 +144,10 @@ static int collect(struct inputs *in, const char *path, int named)
                      ends_with(path, "/") ? "" : "/", de->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, by_name);
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
     in->walked[in->depth++] = (struct walked){st.st_dev, st.st_ino};
+    size_t had = in->n;
     for (size_t i = 0; i < n; i++) {
         if (rc == 0)
             rc = collect(in, names[i], 0);
@@ -152,6 +155,12 @@ static int collect(struct inputs *in, const char *path, int named)
     }
     in->depth--;
     free(names);
+    if (rc == 0 && named && in->n == had) {
+        fputs("replay: no *.jsonl files in ", stderr);
+        fput_shown(stderr, path);
+        fputs(" (subfolders included)\n", stderr);
+        in->empty_folders++;
+    }
     if (rc < 0 && errno == ENOMEM)
         fprintf(stderr, "replay: out of memory listing %s\n", path);
     return rc;
@@ -507,6 +516,10 @@ int cmd_replay(int argc, char **argv)
             goto out;
         }
     }
+    if (in.n == 0 && in.empty_folders) {
+        status = EXIT_REFUSED; /* said: nothing to replay */
+        goto out;
+    }
     if (in.n == 0) {
         status = usage_error("no transcript given (usage: replay %s)",
                              replay_usage);
@@ -578,6 +591,7 @@ int cmd_replay(int argc, char **argv)
         r.start = r.end = 0;
         r.eof = 0;
         unsigned long line = 0;
+        int looked = 0; /* at the first line that is not blank */
         if (night_begin_file(n, shown, &e) < 0) {
             snprintf(last, sizeof last, "replay: %s\n", e.msg);
             fatal = 1;
@@ -597,6 +611,18 @@ int cmd_replay(int argc, char **argv)
                 break;
             }
             line++;
+            if (!looked && strspn(text, " \t\r") < len) {
+                looked = 1;
+                enum input_kind kind = input_looks(text, len);
+                if (kind != LOOKS_TRANSCRIPT) {
+                    if (night_skip_file(n, shown, input_not_transcript(kind),
+                                        &e) < 0) {
+                        snprintf(last, sizeof last, "replay: %s\n", e.msg);
+                        fatal = 1;
+                    }
+                    break; /* nothing of it is read or written */
+                }
+            }
             int rc = k == LINE_LONG
                          ? night_long_line(n, shown, line, text, len, full, &e)
                          : night_line(n, shown, dir, line, text, len, &e);
@@ -640,9 +666,13 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "replay: %lu entr%s of the folders skipped (see "
                         "above)\n",
                 in.skipped, in.skipped == 1 ? "y" : "ies");
-    status = fatal                        ? EXIT_CANNOT
-             : c.problems || in.skipped ? EXIT_REFUSED
-                                          : 0;
+    if (!fatal && c.skipped_files)
+        fprintf(stderr, "replay: %lu file%s skipped: not transcripts (see "
+                        "above)\n",
+                c.skipped_files, c.skipped_files == 1 ? "" : "s");
+    status = fatal ? EXIT_CANNOT
+             : c.problems || in.skipped || c.skipped_files ? EXIT_REFUSED
+                                                           : 0;
 out:
     for (size_t i = 0; i < in.n; i++)
         free(in.paths[i]);

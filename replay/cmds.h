@@ -42,6 +42,20 @@ int load_doc(doc **d, const char *path, err *e);
  * characters escaped (utf8_shown). */
 void fput_shown(FILE *f, const char *text);
 
+/* What a file looks like, from its first line that is not blank. */
+enum input_kind {
+    LOOKS_TRANSCRIPT, /* a JSON object a line (or not sure: the lines say) */
+    LOOKS_TOOL_FILE,  /* a JSON document over many lines, or an array */
+    LOOKS_DATABASE,   /* an SQLite database */
+    LOOKS_NOT_JSONL   /* text whose first line does not start with '{' */
+};
+
+/* Reads the first line that is not blank (len bytes at line). */
+enum input_kind input_looks(const char *line, size_t len);
+
+/* Why a file that looks like kind (not a transcript) is not replayed. */
+const char *input_not_transcript(enum input_kind kind);
+
 /* How to name path in messages: "<stdin>" for "-". */
 const char *shown_path(const char *path);
 

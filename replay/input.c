@@ -50,6 +50,75 @@ const char *shown_path(const char *path)
     return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
+enum input_kind input_looks(const char *line, size_t len)
+{
+    static const char sqlite_magic[] = "SQLite format 3";
+    if (len >= sizeof sqlite_magic &&
+        memcmp(line, sqlite_magic, sizeof sqlite_magic) == 0)
+        return LOOKS_DATABASE;
+    while (len && strchr(" \t\r\xef\xbb\xbf", line[0])) {
+        line++; /* white space, and a byte order mark */
+        len--;
+    }
+    while (len && strchr(" \t\r", line[len - 1]))
+        len--;
+    if (len && line[0] == '[')
+        return LOOKS_TOOL_FILE; /* OpenAI tools, or MCP's bare array */
+    if (len == 0 || line[0] != '{')
+        return LOOKS_NOT_JSONL;
+    if (len == 1)
+        return LOOKS_TOOL_FILE; /* "{" alone: JSON over many lines */
+    /* one object on the line: a tool file when it holds tools and no type */
+    static const char *const tool_keys[] = {"\"openapi\"", "\"swagger\"",
+                                            "\"tools\"", "\"paths\"",
+                                            "\"inputSchema\""};
+    int typed = 0, tools = 0;
+    for (size_t i = 0; i + 6 <= len; i++)
+        typed |= memcmp(line + i, "\"type\"", 6) == 0;
+    for (size_t k = 0; k < sizeof tool_keys / sizeof *tool_keys; k++) {
+        size_t n = strlen(tool_keys[k]);
+        for (size_t i = 0; i + n <= len && !tools; i++)
+            tools = memcmp(line + i, tool_keys[k], n) == 0;
+    }
+    return tools && !typed ? LOOKS_TOOL_FILE : LOOKS_TRANSCRIPT;
+}
+
+const char *input_not_transcript(enum input_kind kind)
+{
+    switch (kind) {
+    case LOOKS_TOOL_FILE:
+        return "it looks like a tool file, not a transcript (replay tools "
+               "FILE reads a tool file; a transcript names one in its run "
+               "line)";
+    case LOOKS_DATABASE:
+        return "it is an SQLite database, not a transcript (card --db FILE "
+               "reads a results database)";
+    case LOOKS_NOT_JSONL:
+        return "it is not JSON Lines: its first line does not start with "
+               "\"{\" (a transcript has one JSON object a line)";
+    default:
+        return "";
+    }
+}
+
+/* When a tool file cannot be read, whether it is a transcript given by
+ * mistake: its first line that is not blank says. */
+static int looks_like_transcript(const char *path)
+{
+    char head[4096];
+    FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    const char *line = head + strspn(head, " \t\r\n");
+    size_t len = strcspn(line, "\n");
+    return len && len < (size_t)(head + n - line) && line[len] == '\n' &&
+           input_looks(line, len) == LOOKS_TRANSCRIPT &&
+           strstr(line, "\"type\"") && strstr(line, "\"run\"");
+}
+
 int load_tools(const char *path, doc **d, toolset **ts)
 {
     err e;
@@ -59,7 +128,13 @@ int load_tools(const char *path, doc **d, toolset **ts)
     if (load_doc(d, path, &e) < 0 || toolset_build(ts, *d, &e) < 0) {
         char line[1600];
         err_format(&e, shown_path(path), line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        if (e.code == ERR_NOMEM || !looks_like_transcript(path)) {
+            fprintf(stderr, "%s\n", line);
+        } else {
+            fput_shown(stderr, path);
+            fputs(": it looks like a transcript (JSON Lines), not a tool "
+                  "file: replay FILE replays it\n", stderr);
+        }
         doc_free(*d);
         *d = NULL;
         return -1;

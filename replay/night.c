@@ -935,6 +935,12 @@ int night_begin_file(night *n, const char *file, err *e)
     return writer_clear_problems(n->w, file, e);
 }
 
+int night_skip_file(night *n, const char *file, const char *why, err *e)
+{
+    n->c.skipped_files++;
+    return writer_note(n->w, file, why, e);
+}
+
 int night_long_line(night *n, const char *file, unsigned long line,
                     const char *start, size_t start_len, size_t len, err *e)
 {
@@ -985,6 +991,7 @@ const night_counts *night_get_counts(night *n)
     n->shown.cpu_write = w.cpu_write;
     n->shown.cpu_copy = w.cpu_copy;
     n->shown.evicted = n->evicted;
+    n->shown.skipped_files = n->c.skipped_files;
     return &n->shown;
 }
 

@@ -56,6 +56,7 @@ typedef struct night_counts {
     unsigned long other_shards; /* lines of episodes of other shards */
     unsigned long runs, episodes, replaced, skipped, unfinished, calls;
     unsigned long evicted; /* written unfinished to keep max_open */
+    unsigned long skipped_files; /* not transcripts (night_skip_file) */
     double cpu_write, cpu_copy; /* the database's threads, once ended */
 } night_counts;
 
@@ -75,6 +76,11 @@ int night_line(night *n, const char *file, const char *dir,
  * replay recorded for its lines are replaced by the ones this one finds.
  * 0, or -1 when the database failed. */
 int night_begin_file(night *n, const char *file, err *e);
+
+/* A file that is not replayed (it is not a transcript): said, in input
+ * order, as "replay: FILE: why"; nothing of it is recorded, and the
+ * problems an earlier replay recorded for it are deleted. */
+int night_skip_file(night *n, const char *file, const char *why, err *e);
 
 /* A line longer than the limit: a problem, with its first bytes. */
 int night_long_line(night *n, const char *file, unsigned long line,

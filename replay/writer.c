@@ -27,7 +27,8 @@ enum job_kind { J_EPISODE = 1, J_PROBLEM, J_RUN };
 enum problem_mode {
     P_RECORD, /* say it and record it */
     P_FIRST,  /* the same, adding where the episode's first line is */
-    P_CLEAR   /* a file begins: forget the problems it had before */
+    P_CLEAR,  /* a file begins: forget the problems it had before */
+    P_NOTE    /* say "replay: FILE: message", in its place, and no more */
 };
 
 struct problem_job {
@@ -296,6 +297,18 @@ static int do_job(writer *w, writer_job *j, int skip, err *e,
     case J_PROBLEM: {
         struct problem_job *p = (struct problem_job *)j;
         char msg[1200], where[700];
+        if (p->mode == P_NOTE) {
+            buf b = BUF_INIT;
+            buf_puts(&b, "replay: ");
+            utf8_shown(&b, p->p.source_file, strlen(p->p.source_file),
+                       (size_t)-1);
+            buf_printf(&b, ": %s\n", p->p.message);
+            if (!b.failed)
+                fwrite(b.data, 1, b.len, w->diag);
+            buf_free(&b);
+            free(p);
+            return 0;
+        }
         if (p->mode == P_CLEAR) {
             rc = skip ? 0 : clear_problems(w, p->p.source_file, e);
             free(p);
@@ -525,6 +538,12 @@ int writer_put_problem(writer *w, const db_problem *p, err *e)
 int writer_put_problem_first(writer *w, const db_problem *p, err *e)
 {
     return put_problem(w, p, P_FIRST, e);
+}
+
+int writer_note(writer *w, const char *file, const char *msg, err *e)
+{
+    db_problem p = {file, 0, NULL, NULL, msg, "", 0};
+    return put_problem(w, &p, P_NOTE, e);
 }
 
 int writer_clear_problems(writer *w, const char *file, err *e)

@@ -83,6 +83,9 @@ int writer_put_problem_first(writer *w, const db_problem *p, err *e);
  * deleted (in input order, so its new ones stay). */
 int writer_clear_problems(writer *w, const char *file, err *e);
 
+/* Says "replay: FILE: msg" on diag, in input order; records nothing. */
+int writer_note(writer *w, const char *file, const char *msg, err *e);
+
 /* Records a tool file and a run, and waits for the answer: 0 recorded,
  * 1 refused (the run is recorded with another tool file, or its meta
  * cannot be written: the sentence in e), -1 on a database error. */

@@ -81,7 +81,7 @@ replay sim: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes)
 
 # --- problem lines just past the kept length (4097 to 4099 bytes)
 for n in 4097 4098 4099; do
-    head -c "$n" /dev/zero | tr '\0' 'y' > "$T/p$n.jsonl"
+    { printf '{'; head -c $((n - 1)) /dev/zero | tr '\0' 'y'; } > "$T/p$n.jsonl"
     echo >> "$T/p$n.jsonl"
     r --db "$T/p$n.db" "$T/p$n.jsonl" 2>/dev/null
     ok "problem line of $n bytes" "4096" \

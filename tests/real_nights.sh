@@ -85,5 +85,30 @@ ok "card --json, with a problem that names no run" "1" \
     "$("$CARD" --db "$T/cut.db" --json c | "$PYTHON3" -c \
         'import json, sys; print(json.load(sys.stdin)["problems"]["no_run"])')"
 
+# --- what is not a transcript is said in one line, and nothing of it is
+# --- written; an empty folder says so; a transcript given to replay tools
+# --- says it is one
+cp "$TOP_SRCDIR/samples/tools/shop.json" "$TOP_SRCDIR/samples/tools/shop.yaml" \
+    "$T/"
+cp "$T/cut.db" "$T/results.db"
+mkdir -p "$T/empty"
+got=$(cd "$T" && "$REPLAY" --db wrong.db shop.json shop.yaml results.db \
+    stale.jsonl 2>&1; echo "exit $?")
+ok "files that are not transcripts" "replay: shop.json: it looks like a tool file, not a transcript (replay tools FILE reads a tool file; a transcript names one in its run line)
+replay: shop.yaml: it is not JSON Lines: its first line does not start with \"{\" (a transcript has one JSON object a line)
+replay: results.db: it is an SQLite database, not a transcript (card --db FILE reads a results database)
+replay: 3 lines: 3 used, 0 unchanged, 0 problems, 0 blank
+replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 0 calls; into wrong.db
+replay: 3 files skipped: not transcripts (see above)
+exit 1" "$got"
+ok "files that are not transcripts: rows" "0" \
+    "$(sqlite3 "$T/wrong.db" 'SELECT count(*) FROM problems')"
+got=$(cd "$T" && "$REPLAY" --db empty.db empty 2>&1; echo "exit $?")
+ok "an empty folder" "replay: no *.jsonl files in empty (subfolders included)
+exit 1" "$got"
+got=$(cd "$T" && "$REPLAY" tools stale.jsonl 2>&1; echo "exit $?")
+ok "replay tools on a transcript" "stale.jsonl: it looks like a transcript (JSON Lines), not a tool file: replay FILE replays it
+exit 1" "$got"
+
 echo "real nights: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
