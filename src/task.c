@@ -226,12 +226,21 @@ int task_check_depth(const toolset *ts, int depth, err *e)
     if (longest == 0)
         return err_set(e, ERR_VALUE,
                        "depth %d cannot be built from these tools: there is "
-                       "no write among them",
+                       "no write among them, so no task can be (a task ends "
+                       "with a write)",
                        depth);
+    if (longest == 1) /* every arm but depth:d1 has depth 2 or more */
+        return err_set(e, ERR_VALUE,
+                       "depth %d cannot be built from these tools: the "
+                       "longest chain is 1 step (%s); use the arm depth:d1, "
+                       "the only one these tools can build",
+                       depth, chain);
     return err_set(e, ERR_VALUE,
                    "depth %d cannot be built from these tools: the longest "
-                   "chain is %d step%s (%s)",
-                   depth, longest, longest == 1 ? "" : "s", chain);
+                   "chain is %d steps (%s); use an arm of depth %d or less "
+                   "(depth:d1 to depth:d%d%s)",
+                   depth, longest, chain, longest, longest,
+                   longest >= TASK_DEFAULT_DEPTH ? ", or any other dial" : "");
 }
 
 /* The handed argument names that can build depth d, ids first. */

@@ -174,26 +174,31 @@ START_TEST(a_depth_the_tools_cannot_build_is_refused)
     ck_assert_str_eq(refusal(&f, "depth:d4"),
                      "depth 4 cannot be built from these tools: the longest "
                      "chain is 3 steps (search_orders, refund_order, "
-                     "notify_customer)");
+                     "notify_customer); use an arm of depth 3 or less "
+                     "(depth:d1 to depth:d3, or any other dial)");
     ck_assert_str_eq(refusal(&f, "depth:d8"),
                      "depth 8 cannot be built from these tools: the longest "
                      "chain is 3 steps (search_orders, refund_order, "
-                     "notify_customer)");
+                     "notify_customer); use an arm of depth 3 or less "
+                     "(depth:d1 to depth:d3, or any other dial)");
     make(&f, 1, "depth:d1");
     make(&f, 1, "depth:d3");
     tf_close(&f);
     tf_open_text(&f, READS_ONLY);
     ck_assert_str_eq(refusal(&f, "depth:d1"),
                      "depth 1 cannot be built from these tools: there is no "
-                     "write among them");
+                     "write among them, so no task can be (a task ends with "
+                     "a write)");
     ck_assert_str_eq(refusal(&f, "base"),
                      "depth 2 cannot be built from these tools: there is no "
-                     "write among them");
+                     "write among them, so no task can be (a task ends with "
+                     "a write)");
     tf_close(&f);
     tf_open_text(&f, WRITES_ONLY);
     ck_assert_str_eq(refusal(&f, "base"),
                      "depth 2 cannot be built from these tools: the longest "
-                     "chain is 1 step (refund_order)");
+                     "chain is 1 step (refund_order); use the arm depth:d1, "
+                     "the only one these tools can build");
     ck_assert_str_eq(make(&f, 3, "depth:d1")->steps[0].tool->kind == TOOL_WRITE
                          ? "write"
                          : "read",
