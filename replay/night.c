@@ -39,6 +39,11 @@ struct run {
     char *why;         /* why it was refused */
     int undeclared;    /* named by an episode line before any run line:
                           its episodes are refused; a run line may come */
+    struct refusal {   /* files where a run line of it was refused: the */
+        const char *file; /* run's later lines there are problems too */
+        unsigned long line;
+    } *refused;
+    size_t nrefused;
 };
 
 struct toolfile {
@@ -79,6 +84,7 @@ struct night {
     size_t *free_slots;
     size_t nfree;
     keymap ep_index;
+    int refusals; /* some run has a refused run line (struct run) */
     struct episode *oldest, *newest;
     size_t nopen, max_open;
     unsigned long evicted;  /* written unfinished to keep max_open */
@@ -759,6 +765,35 @@ static int on_end(night *n, const char *file, unsigned long line,
     return write_ep(n, ep, 0, e);
 }
 
+/* Remembers that a run line of run ri was refused in file. */
+static int refuse_run_in(night *n, size_t ri, const char *file,
+                         unsigned long line)
+{
+    struct run *r = &n->runs[ri];
+    const char *kept = intern(n, file);
+    struct refusal *more =
+        realloc(r->refused, (r->nrefused + 1) * sizeof *more);
+    if (!kept || !more)
+        return -1;
+    r->refused = more;
+    r->refused[r->nrefused++] = (struct refusal){kept, line};
+    n->refusals = 1;
+    return 0;
+}
+
+/* The line of file where a run line of run was refused, or 0. */
+static unsigned long refused_in(night *n, const char *run, const char *file)
+{
+    size_t ri;
+    if (!keymap_get(&n->run_index, run, strlen(run), &ri))
+        return 0;
+    const struct run *r = &n->runs[ri];
+    for (size_t i = r->nrefused; i-- > 0;)
+        if (strcmp(r->refused[i].file, file) == 0)
+            return r->refused[i].line;
+    return 0;
+}
+
 static int on_run(night *n, const char *file, const char *dir,
                   unsigned long line, const tline *tl, const char *text,
                   size_t len, err *e)
@@ -775,6 +810,8 @@ static int on_run(night *n, const char *file, const char *dir,
                                       "another tool file (\"%.200s\", first "
                                       "\"%.200s\"); give it another name",
                      tl->run, tl->tools, r->tools);
+            if (refuse_run_in(n, ri, file, line) < 0)
+                return nomem(e);
             return problem(n, file, line, tl->run, NULL, why, text, len, e);
         }
         if (!r->ts) {
@@ -912,6 +949,17 @@ int night_line(night *n, const char *file, const char *dir,
             n->c.other_shards++;
             return 0;
         }
+        unsigned long at;
+        if (n->refusals && tl.type != TL_RUN &&
+            (at = refused_in(n, tl.run, file)) != 0) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "run \"%.100s\" was refused at line "
+                                      "%lu of this file: its lines after it "
+                                      "here are not replayed",
+                     tl.run, at);
+            return problem(n, file, line, tl.run, tl.episode, msg, text, len,
+                           e);
+        }
         switch (tl.type) {
         case TL_RUN:
             rc = on_run(n, file, dir, line, &tl, text, len, e);
@@ -1012,6 +1060,7 @@ void night_free(night *n)
         free(n->runs[i].tools);
         free(n->runs[i].sha);
         free(n->runs[i].why);
+        free(n->runs[i].refused);
     }
     free(n->runs);
     for (size_t i = 0; i < n->nfiles; i++) {

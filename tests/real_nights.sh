@@ -110,5 +110,28 @@ got=$(cd "$T" && "$REPLAY" tools stale.jsonl 2>&1; echo "exit $?")
 ok "replay tools on a transcript" "stale.jsonl: it looks like a transcript (JSON Lines), not a tool file: replay FILE replays it
 exit 1" "$got"
 
+# --- a run declared again with another tool file: the line is refused,
+# --- and so is every later line of that run in that file
+mcp=$TOP_SRCDIR/samples/tools/shop-mcp.json
+{
+    echo "{\"type\":\"run\",\"run\":\"r\",\"tools\":\"$shop\"}"
+    echo '{"type":"episode","run":"r","episode":"e1","seed":1,"arm":"base"}'
+    echo '{"type":"end","run":"r","episode":"e1"}'
+    echo "{\"type\":\"run\",\"run\":\"r\",\"tools\":\"$mcp\"}"
+    echo '{"type":"episode","run":"r","episode":"e2","seed":2,"arm":"base"}'
+    echo '{"type":"call","run":"r","episode":"e2","call":{"name":"get_order","arguments":{"order_id":"A-1234"}}}'
+    echo '{"type":"end","run":"r","episode":"e2"}'
+} > "$T/again.jsonl"
+got=$(cd "$T" && "$REPLAY" --db again.db again.jsonl 2>&1 |
+    sed "s#$TOP_SRCDIR/#TOP/#g")
+ok "a run declared again" "again.jsonl:4: run \"r\" is declared again with another tool file (\"TOP/samples/tools/shop-mcp.json\", first \"TOP/samples/tools/shop.json\"); give it another name
+again.jsonl:5: run \"r\" was refused at line 4 of this file: its lines after it here are not replayed
+again.jsonl:6: run \"r\" was refused at line 4 of this file: its lines after it here are not replayed
+again.jsonl:7: run \"r\" was refused at line 4 of this file: its lines after it here are not replayed
+replay: 7 lines: 3 used, 0 unchanged, 4 problems, 0 blank
+replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 0 calls; into again.db" "$got"
+ok "a run declared again: rows" "e1" \
+    "$(sqlite3 "$T/again.db" 'SELECT episode FROM episodes')"
+
 echo "real nights: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
