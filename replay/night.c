@@ -2,11 +2,13 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "night.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #define XXH_STATIC_LINKING_ONLY
@@ -21,6 +23,7 @@
 #include "idset.h"
 #include "json_load.h"
 #include "keymap.h"
+#include "sha256.h"
 #include "sim.h"
 #include "task.h"
 #include "transcript.h"
@@ -44,6 +47,7 @@ struct run {
         unsigned long line;
     } *refused;
     size_t nrefused;
+    unsigned long quiet; /* lines refused with the run, said at the end */
 };
 
 struct toolfile {
@@ -67,6 +71,7 @@ struct episode {
     const char *file; /* of the episode line */
     unsigned long line;
     const char *refused; /* the episode line was a problem: why */
+    int with_run;        /* refused because its run was (said quietly) */
     size_t slot;         /* in night.eps */
     struct episode *older, *newer; /* the open ones, in opening order */
 };
@@ -128,6 +133,22 @@ static const char *intern(night *n, const char *file)
     return n->names[n->nnames++];
 }
 
+/* A line refused because its run was: recorded, counted for the run, and
+ * said only in the closing count, so a refused run of 681 lines says one
+ * line and not 681.  1 when --strict says stop. */
+static int quiet_problem(night *n, size_t ri, const char *file,
+                         unsigned long line, const char *run,
+                         const char *episode, const char *msg,
+                         const char *text, size_t len, err *e)
+{
+    n->c.problems++;
+    n->runs[ri].quiet++;
+    db_problem p = {file, line, run, episode, msg, text, len};
+    if (writer_put_problem_quiet(n->w, &p, e) < 0)
+        return -1;
+    return n->o.strict ? 1 : 0;
+}
+
 /* Records a problem line; 1 when --strict says stop. */
 static int problem(night *n, const char *file, unsigned long line,
                    const char *run, const char *episode, const char *msg,
@@ -151,6 +172,36 @@ static int inside(const char *real, const char *root)
     return strncmp(real, root, n) == 0 && real[n] == '/';
 }
 
+/* The i-th folder the user named for tool files (each --tools-dir, then
+ * each folder of TASKREPLAY_TOOLS_DIR), resolved into out: 1, or 0 past
+ * the last.  A folder that does not resolve gives an empty out. */
+static int named_dir(const night *n, size_t i, char out[PATH_MAX])
+{
+    out[0] = '\0';
+    if (i < n->o.ntools_dirs) {
+        if (!realpath(n->o.tools_dirs[i], out))
+            out[0] = '\0';
+        return 1;
+    }
+    i -= n->o.ntools_dirs;
+    const char *env = getenv("TASKREPLAY_TOOLS_DIR");
+    while (env && *env) {
+        size_t len = strcspn(env, ":");
+        if (i-- == 0) {
+            char one[PATH_MAX];
+            if (len && len < sizeof one) {
+                memcpy(one, env, len);
+                one[len] = '\0';
+                if (!realpath(one, out))
+                    out[0] = '\0';
+            }
+            return 1;
+        }
+        env += len + (env[len] == ':');
+    }
+    return 0;
+}
+
 /* Whether a run line may have replay read the file at real: when it lies
  * in the transcript's folder (dir), the working folder, or a folder the
  * user named (--tools-dir, TASKREPLAY_TOOLS_DIR); or when the user said
@@ -164,20 +215,69 @@ static int trusted_path(night *n, const char *real, const char *dir)
         return 1;
     if (getcwd(root, sizeof root) && inside(real, root))
         return 1;
-    for (size_t i = 0; i < n->o.ntools_dirs; i++)
-        if (realpath(n->o.tools_dirs[i], root) && inside(real, root))
+    for (size_t i = 0; named_dir(n, i, root); i++)
+        if (root[0] && inside(real, root))
             return 1;
-    const char *env = getenv("TASKREPLAY_TOOLS_DIR");
-    while (env && *env) {
-        size_t len = strcspn(env, ":");
-        char one[PATH_MAX];
-        if (len && len < sizeof one) {
-            memcpy(one, env, len);
-            one[len] = '\0';
-            if (realpath(one, root) && inside(real, root))
+    return 0;
+}
+
+/* Whether the regular file at path has the SHA-256 sha. */
+static int has_sha(const char *path, const char *sha)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+        st.st_size > DOC_MAX_BYTES)
+        return 0;
+    FILE *f = fopen(path, "rb");
+    char *bytes = malloc((size_t)st.st_size + 1);
+    size_t got = f && bytes ? fread(bytes, 1, (size_t)st.st_size, f) : 0;
+    char hex[SHA256_HEX_LEN + 1];
+    int same = f && bytes && got == (size_t)st.st_size &&
+               sha256_hex(hex, bytes, got) == 0 && strcmp(hex, sha) == 0;
+    free(bytes);
+    if (f)
+        fclose(f);
+    return same;
+}
+
+/* A run line's tool file that is not where the line says (the transcript
+ * was moved, or piped from elsewhere): looked for in the folders the user
+ * named, by its path, then its name, then (with tools_sha256) by its
+ * SHA-256 among their files.  The path found in out, or 0. */
+static int find_tools(const night *n, const char *tools, const char *sha,
+                      char out[PATH_MAX])
+{
+    char root[PATH_MAX];
+    const char *base = strrchr(tools, '/');
+    base = base ? base + 1 : tools;
+    for (size_t i = 0; named_dir(n, i, root); i++) {
+        if (!root[0])
+            continue;
+        struct stat st;
+        if ((tools[0] != '/' &&
+             (size_t)snprintf(out, PATH_MAX, "%s/%s", root, tools) <
+                 PATH_MAX &&
+             stat(out, &st) == 0) ||
+            ((size_t)snprintf(out, PATH_MAX, "%s/%s", root, base) <
+                 PATH_MAX &&
+             stat(out, &st) == 0))
+            return 1;
+    }
+    for (size_t i = 0; sha && named_dir(n, i, root); i++) {
+        DIR *d = root[0] ? opendir(root) : NULL;
+        struct dirent *de;
+        while (d && (de = readdir(d))) {
+            if (de->d_name[0] == '.' ||
+                (size_t)snprintf(out, PATH_MAX, "%s/%s", root, de->d_name) >=
+                    PATH_MAX)
+                continue;
+            if (has_sha(out, sha)) {
+                closedir(d);
                 return 1;
+            }
         }
-        env += len + (env[len] == ':');
+        if (d)
+            closedir(d);
     }
     return 0;
 }
@@ -185,12 +285,18 @@ static int trusted_path(night *n, const char *real, const char *dir)
 /* The tool file at path; dir is the folder of the transcript that names
  * it, or NULL when the user named it (--tools). */
 static const toolset *load_tools(night *n, const char *path, const char *dir,
+                                 const char *tools, const char *sha,
                                  char *why, size_t size)
 {
-    char real[PATH_MAX];
-    if (!realpath(path, real)) {
-        snprintf(why, size, "its tool file %s cannot be read: %s", path,
-                 strerror(errno));
+    char real[PATH_MAX], found[PATH_MAX];
+    int errnum = 0;
+    if (!realpath(path, real) && (errnum = errno) != 0 &&
+        !(dir && find_tools(n, tools, sha, found) && realpath(found, real))) {
+        snprintf(why, size, "its tool file %s cannot be read: %s%s", path,
+                 strerror(errnum),
+                 dir ? " (if the transcript was moved, name the folder that "
+                       "holds the tool file with --tools-dir)"
+                     : "");
         return NULL;
     }
     if (dir && !trusted_path(n, real, dir)) {
@@ -256,7 +362,7 @@ static int declare_run(night *n, const char *name, const char *tools,
     }
     struct run *r = &n->runs[n->nruns];
     memset(r, 0, sizeof *r);
-    r->ts = load_tools(n, path, dir, why, size);
+    r->ts = load_tools(n, path, dir, tools, sha, why, size);
     if (r->ts && sha && strcmp(sha, r->ts->doc->file_sha256) != 0) {
         snprintf(why, size, "its tool file %s has changed since the "
                             "transcript was written (its SHA-256 is %.12s..., "
@@ -501,6 +607,9 @@ static int refused_ep_line(night *n, const char *file, unsigned long line,
     snprintf(msg, sizeof msg, "episode \"%.100s\" of run \"%.100s\" was not "
                               "replayed (see %s:%lu)",
              ep->name, n->runs[ep->run].name, ep->file, ep->line);
+    if (ep->with_run)
+        return quiet_problem(n, ep->run, file, line, tl->run, tl->episode, msg,
+                             text, len, e);
     return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
 }
 
@@ -590,7 +699,8 @@ static int on_episode(night *n, const char *file, unsigned long line,
     } else if (!r->ts) {
         snprintf(msg, sizeof msg, "run \"%.100s\" was not replayed: %.600s",
                  r->name, r->why);
-        bad = 1;
+        bad = 3;
+        ep->with_run = 1;
     } else {
         int rc;
         if (tl->task) {
@@ -627,6 +737,9 @@ static int on_episode(night *n, const char *file, unsigned long line,
             return -1;
         return n->o.strict ? 1 : 0;
     }
+    if (bad == 3)
+        return quiet_problem(n, ri, file, line, tl->run, tl->episode, msg,
+                             text, len, e);
     if (bad)
         return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
     return 0;
@@ -818,7 +931,8 @@ static int on_run(night *n, const char *file, const char *dir,
             snprintf(why, sizeof why, "run \"%.100s\" was not replayed: "
                                       "%.900s",
                      r->name, r->why);
-            return problem(n, file, line, tl->run, NULL, why, text, len, e);
+            return quiet_problem(n, ri, file, line, tl->run, NULL, why, text,
+                                 len, e);
         }
         n->c.used++;
         return 0;
@@ -957,8 +1071,10 @@ int night_line(night *n, const char *file, const char *dir,
                                       "%lu of this file: its lines after it "
                                       "here are not replayed",
                      tl.run, at);
-            return problem(n, file, line, tl.run, tl.episode, msg, text, len,
-                           e);
+            size_t ri = 0;
+            keymap_get(&n->run_index, tl.run, strlen(tl.run), &ri);
+            return quiet_problem(n, ri, file, line, tl.run, tl.episode, msg,
+                                 text, len, e);
         }
         switch (tl.type) {
         case TL_RUN:
@@ -1014,10 +1130,25 @@ int night_finish(night *n, int write_open, err *e)
     }
     if (writer_finish(n->w, e) < 0)
         return -1;
-    if (n->c.problems > SAID_PROBLEMS)
+    for (size_t i = 0; i < n->nruns; i++)
+        if (n->runs[i].quiet) {
+            buf b = BUF_INIT;
+            buf_puts(&b, "replay: run \"");
+            utf8_shown(&b, n->runs[i].name, strlen(n->runs[i].name), 200);
+            buf_printf(&b, "\": %lu more line%s not replayed, for the reason "
+                           "said above (the problems table holds each)\n",
+                       n->runs[i].quiet, n->runs[i].quiet == 1 ? "" : "s");
+            if (!b.failed)
+                fwrite(b.data, 1, b.len, n->o.diag);
+            buf_free(&b);
+        }
+    unsigned long quiet = 0;
+    for (size_t i = 0; i < n->nruns; i++)
+        quiet += n->runs[i].quiet;
+    if (n->c.problems - quiet > SAID_PROBLEMS)
         fprintf(n->o.diag, "replay: %lu more problems are in the problems "
                            "table of %s\n",
-                n->c.problems - SAID_PROBLEMS, n->o.db_path);
+                n->c.problems - quiet - SAID_PROBLEMS, n->o.db_path);
     db *d = n->db;
     n->db = NULL;
     return db_close(d, e);

@@ -28,7 +28,8 @@ enum problem_mode {
     P_RECORD, /* say it and record it */
     P_FIRST,  /* the same, adding where the episode's first line is */
     P_CLEAR,  /* a file begins: forget the problems it had before */
-    P_NOTE    /* say "replay: FILE: message", in its place, and no more */
+    P_NOTE,   /* say "replay: FILE: message", in its place, and no more */
+    P_QUIET   /* record it without saying it */
 };
 
 struct problem_job {
@@ -326,7 +327,8 @@ static int do_job(writer *w, writer_job *j, int skip, err *e,
             return -1;
         }
         rc = 0;
-        say_problem(w, &p->p); /* even when it is not recorded */
+        if (p->mode != P_QUIET)
+            say_problem(w, &p->p); /* even when it is not recorded */
         if (!skip)
             rc = write_problem(w, &p->p, e);
         free(p);
@@ -538,6 +540,11 @@ int writer_put_problem(writer *w, const db_problem *p, err *e)
 int writer_put_problem_first(writer *w, const db_problem *p, err *e)
 {
     return put_problem(w, p, P_FIRST, e);
+}
+
+int writer_put_problem_quiet(writer *w, const db_problem *p, err *e)
+{
+    return put_problem(w, p, P_QUIET, e);
 }
 
 int writer_note(writer *w, const char *file, const char *msg, err *e)

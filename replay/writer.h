@@ -83,6 +83,9 @@ int writer_put_problem_first(writer *w, const db_problem *p, err *e);
  * deleted (in input order, so its new ones stay). */
 int writer_clear_problems(writer *w, const char *file, err *e);
 
+/* Records a problem line without saying it. */
+int writer_put_problem_quiet(writer *w, const db_problem *p, err *e);
+
 /* Says "replay: FILE: msg" on diag, in input order; records nothing. */
 int writer_note(writer *w, const char *file, const char *msg, err *e);
 

@@ -125,13 +125,43 @@ mcp=$TOP_SRCDIR/samples/tools/shop-mcp.json
 got=$(cd "$T" && "$REPLAY" --db again.db again.jsonl 2>&1 |
     sed "s#$TOP_SRCDIR/#TOP/#g")
 ok "a run declared again" "again.jsonl:4: run \"r\" is declared again with another tool file (\"TOP/samples/tools/shop-mcp.json\", first \"TOP/samples/tools/shop.json\"); give it another name
-again.jsonl:5: run \"r\" was refused at line 4 of this file: its lines after it here are not replayed
-again.jsonl:6: run \"r\" was refused at line 4 of this file: its lines after it here are not replayed
-again.jsonl:7: run \"r\" was refused at line 4 of this file: its lines after it here are not replayed
+replay: run \"r\": 3 more lines not replayed, for the reason said above (the problems table holds each)
 replay: 7 lines: 3 used, 0 unchanged, 4 problems, 0 blank
 replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 0 calls; into again.db" "$got"
 ok "a run declared again: rows" "e1" \
     "$(sqlite3 "$T/again.db" 'SELECT episode FROM episodes')"
+ok "a run declared again: problems" "5|run \"r\" was refused at line 4 of this file: its lines after it here are not replayed
+6|run \"r\" was refused at line 4 of this file: its lines after it here are not replayed
+7|run \"r\" was refused at line 4 of this file: its lines after it here are not replayed" \
+    "$(sqlite3 "$T/again.db" 'SELECT source_line, message FROM problems
+        WHERE source_line > 4 ORDER BY source_line')"
+
+# --- a moved transcript: its tool file found with --tools-dir, by path,
+# --- by name, or by SHA-256; without it, the run is said refused once
+unset TASKREPLAY_TOOLS_DIR
+mkdir -p "$T/moved" "$T/renamed"
+cp "$TOP_SRCDIR/samples/night/careful.jsonl" "$T/moved/"
+cp "$shop" "$T/renamed/other-name.json"
+got=$(cd "$T/moved" && "$REPLAY" --db m1.db careful.jsonl 2>&1; echo "exit $?")
+ok "a moved transcript" "careful.jsonl:1: run \"careful\" cannot be replayed: its tool file ../tools/shop.json cannot be read: No such file or directory (if the transcript was moved, name the folder that holds the tool file with --tools-dir)
+replay: run \"careful\": 680 more lines not replayed, for the reason said above (the problems table holds each)
+replay: 681 lines: 0 used, 0 unchanged, 681 problems, 0 blank
+replay: 0 runs; 0 episodes written (0 replaced, 0 unfinished), 0 unchanged; 0 calls; into m1.db
+exit 1" "$got"
+ok "a moved transcript: every line in the problems table" "681" \
+    "$(sqlite3 "$T/moved/m1.db" 'SELECT count(*) FROM problems')"
+for where in "$TOP_SRCDIR/samples/tools" "$T/renamed"; do
+    got=$(cd "$T/moved" && "$REPLAY" --db m2.db --tools-dir "$where" \
+        careful.jsonl 2>&1 | head -n 1; rm -f m2.db*)
+    ok "a moved transcript, --tools-dir ${where#$TOP_SRCDIR/}" \
+        "replay: 681 lines: 681 used, 0 unchanged, 0 problems, 0 blank" "$got"
+done
+got=$(cd "$T/moved" && cat careful.jsonl |
+    "$REPLAY" --db m3.db --tools-dir "$TOP_SRCDIR/samples/tools" - 2>&1 |
+    head -n 1)
+ok "a piped transcript, --tools-dir" \
+    "replay: 681 lines: 681 used, 0 unchanged, 0 problems, 0 blank" "$got"
+export TASKREPLAY_TOOLS_DIR=$TOP_SRCDIR
 
 echo "real nights: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
