@@ -1,0 +1,107 @@
+#!/bin/sh
+# tests/fuzz/seeds.sh OUT: builds the fuzzers' seed folders OUT/doc,
+# OUT/tools and OUT/transcript from the project's own data, afresh:
+#  - doc, tools: the tool files of samples/tools, tests/tools (not the
+#    .gold files), tests/refusals (not the .err files) and, when present,
+#    the real tool files of $CORPUS (../shared/corpus), copied here; the
+#    corpus is never copied into the source tree;
+#  - transcript: samples/night cut into one file per episode (its run line
+#    and its lines), tests/badnight/*.jsonl, and the scripted calls of
+#    tests/episodes/*.calls and samples/calls as transcripts of one
+#    episode (run, episode, the calls, end), and the long and deep lines
+#    tests/replay_bad.sh makes (shorter);
+#  - each harness: the findings kept in tests/fuzz/regressions/HARNESS.
+# Tool paths in transcripts are relative to samples/night, where
+# fuzz_transcript resolves them.
+# Environment: TOP_SRCDIR (required), CORPUS (default
+# $TOP_SRCDIR/../shared/corpus).
+set -eu
+out=$1
+top=${TOP_SRCDIR:?TOP_SRCDIR names the source folder}
+corpus=${CORPUS:-$top/../shared/corpus}
+rm -rf "$out/doc" "$out/tools" "$out/transcript"
+mkdir -p "$out/doc" "$out/tools" "$out/transcript"
+
+# ---- tool files
+n=0
+add_tool_file() {
+    n=$((n + 1))
+    base=$(basename "$1")
+    cp "$1" "$out/doc/$n-$base"
+    cp "$1" "$out/tools/$n-$base"
+}
+for f in "$top"/samples/tools/* "$top"/tests/tools/* "$top"/tests/refusals/*
+do
+    case $f in *.gold | *.err) continue ;; esac
+    if [ -f "$f" ]; then add_tool_file "$f"; fi
+done
+if [ -d "$corpus" ]; then
+    find "$corpus" -type f \( -name '*.json' -o -name '*.yaml' -o \
+        -name '*.yml' \) | LC_ALL=C sort > "$out/corpus.list"
+    while IFS= read -r f; do
+        add_tool_file "$f"
+    done < "$out/corpus.list"
+    rm -f "$out/corpus.list"
+fi
+
+# ---- transcripts
+for f in "$top"/samples/night/*.jsonl; do
+    # one file per episode: the file's run lines, then that episode's
+    awk -v out="$out/transcript/$(basename "$f" .jsonl)" '
+        /"type":"run"/ { run = run $0 "\n"; next }
+        match($0, /"episode":"[^"]*"/) {
+            ep = substr($0, RSTART + 11, RLENGTH - 12)
+            name = out "-" ep ".jsonl"
+            if (!(ep in seen)) { seen[ep] = 1; printf "%s", run >> name }
+            print >> name
+            close(name)
+        }' "$f"
+done
+cp "$top"/tests/badnight/*.jsonl "$out/transcript/"
+
+# calls (one JSON call a line, "#" comments) as a transcript of one
+# episode: calls_to_transcript TOOLS SEED ARM < calls
+calls_to_transcript() {
+    printf '{"type":"run","run":"r","tools":"../tools/%s"}\n' "$1"
+    printf '{"type":"episode","run":"r","episode":"e","seed":%s,"arm":"%s"}\n' \
+        "$2" "$3"
+    grep -v '^#' | grep -v '^[[:space:]]*$' |
+        sed 's/^\(.*\)$/{"type":"call","run":"r","episode":"e","call":\1}/'
+    printf '{"type":"end","run":"r","episode":"e","status":"done"}\n'
+}
+for f in "$top"/tests/episodes/*.calls; do
+    # the first line: "# samples/tools/FILE SEED ARM"
+    set -- $(head -n 1 "$f")
+    [ "$#" -eq 4 ] || continue
+    calls_to_transcript "$(basename "$2")" "$3" "$4" < "$f" \
+        > "$out/transcript/episode-$(basename "$f" .calls).jsonl"
+done
+for arm in baddata:b1 landed:l1; do
+    calls_to_transcript shop.json 7 "$arm" \
+        < "$top/samples/calls/shop-seed7-${arm%%:*}.jsonl" \
+        > "$out/transcript/calls-${arm%%:*}.jsonl"
+done
+
+# the long and deep lines tests/replay_bad.sh makes, cut to the fuzzers'
+# sizes: a long call, the same cut short (a problem line longer than the
+# 4096 bytes a problem keeps), and nesting past the limit
+long=$(head -c 6000 /dev/zero | tr '\0' x)
+deep=$(awk 'BEGIN { for (i = 0; i < 300; i++) printf "[" }')
+for made in long-call long-problem deep-nesting; do
+    call='{"name":"search_orders","arguments":{"query":"'$long'"}}'
+    case $made in
+    long-problem) call='{"name":"search_orders","arguments":{"query":"'$long ;;
+    deep-nesting) call='{"name":"search_orders","arguments":{"query":'$deep'}}' ;;
+    esac
+    echo "$call" | calls_to_transcript shop.json 7 base \
+        > "$out/transcript/made-$made.jsonl"
+done
+
+# every finding kept in tests/fuzz/regressions
+for harness in doc tools transcript; do
+    for f in "$top/tests/fuzz/regressions/$harness"/*; do
+        if [ -f "$f" ]; then
+            cp "$f" "$out/$harness/regression-$(basename "$f")"
+        fi
+    done
+done
