@@ -91,7 +91,8 @@ CREATE TABLE IF NOT EXISTS calls (
     step         INTEGER,            -- the task step the call matched, or NULL
     tool         TEXT NOT NULL,      -- as called (may name no tool)
     kind         TEXT,               -- 'read', 'write', NULL for an unknown tool
-    arguments    TEXT,               -- JSON; NULL when they could not be read
+    arguments    TEXT,               -- JSON (for an unknown tool too); NULL when
+                                     -- they could not be read (not JSON text)
     answer       TEXT NOT NULL,      -- the replayed answer, JSON
     error        TEXT,               -- its error code, or NULL
     effect       TEXT NOT NULL,      -- 'read', 'expected_write', 'side_effect',

@@ -384,6 +384,10 @@ int sim_call(sim *s, const char *name, size_t len, const value *args,
     char msg[600];
     buf why = BUF_INIT;
     if (!r->tool) {
+        /* what the agent sent is kept, when it can be written */
+        err ignored;
+        if (!bad_args && canon_write(&r->arguments, args, &ignored) < 0)
+            buf_reset(&r->arguments);
         buf shown = BUF_INIT;
         utf8_printable(&shown, name, len, 200);
         if (shown.failed) {

@@ -49,6 +49,20 @@ e5|1|"\"{\\\"id\\\":\\\"Z-0362\\\",\\\"ok\\\":true}\""' \
     "$(sqlite3 "$T/text.db" 'SELECT episode, diverged, logged_answer FROM calls
         ORDER BY episode')"
 
+# --- a call to a tool the file does not have keeps its arguments
+{
+    echo "{\"type\":\"run\",\"run\":\"u\",\"tools\":\"$shop\"}"
+    echo '{"type":"episode","run":"u","episode":"e1","seed":7,"arm":"base"}'
+    echo '{"type":"call","run":"u","episode":"e1","call":{"name":"think","arguments":{"thought":"first, search","step":1}}}'
+    echo '{"type":"call","run":"u","episode":"e1","call":{"type":"function","function":{"name":"ls","arguments":"{\"path\": \"/\"}"}}}'
+    echo '{"type":"end","run":"u","episode":"e1"}'
+} > "$T/unknown.jsonl"
+(cd "$T" && "$REPLAY" --quiet --db unknown.db unknown.jsonl 2>/dev/null)
+ok "arguments of unknown tools" 'think|{"step":1,"thought":"first, search"}|not_found
+ls|{"path":"/"}|not_found' \
+    "$(sqlite3 "$T/unknown.db" 'SELECT tool, arguments, error FROM calls
+        ORDER BY seq')"
+
 # --- problems are part of what a file's replay produced: replaying the
 # --- file again replaces them (a fixed file leaves none)
 {
