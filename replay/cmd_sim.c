@@ -47,6 +47,60 @@ static FILE *open_output(const char *path, const char *mode)
     return fopen(path, mode);
 }
 
+/* The episode id of a session without --episode: the task's id, or, when
+ * the transcript holds sessions of that task in this run already (sessions
+ * appended to one file), "ID.2", "ID.3"... after the highest there, so
+ * that repeated trials never share an id.  NULL out of memory. */
+static char *episode_id(const char *transcript, const char *run,
+                        const char *tid)
+{
+    unsigned long highest = 0;
+    size_t tl = strlen(tid);
+    FILE *f = transcript && strcmp(transcript, "-") != 0
+                  ? fopen(transcript, "rb")
+                  : NULL;
+    char *line = NULL;
+    size_t cap = 0;
+    arena *a = f ? arena_new() : NULL;
+    while (a && getline(&line, &cap, f) > 0) {
+        if (!strstr(line, tid))
+            continue; /* most lines: no JSON read */
+        value *v;
+        err e;
+        arena_reset(a);
+        if (json_load(&v, a, line, strcspn(line, "\n"), &e) < 0)
+            continue;
+        const value *type = value_getz(v, "type"), *r = value_getz(v, "run"),
+                    *ep = value_getz(v, "episode");
+        if (!type || type->kind != V_STRING ||
+            strcmp(type->u.str.ptr, "episode") != 0 || !r ||
+            r->kind != V_STRING || strcmp(r->u.str.ptr, run) != 0 || !ep ||
+            ep->kind != V_STRING || strncmp(ep->u.str.ptr, tid, tl) != 0)
+            continue;
+        const char *rest = ep->u.str.ptr + tl;
+        char *end;
+        unsigned long k = 1;
+        if (*rest == '.' && rest[1] >= '1' && rest[1] <= '9')
+            k = strtoul(rest + 1, &end, 10);
+        else if (*rest)
+            continue;
+        else
+            end = (char *)rest;
+        if (*end == '\0' && k > highest)
+            highest = k;
+    }
+    free(line);
+    arena_free(a);
+    if (f)
+        fclose(f);
+    char *id = malloc(tl + 24);
+    if (id && highest == 0)
+        memcpy(id, tid, tl + 1);
+    else if (id)
+        snprintf(id, tl + 24, "%s.%lu", tid, highest + 1);
+    return id;
+}
+
 /* 0, or EOF when what was written to f could not be. */
 static int close_output(FILE *f)
 {
@@ -321,6 +375,7 @@ int cmd_sim(int argc, char **argv)
 {
     struct session s = {0};
     const char *seed_text = "1", *arm_text = "base";
+    char *own_id = NULL; /* the episode id chosen here, when not given */
     s.run = "sim";
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i];
@@ -381,8 +436,12 @@ int cmd_sim(int argc, char **argv)
     }
     s.ts = ts;
     s.t = t;
-    if (!s.episode)
-        s.episode = t->id;
+    if (!s.episode && !(s.episode = own_id = episode_id(s.transcript_path,
+                                                          s.run, t->id))) {
+        fprintf(stderr, "replay sim: out of memory\n");
+        status = EXIT_REFUSED;
+        goto out;
+    }
     if (s.transcript_path &&
         !(s.transcript = open_output(s.transcript_path, "a"))) {
         fprintf(stderr, "replay sim: cannot open the transcript %s: %s\n",
@@ -447,5 +506,6 @@ out:
     arena_free(a);
     toolset_free(ts);
     doc_free(d);
+    free(own_id);
     return status;
 }

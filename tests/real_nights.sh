@@ -63,6 +63,19 @@ ls|{"path":"/"}|not_found' \
     "$(sqlite3 "$T/unknown.db" 'SELECT tool, arguments, error FROM calls
         ORDER BY seq')"
 
+# --- repeated replay sim sessions of one task, appended to one
+# --- transcript, are episodes of their own
+for i in 1 2 3; do
+    echo '{"name":"search_orders","arguments":{"query":"harbor granite"}}' |
+        (cd "$T" && "$REPLAY" sim "$shop" --seed 7 --transcript trials.jsonl \
+            >/dev/null 2>&1)
+done
+(cd "$T" && "$REPLAY" --quiet --db trials.db trials.jsonl 2>/dev/null)
+ok "repeated sim sessions" "t-6fc4c00a1b2f8e8b
+t-6fc4c00a1b2f8e8b.2
+t-6fc4c00a1b2f8e8b.3" \
+    "$(sqlite3 "$T/trials.db" 'SELECT episode FROM episodes ORDER BY episode')"
+
 # --- problems are part of what a file's replay produced: replaying the
 # --- file again replaces them (a fixed file leaves none)
 {
