@@ -168,10 +168,16 @@ static void text_card(const card *c, int narrow)
     printf("  replayed     %s\n", tx(c->replayed_at));
     printf("\nresult: %ld episode%s\n", c->episodes,
            c->episodes == 1 ? "" : "s");
-    printf("  pass         %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n", c->pass,
-           pct(c->pass, c->episodes), 100 * p.lo, 100 * p.hi);
-    printf("  reached      %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n", c->reached,
-           pct(c->reached, c->episodes), 100 * r.lo, 100 * r.hi);
+    if (c->episodes == 0) { /* a rate of nothing is no figure */
+        printf("  pass             -  no episodes\n");
+        printf("  reached          -  no episodes\n");
+    } else {
+        printf("  pass         %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n",
+               c->pass, pct(c->pass, c->episodes), 100 * p.lo, 100 * p.hi);
+        printf("  reached      %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n",
+               c->reached, pct(c->reached, c->episodes), 100 * r.lo,
+               100 * r.hi);
+    }
     printf("  side effects %5ld  (duplicate writes %ld)\n", c->side_effects,
            c->duplicates);
     printf("  errors       %5ld\n", c->errors);
@@ -231,10 +237,15 @@ static void md_card(const card *c)
     printf("| replayed | %s |\n\n", cell(c->replayed_at));
     printf("| result | count | rate | 95%% CI |\n|---|---:|---:|---|\n");
     printf("| episodes | %ld | | |\n", c->episodes);
-    printf("| pass | %ld | %.1f%% | %.1f-%.1f%% |\n", c->pass,
-           pct(c->pass, c->episodes), 100 * p.lo, 100 * p.hi);
-    printf("| reached | %ld | %.1f%% | %.1f-%.1f%% |\n", c->reached,
-           pct(c->reached, c->episodes), 100 * r.lo, 100 * r.hi);
+    if (c->episodes == 0) {
+        printf("| pass | 0 | - | no episodes |\n");
+        printf("| reached | 0 | - | no episodes |\n");
+    } else {
+        printf("| pass | %ld | %.1f%% | %.1f-%.1f%% |\n", c->pass,
+               pct(c->pass, c->episodes), 100 * p.lo, 100 * p.hi);
+        printf("| reached | %ld | %.1f%% | %.1f-%.1f%% |\n", c->reached,
+               pct(c->reached, c->episodes), 100 * r.lo, 100 * r.hi);
+    }
     printf("| side effects | %ld | | |\n", c->side_effects);
     printf("| duplicate writes | %ld | | |\n", c->duplicates);
     printf("| errors | %ld | | |\n", c->errors);
@@ -289,8 +300,13 @@ static void js(buf *b, const char *s)
 static void js_rate(buf *b, const char *key, long x, long n)
 {
     interval w = wilson((unsigned long)x, (unsigned long)n);
-    buf_printf(b, "\"%s\":{\"count\":%ld,\"rate\":%.6f,\"ci95\":[%.6f,%.6f]}",
-               key, x, n ? (double)x / (double)n : 0.0, w.lo, w.hi);
+    if (n == 0) /* no episodes: no rate, as the SQL of docs/card.md says */
+        buf_printf(b, "\"%s\":{\"count\":0,\"rate\":null,\"ci95\":null}",
+                   key);
+    else
+        buf_printf(b, "\"%s\":{\"count\":%ld,\"rate\":%.6f,"
+                      "\"ci95\":[%.6f,%.6f]}",
+                   key, x, (double)x / (double)n, w.lo, w.hi);
 }
 
 static void json_card(buf *b, const card *c)
@@ -703,7 +719,7 @@ int main(int argc, char **argv)
 {
     const char *db_path = "results.db";
     enum format f = TEXT;
-    int list = 0, cmp = 0, width = 80;
+    int list = 0, cmp = 0, width = 80, formats = 0;
     const char *runs[256];
     int nruns = 0, options = 1;
     for (int i = 1; i < argc; i++) {
@@ -723,8 +739,10 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--db") == 0 && i + 1 < argc) {
             db_path = argv[++i];
         } else if (strcmp(a, "--json") == 0) {
+            formats |= 1;
             f = JSON;
         } else if (strcmp(a, "--markdown") == 0) {
+            formats |= 2;
             f = MARKDOWN;
         } else if (strcmp(a, "--width") == 0 && i + 1 < argc) {
             char *end;
@@ -745,8 +763,14 @@ int main(int argc, char **argv)
                                tx(a));
         }
     }
+    if (formats == 3)
+        return usage_error("--json and --markdown go apart: choose one");
     if (cmp && nruns != 2)
         return usage_error("--compare takes two runs: RUN_A RUN_B");
+    if (cmp && strcmp(runs[0], runs[1]) == 0)
+        return usage_error("--compare takes two runs, and \"%s\" is one run "
+                           "named twice; card %s shows its card",
+                           tx(runs[0]), tx(runs[0]));
     if (list && (cmp || nruns))
         return usage_error("--list takes no run");
 

@@ -190,5 +190,23 @@ ok "a piped transcript, --tools-dir" \
     "replay: 681 lines: 681 used, 0 unchanged, 0 problems, 0 blank" "$got"
 export TASKREPLAY_TOOLS_DIR=$TOP_SRCDIR
 
+# --- cards: a run of no episodes has no rate; one run is no comparison;
+# --- one format at a time
+printf '{"type":"run","run":"z","tools":"%s"}\n' "$shop" > "$T/zero.jsonl"
+(cd "$T" && "$REPLAY" --quiet --db zero.db zero.jsonl 2>/dev/null)
+ok "a card of no episodes" "result: 0 episodes
+  pass             -  no episodes
+  reached          -  no episodes" \
+    "$("$CARD" --db "$T/zero.db" z | grep -A2 '^result')"
+ok "a card of no episodes, --json" '{"count": 0, "rate": null, "ci95": null}' \
+    "$("$CARD" --db "$T/zero.db" --json z | "$PYTHON3" -c \
+        'import json, sys; print(json.dumps(json.load(sys.stdin)["pass"]))')"
+ok "card --compare A A" "card: --compare takes two runs, and \"z\" is one run named twice; card z shows its card
+Try 'card --help'.
+exit 2" "$("$CARD" --db "$T/zero.db" --compare z z 2>&1; echo "exit $?")"
+ok "card --json --markdown" "card: --json and --markdown go apart: choose one
+Try 'card --help'.
+exit 2" "$("$CARD" --db "$T/zero.db" --json --markdown z 2>&1; echo "exit $?")"
+
 echo "real nights: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
