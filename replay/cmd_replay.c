@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,18 @@
 #include "utf8.h"
 
 #define LINE_LIMIT TRANSCRIPT_LINE_LIMIT /* bytes of one transcript line */
+#define EXIT_INTERRUPTED 130 /* Ctrl-C: what was written stays */
+
+/* Set by SIGINT (Ctrl-C): the reading stops at the next line, episodes
+ * finished so far are kept, the open ones are not written.  The one piece
+ * of process state this module keeps. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
 #define CHUNK (1u << 16)
 
 /* ------------------------------------------------------------- inputs */
@@ -185,8 +198,8 @@ static ssize_t take(int fd, char *to, size_t room)
     ssize_t n;
     do
         n = read(fd, to, room);
-    while (n < 0 && errno == EINTR);
-    return n;
+    while (n < 0 && errno == EINTR && !interrupted);
+    return n < 0 && interrupted ? 0 : n;
 }
 
 /* Whether a line of *len bytes passes the limit; then only its first
@@ -549,6 +562,12 @@ int cmd_replay(int argc, char **argv)
     err e;
     err_clear(&e);
     fit_address_limit();
+    o.progress = !quiet && isatty(STDERR_FILENO);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt; /* no SA_RESTART: a blocked read ends */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
     if (night_open(&n, &o, &e) < 0) {
         fprintf(stderr, "replay: %s\n", e.msg);
         night_free(n);
@@ -556,7 +575,7 @@ int cmd_replay(int argc, char **argv)
         goto out;
     }
     struct progress p = {0};
-    p.on = !quiet && isatty(STDERR_FILENO);
+    p.on = o.progress;
     p.total_bytes = in.bytes;
     clock_gettime(CLOCK_MONOTONIC, &p.start);
     p.last = p.start;
@@ -566,7 +585,8 @@ int cmd_replay(int argc, char **argv)
     int stop = 0, fatal = 0;
     /* said once the database's thread has said its own lines */
     char last[1400] = "";
-    for (size_t i = 0; i < in.n && !stop && !fatal && r.buf; i++) {
+    for (size_t i = 0; i < in.n && !stop && !fatal && !interrupted && r.buf;
+         i++) {
         const char *path = in.paths[i];
         int is_stdin = strcmp(path, "-") == 0;
         const char *shown = is_stdin ? "<stdin>" : path;
@@ -637,6 +657,10 @@ int cmd_replay(int argc, char **argv)
                 stop = 1;
                 break;
             }
+            if (interrupted) {
+                stop = 1;
+                break;
+            }
             p.done_bytes = r.consumed;
             if ((line & 1023) == 0)
                 show_progress(&p, night_get_counts(n), 0);
@@ -657,6 +681,11 @@ int cmd_replay(int argc, char **argv)
     }
     night_counts c = *night_get_counts(n);
     night_free(n); /* the database's thread has ended */
+    if (interrupted && !fatal)
+        snprintf(last, sizeof last, "replay: interrupted: %lu episode%s "
+                                    "kept; run the same command again to "
+                                    "finish\n",
+                 c.episodes + c.skipped, c.episodes + c.skipped == 1 ? "" : "s");
     fputs(last, stderr);
     if (!fatal)
         summary(&c, o.db_path);
@@ -670,7 +699,8 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "replay: %lu file%s skipped: not transcripts (see "
                         "above)\n",
                 c.skipped_files, c.skipped_files == 1 ? "" : "s");
-    status = fatal ? EXIT_CANNOT
+    status = fatal         ? EXIT_CANNOT
+             : interrupted ? EXIT_INTERRUPTED
              : c.problems || in.skipped || c.skipped_files ? EXIT_REFUSED
                                                            : 0;
 out:

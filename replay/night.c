@@ -622,7 +622,7 @@ static int evict_oldest(night *n, const char *file, unsigned long line,
     struct episode *ep = n->oldest;
     if (n->evicted++ == 0) {
         buf b = BUF_INIT;
-        buf_puts(&b, "replay: ");
+        buf_puts(&b, n->o.progress ? "\r\033[Kreplay: " : "replay: ");
         utf8_shown(&b, file, strlen(file), (size_t)-1);
         buf_printf(&b, ":%lu: more than %zu episodes are open at once: the "
                        "oldest open ones are written as unfinished from "
@@ -991,6 +991,8 @@ int night_open(night **out, const night_opts *o, err *e)
         writer_start(&n->w, n->db, o->db_path, o->diag, o->batch ? o->batch : BATCH,
                      QUEUE, SAID_PROBLEMS, e) < 0)
         return -1;
+    if (o->progress)
+        writer_clear_lines(n->w);
     if (o->default_tools) {
         char why[1200];
         int rc = declare_run(n, o->default_run, o->default_tools,

@@ -49,6 +49,8 @@ typedef struct night_opts {
     size_t ntools_dirs;
     int any_tools_path;       /* --any-tools-path: run lines may name any
                                  file */
+    int progress;             /* a progress line stands on diag: end it
+                                 before saying anything */
 } night_opts;
 
 typedef struct night_counts {

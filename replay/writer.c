@@ -50,6 +50,7 @@ struct run_job {
 struct writer {
     db *d;
     FILE *diag;
+    int clear_line; /* a progress line may stand on diag: end it first */
     unsigned batch, in_batch;
     int in_txn;
     unsigned long say, said;
@@ -185,6 +186,14 @@ static void add_counts(writer *w)
     memset(&w->mine, 0, sizeof w->mine);
 }
 
+/* Writes a line of b to diag, ending a progress line first. */
+static void say_text(writer *w, const buf *b)
+{
+    if (w->clear_line)
+        fputs("\r\033[K", w->diag);
+    fwrite(b->data, 1, b->len, w->diag);
+}
+
 static int write_episode(writer *w, writer_episode *ep, err *e)
 {
     const db_episode *row = &ep->row;
@@ -213,7 +222,7 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
         utf8_shown(&b, row->run, strlen(row->run), 200);
         buf_puts(&b, "\" changed since it was recorded: replaced\n");
         if (!b.failed)
-            fwrite(b.data, 1, b.len, w->diag);
+            say_text(w, &b);
         buf_free(&b);
         if (db_delete_episode(w->d, row->run, row->episode, e) < 0)
             return -1;
@@ -253,7 +262,7 @@ static void say_problem(writer *w, const db_problem *p)
         utf8_shown(&b, p->message, strlen(p->message), (size_t)-1);
         buf_putc(&b, '\n');
         if (!b.failed)
-            fwrite(b.data, 1, b.len, w->diag);
+            say_text(w, &b);
         buf_free(&b);
     }
 }
@@ -305,7 +314,7 @@ static int do_job(writer *w, writer_job *j, int skip, err *e,
                        (size_t)-1);
             buf_printf(&b, ": %s\n", p->p.message);
             if (!b.failed)
-                fwrite(b.data, 1, b.len, w->diag);
+                say_text(w, &b);
             buf_free(&b);
             free(p);
             return 0;
@@ -545,6 +554,11 @@ int writer_put_problem_first(writer *w, const db_problem *p, err *e)
 int writer_put_problem_quiet(writer *w, const db_problem *p, err *e)
 {
     return put_problem(w, p, P_QUIET, e);
+}
+
+void writer_clear_lines(writer *w)
+{
+    w->clear_line = 1;
 }
 
 int writer_note(writer *w, const char *file, const char *msg, err *e)

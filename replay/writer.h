@@ -86,6 +86,9 @@ int writer_clear_problems(writer *w, const char *file, err *e);
 /* Records a problem line without saying it. */
 int writer_put_problem_quiet(writer *w, const db_problem *p, err *e);
 
+/* A progress line may stand on diag: every line said ends it first. */
+void writer_clear_lines(writer *w);
+
 /* Says "replay: FILE: msg" on diag, in input order; records nothing. */
 int writer_note(writer *w, const char *file, const char *msg, err *e);
 

@@ -208,5 +208,32 @@ ok "card --json --markdown" "card: --json and --markdown go apart: choose one
 Try 'card --help'.
 exit 2" "$("$CARD" --db "$T/zero.db" --json --markdown z 2>&1; echo "exit $?")"
 
+# --- Ctrl-C: the episodes finished so far are kept, and replay says so
+mkfifo "$T/in.fifo"
+"$REPLAY" --db "$T/int.db" --batch 1 --tools-dir "$TOP_SRCDIR/samples/tools" - \
+    < "$T/in.fifo" 2> "$T/int.err" &
+rpid=$!
+exec 3> "$T/in.fifo" # held open: replay waits for more, as on a pipe
+cat "$TOP_SRCDIR/samples/night/careful.jsonl" >&3
+waited=0
+until [ "$(sqlite3 "$T/int.db" 'SELECT count(*) FROM episodes' 2>/dev/null)" = 96 ] ||
+      [ $waited -ge 1200 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+done
+kill -INT $rpid
+( sleep 120; kill -KILL $rpid 2>/dev/null ) & # a replay that hangs fails
+watchdog=$!
+wait $rpid
+got_status=$?
+kill $watchdog 2>/dev/null
+exec 3>&-
+ok "Ctrl-C" "replay: interrupted: 96 episodes kept; run the same command again to finish
+replay: 681 lines: 681 used, 0 unchanged, 0 problems, 0 blank
+replay: 1 run; 96 episodes written (0 replaced, 0 unfinished), 0 unchanged; 488 calls; into $T/int.db
+exit 130" "$(cat "$T/int.err"; echo "exit $got_status")"
+ok "Ctrl-C: the rows" "96" \
+    "$(sqlite3 "$T/int.db" 'SELECT count(*) FROM episodes')"
+
 echo "real nights: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
