@@ -254,6 +254,7 @@ static void md_card(const card *c)
             printf("| errors: %s | %ld | | |\n", card_codes[i], c->by_code[i]);
     printf("| unfinished | %ld | | |\n", c->unfinished);
     printf("| diverged episodes | %ld | | |\n", c->diverged_episodes);
+    printf("| diverged calls | %ld | | |\n", c->diverged_calls);
     printf("| problems | %ld | | |\n", c->problems);
     if (c->problems_no_run)
         printf("| problems that name no run (in the database) | %ld | | |\n",
@@ -559,6 +560,7 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f)
             buf_printf(&b, "%-14s %13s  %13s  %6s  %s\n", "arm", "A pass",
                        "B pass", "A-B", "95% CI of A-B");
         }
+        int starred = 0;
         for (size_t i = 0; i < n; i++) {
             double diff;
             interval w = newcombe((unsigned long)rows[i].xa,
@@ -566,6 +568,7 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f)
                                   (unsigned long)rows[i].xb,
                                   (unsigned long)rows[i].nb, &diff);
             int excl = (w.lo > 0 || w.hi < 0) && rows[i].na && rows[i].nb;
+            starred |= excl;
             char sa[32], sb[32];
             snprintf(sa, sizeof sa, "%ld/%ld", rows[i].xa, rows[i].na);
             snprintf(sb, sizeof sb, "%ld/%ld", rows[i].xb, rows[i].nb);
@@ -587,9 +590,13 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f)
                              ? "\nDifferences and intervals are in "
                                "percentage points (Newcombe's hybrid score "
                                "interval).\n"
-                             : "\n* the 95% interval of A-B excludes zero "
+                         : starred
+                             ? "\n* the 95% interval of A-B excludes zero "
                                "(percentage points; Newcombe's\n  hybrid "
-                               "score interval)\n");
+                               "score interval)\n"
+                             : "\nno 95% interval of A-B excludes zero "
+                               "(percentage points; Newcombe's\nhybrid score "
+                               "interval)\n");
     }
     free(rows);
     contract_diff_free(&d);

@@ -208,6 +208,16 @@ ok "card --json --markdown" "card: --json and --markdown go apart: choose one
 Try 'card --help'.
 exit 2" "$("$CARD" --db "$T/zero.db" --json --markdown z 2>&1; echo "exit $?")"
 
+# --- a compare where no interval excludes zero has no "*" to explain
+sed 's/"run":"careful"/"run":"twin"/' "$TOP_SRCDIR/samples/night/careful.jsonl" \
+    > "$T/twin.jsonl"
+"$REPLAY" --quiet --db "$T/twins.db" --tools-dir "$TOP_SRCDIR/samples/tools" \
+    "$TOP_SRCDIR/samples/night/careful.jsonl" "$T/twin.jsonl" 2>/dev/null
+got=$("$CARD" --db "$T/twins.db" --compare careful twin)
+ok "a compare with no star" "no 95% interval of A-B excludes zero (percentage points; Newcombe's
+hybrid score interval)
+0" "$(printf '%s\n' "$got" | tail -n 2; printf '%s\n' "$got" | grep -c ' \*$')"
+
 # --- Ctrl-C: the episodes finished so far are kept, and replay says so
 mkfifo "$T/in.fifo"
 "$REPLAY" --db "$T/int.db" --batch 1 --tools-dir "$TOP_SRCDIR/samples/tools" - \
