@@ -882,6 +882,8 @@ static value *gen(struct dctx *c, const value *schema, const char *name,
     const value *ref = schema_keyword(K, SK_REF);
     if (!s || (ref && ref->kind == V_STRING)) {
         s = schema_deref(c->root, schema, &e);
+        if (!s && e.code == ERR_NOMEM)
+            return nomem(c);
         if (!s) {
             err_set(c->e, ERR_VALUE, "no value can be drawn at %s: %s",
                     c->path.data, e.msg);

@@ -385,12 +385,15 @@ int sim_call(sim *s, const char *name, size_t len, const value *args,
     buf why = BUF_INIT;
     if (!r->tool) {
         /* what the agent sent is kept, when it can be written */
-        err ignored;
-        if (!bad_args && canon_write(&r->arguments, args, &ignored) < 0)
+        err ce;
+        int oom = 0;
+        if (!bad_args && canon_write(&r->arguments, args, &ce) < 0) {
+            oom = ce.code == ERR_NOMEM;
             buf_reset(&r->arguments);
+        }
         buf shown = BUF_INIT;
         utf8_printable(&shown, name, len, 200);
-        if (shown.failed) {
+        if (oom || shown.failed) {
             rc = nomem(e);
         } else {
             snprintf(msg, sizeof msg, "no tool is named \"%s\"",
