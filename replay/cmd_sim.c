@@ -56,7 +56,9 @@ static char *episode_id(const char *transcript, const char *run,
 {
     unsigned long highest = 0;
     size_t tl = strlen(tid);
-    FILE *f = transcript && strcmp(transcript, "-") != 0
+    struct stat st; /* a regular file: not /dev/full, nor a FIFO */
+    FILE *f = transcript && strcmp(transcript, "-") != 0 &&
+                      stat(transcript, &st) == 0 && S_ISREG(st.st_mode)
                   ? fopen(transcript, "rb")
                   : NULL;
     char *line = NULL;
