@@ -25,6 +25,7 @@
 #include "keymap.h"
 #include "sha256.h"
 #include "sim.h"
+#include "taskcache.h"
 #include "task.h"
 #include "transcript.h"
 #include "utf8.h"
@@ -72,6 +73,8 @@ struct episode {
     unsigned long line;
     const char *refused; /* the episode line was a problem: why */
     int with_run;        /* refused because its run was (said quietly) */
+    task_loan *loan;     /* its task, when the cache lent it */
+    const char *task_json; /* the task's canonical JSON, when lent */
     size_t slot;         /* in night.eps */
     struct episode *older, *newer; /* the open ones, in opening order */
 };
@@ -95,6 +98,7 @@ struct night {
     unsigned long evicted;  /* written unfinished to keep max_open */
     uint64_t secret;        /* keys the hashes of names from input */
     idset seen;             /* every (run, episode) of this night */
+    taskcache *tasks;       /* tasks made, shared by their episodes */
     char **names; /* every file name seen, for rows that outlive a file */
     size_t nnames;
     writer *w;       /* the only user of db while it runs */
@@ -458,6 +462,7 @@ static void ep_free(struct episode *ep)
     if (!ep)
         return;
     sim_free(ep->s);
+    taskcache_release(ep->loan);
     arena_free(ep->a);
     free(ep->calls);
     free(ep->name);
@@ -554,12 +559,16 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     w->file_sha256 = r->ts->doc->file_sha256;
     w->request = t->request;
     w->depth = t->depth;
-    buf_reset(&n->scratch);
-    if (task_write_json(&n->scratch, t, GENERATOR_VERSION, e) < 0) {
-        ep_free(ep);
-        return -1;
+    if (ep->task_json) {
+        w->task_json = ep->task_json; /* written once, by the cache */
+    } else {
+        buf_reset(&n->scratch);
+        if (task_write_json(&n->scratch, t, GENERATOR_VERSION, e) < 0) {
+            ep_free(ep);
+            return -1;
+        }
+        w->task_json = arena_text(ep->a, &n->scratch);
     }
-    w->task_json = arena_text(ep->a, &n->scratch);
     w->calls = ep->calls;
     w->ncalls = ep->ncalls;
     w->lines = ep->nlines;
@@ -709,7 +718,13 @@ static int on_episode(night *n, const char *file, unsigned long line,
                                         &tl->arm, &te)
                       : err_set(&te, ERR_NOMEM, "out of memory");
         } else {
-            rc = task_make(&ep->t, ep->a, r->ts, tl->seed, &tl->arm, &te);
+            const task *t = NULL;
+            rc = taskcache_get(n->tasks, r->ts, tl->seed, &tl->arm, &t,
+                               &ep->task_json, &ep->loan, &te);
+            ep->t = (task *)t;
+            if (rc == 1) /* the first time: made here, as before */
+                rc = task_make(&ep->t, ep->a, r->ts, tl->seed, &tl->arm,
+                               &te);
         }
         if (rc == 0)
             rc = sim_new(&ep->s, r->ts, ep->t, &te);
@@ -985,7 +1000,9 @@ int night_open(night **out, const night_opts *o, err *e)
     n->secret = secret_seed();
     n->ep_index.seed = n->run_index.seed = n->secret;
     now_text(n->replayed_at);
-    *out = n;
+    *out = n; /* night_free it, whatever fails below */
+    if (!(n->tasks = taskcache_new(0)))
+        return nomem(e);
     if (generator_fingerprint(n->fingerprint, e) < 0 ||
         db_open(&n->db, o->db_path, e) < 0 ||
         writer_start(&n->w, n->db, o->db_path, o->diag, o->batch ? o->batch : BATCH,
@@ -1188,6 +1205,7 @@ void night_free(night *n)
     keymap_free(&n->ep_index);
     keymap_free(&n->run_index);
     idset_free(&n->seen);
+    taskcache_free(n->tasks); /* after the episodes: they hold tasks */
     for (size_t i = 0; i < n->nruns; i++) {
         free(n->runs[i].name);
         free(n->runs[i].tools);

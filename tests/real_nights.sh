@@ -218,6 +218,33 @@ ok "a compare with no star" "no 95% interval of A-B excludes zero (percentage po
 hybrid score interval)
 0" "$(printf '%s\n' "$got" | tail -n 2; printf '%s\n' "$got" | grep -c ' \*$')"
 
+# --- many episodes of the same tasks (trials), past the tasks kept at once
+# --- (256): each episode has the very task replay tasks makes for it
+"$PYTHON3" - "$shop" > "$T/trials-many.jsonl" <<'PY'
+import json, sys
+print(json.dumps({"type": "run", "run": "m", "tools": sys.argv[1]}))
+order = list(range(1, 301)) + list(range(1, 301)) + list(range(150, 451))
+for i, seed in enumerate(order):
+    arm = "base" if seed % 3 else "landed:l1"
+    print(json.dumps({"type": "episode", "run": "m", "episode": "e%d" % i,
+                      "seed": seed, "arm": arm}))
+    print(json.dumps({"type": "end", "run": "m", "episode": "e%d" % i}))
+PY
+"$REPLAY" --quiet --db "$T/many.db" "$T/trials-many.jsonl" 2>/dev/null
+"$REPLAY" tasks "$shop" --seeds 1-450 --arms base,landed:l1 |
+    "$PYTHON3" -c '
+import json, sys
+for line in sys.stdin:
+    t = json.loads(line)
+    if (t["seed"] % 3 != 0) == (t["arm"] == "base"):
+        print("%d|%s|%s" % (t["seed"], t["id"], line.strip()))' > "$T/many.want"
+sqlite3 "$T/many.db" "SELECT DISTINCT e.seed, e.task_id, t.task FROM episodes e
+    JOIN tasks t USING (task_id) ORDER BY e.seed" > "$T/many.got"
+ok "tasks shared by many episodes" "$(cat "$T/many.want")" "$(cat "$T/many.got")"
+ok "tasks shared by many episodes: one task a seed" "450 901" \
+    "$(sqlite3 -separator ' ' "$T/many.db" 'SELECT count(DISTINCT task_id),
+        count(*) FROM episodes')"
+
 # --- Ctrl-C: the episodes finished so far are kept, and replay says so
 mkfifo "$T/in.fifo"
 "$REPLAY" --db "$T/int.db" --batch 1 --tools-dir "$TOP_SRCDIR/samples/tools" - \

@@ -79,7 +79,7 @@ compile() {
 : > "$out/log/build.log"
 lib_objs=""
 # shellcheck disable=SC2086
-for s in ${FUZZ_LIB_SOURCES:?} replay/night.c replay/writer.c; do
+for s in ${FUZZ_LIB_SOURCES:?} replay/night.c replay/writer.c replay/taskcache.c; do
     case $s in *.c) ;; *) continue ;; esac
     o="$out/obj/$(echo "$s" | tr / _ | sed 's/\.c$/.o/')"
     compile "$top/$s" "$o" $lib_flags
