@@ -17,13 +17,7 @@ shop=$TOP_SRCDIR/samples/tools/shop.json
 pass=0 fail=0
 T=$TEST_TMP
 
-ok() {
-    if check_eq "$1" "$2" "$3"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-    fi
-}
+ok() { count_eq "$@"; }
 
 # Runs REPLAY with a generous limit: a probe that hangs fails, not stalls.
 r() { timeout 300 "$REPLAY" "$@"; }

@@ -29,6 +29,15 @@ check_eq() {
     return 1
 }
 
+# count_eq WHAT EXPECTED GOT: check_eq, counted in $pass or $fail.
+count_eq() {
+    if check_eq "$1" "$2" "$3"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+    fi
+}
+
 # tmpdir: makes $TEST_TMP, removed when the script exits.
 tmpdir() {
     TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/taskreplay-test.XXXXXX") || exit 99

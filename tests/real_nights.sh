@@ -11,13 +11,7 @@ shop=$TOP_SRCDIR/samples/tools/shop.json
 pass=0 fail=0
 T=$TEST_TMP
 
-ok() {
-    if check_eq "$1" "$2" "$3"; then
-        pass=$((pass + 1))
-    else
-        fail=$((fail + 1))
-    fi
-}
+ok() { count_eq "$@"; }
 
 # --- answers logged as JSON text (OpenAI and Anthropic tool results are
 # --- strings): the same answer as text is not diverged
