@@ -421,20 +421,36 @@ static const char *case_name(enum compare_case k)
                                       : "other_generators";
 }
 
+/* "  added: a, b, c", wrapped within the text's width (continued lines
+ * indented); Markdown keeps one line, which Markdown wraps itself. */
 static void say_list(buf *b, const char *what, char **names, size_t n,
-                     enum format f)
+                     enum format f, int width)
 {
     if (n == 0)
         return;
+    size_t start = b->len;
     buf_printf(b, "%s%s: ", f == MARKDOWN ? "- " : "  ", what);
-    for (size_t i = 0; i < n; i++)
-        buf_printf(b, "%s%s", i ? ", " : "", tx(names[i]));
+    size_t col = b->len - start;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = tx(names[i]);
+        size_t len = strlen(name) + (i + 1 < n ? 1 : 0); /* its comma */
+        if (i && f != MARKDOWN && col + 1 + len > (size_t)width) {
+            buf_puts(b, ",\n    ");
+            col = 4;
+        } else if (i) {
+            buf_puts(b, ", ");
+            col += 2;
+        }
+        buf_puts(b, name);
+        col += len - (i + 1 < n ? 1 : 0);
+    }
     buf_putc(b, '\n');
 }
 
 /* The sentence of a comparison that sets no figure side by side. */
 static void why_not(buf *b, const card *a, const card *c,
-                    enum compare_case k, const contract_diff *d, enum format f)
+                    enum compare_case k, const contract_diff *d, enum format f,
+                    int width)
 {
     const char *bullet = f == MARKDOWN ? "- " : "  ";
     if (k == COMPARE_REFORMATTED) {
@@ -452,9 +468,9 @@ static void why_not(buf *b, const card *a, const card *c,
             buf_printf(b, "%sthe tools are the same; the files differ "
                           "elsewhere (a refused tool,\n%sinfo, servers...)\n",
                        bullet, f == MARKDOWN ? "  " : "  ");
-        say_list(b, "added", d->added, d->nadded, f);
-        say_list(b, "removed", d->removed, d->nremoved, f);
-        say_list(b, "changed", d->changed, d->nchanged, f);
+        say_list(b, "added", d->added, d->nadded, f, width);
+        say_list(b, "removed", d->removed, d->nremoved, f, width);
+        say_list(b, "changed", d->changed, d->nchanged, f, width);
     } else {
         buf_printf(b, "%s and %s were made with different generators "
                       "(version %d and %d),\nso their tasks and answers "
@@ -476,7 +492,8 @@ static void why_not(buf *b, const card *a, const card *c,
     }
 }
 
-static int compare(sqlite3 *db, const card *a, const card *c, enum format f)
+static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
+                   int width)
 {
     enum compare_case k = card_compare_case(a, c);
     contract_diff d = {0};
@@ -549,7 +566,7 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f)
                                      : "compare: %s (A) and %s (B)\n",
                    tx(a->run), tx(c->run));
         if (k != COMPARE_SAME) {
-            why_not(&b, a, c, k, &d, f);
+            why_not(&b, a, c, k, &d, f, width);
         } else if (f == MARKDOWN) {
             buf_puts(&b, "Same tool file and generator: the same tasks.\n\n"
                          "| arm | A pass | B pass | A - B | 95% CI | "
@@ -821,7 +838,7 @@ int main(int argc, char **argv)
                 status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
                 goto out;
             }
-        status = compare(db, &cards[0], &cards[1], f);
+        status = compare(db, &cards[0], &cards[1], f, width);
         card_free(&cards[0]);
         card_free(&cards[1]);
         goto out;

@@ -239,6 +239,31 @@ ok "tasks shared by many episodes: one task a seed" "450 901" \
     "$(sqlite3 -separator ' ' "$T/many.db" 'SELECT count(DISTINCT task_id),
         count(*) FROM episodes')"
 
+# --- a compare between tool files of 120 tools and 1 stays within the
+# --- width: its lists wrap
+"$PYTHON3" - "$T" <<'PY'
+import json, sys
+def tool(name):
+    return {"type": "function", "function": {"name": name, "parameters": {
+        "type": "object", "properties": {"order_id": {"type": "string"}}}}}
+json.dump([tool("refund_order_%03d" % i) for i in range(120)],
+          open(sys.argv[1] + "/many-tools.json", "w"))
+json.dump([tool("get_order")], open(sys.argv[1] + "/one-tool.json", "w"))
+PY
+printf '{"type":"run","run":"wide","tools":"many-tools.json"}\n{"type":"run","run":"thin","tools":"one-tool.json"}\n' \
+    > "$T/widths.jsonl"
+(cd "$T" && "$REPLAY" --quiet --db widths.db widths.jsonl 2>/dev/null)
+"$CARD" --db "$T/widths.db" --compare wide thin > "$T/widths.out"
+ok "a compare of 120 tools: its longest line" "80" \
+    "$(awk '{ if (length($0) > m) m = length($0) } END { print (m <= 80 ? 80 : m) }' \
+        "$T/widths.out")"
+ok "a compare of 120 tools: every tool named once" "121" \
+    "$(grep -o '[a-z_]*order[_0-9]*' "$T/widths.out" | sort -u | wc -l)"
+"$CARD" --db "$T/widths.db" --width 60 --compare wide thin > "$T/widths60.out"
+ok "a compare of 120 tools at --width 60: its longest line" "60" \
+    "$(awk '/^  (added|removed):|^    refund/ { if (length($0) > m) m = length($0) }
+        END { print (m <= 60 ? 60 : m) }' "$T/widths60.out")"
+
 # --- Ctrl-C: the episodes finished so far are kept, and replay says so
 mkfifo "$T/in.fifo"
 "$REPLAY" --db "$T/int.db" --batch 1 --tools-dir "$TOP_SRCDIR/samples/tools" - \
