@@ -65,8 +65,8 @@ if check_eq "the Markdown title" '## Card: a\nb|c\x1b[2J\u{202e}evil' \
        "$(line 5 "$md")" &&
    check_eq "the Markdown problem" \
        '- `TMP/t\nx.jsonl:5`: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a line'"'"'s type is run, episode, call or end' \
-       "$(line 30 "$md" | sed "s#$TEST_TMP/#TMP/#g")" &&
-   check_eq "the Markdown lines" 30 "$(printf '%s\n' "$md" | wc -l)"
+       "$(line 31 "$md" | sed "s#$TEST_TMP/#TMP/#g")" &&
+   check_eq "the Markdown lines" 31 "$(printf '%s\n' "$md" | wc -l)"
 then ok; else ko "the Markdown card"; fi
 
 # --list, text and Markdown
