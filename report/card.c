@@ -194,6 +194,10 @@ static void text_card(const card *c, int narrow)
         printf("    %s:%ld: %s\n", tx(c->first_problems[i].file),
                c->first_problems[i].line,
                shown_max(c->first_problems[i].message, 60, AS_TEXT));
+    if (c->problems > (long)c->nfirst)
+        printf("    ... and %ld more: SELECT * FROM problems WHERE run = "
+               "'<run>'\n",
+               c->problems - (long)c->nfirst);
     if (c->problems_no_run)
         printf("    and %ld in the database that name no run: %s\n",
                c->problems_no_run, no_run_query);
@@ -288,6 +292,10 @@ static void md_card(const card *c)
             printf("- %s: %s\n", code(at->failed ? "" : at->data),
                    tx(c->first_problems[i].message));
         }
+        if (c->problems > (long)c->nfirst)
+            printf("- ... and %ld more (`SELECT * FROM problems WHERE run = "
+                   "'<run>'`)\n",
+                   c->problems - (long)c->nfirst);
     }
 }
 

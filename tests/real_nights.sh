@@ -264,6 +264,19 @@ ok "a compare of 120 tools at --width 60: its longest line" "60" \
     "$(awk '/^  (added|removed):|^    refund/ { if (length($0) > m) m = length($0) }
         END { print (m <= 60 ? 60 : m) }' "$T/widths60.out")"
 
+# --- a card lists five problems, and says how many more there are
+{
+    echo "{\"type\":\"run\",\"run\":\"pp\",\"tools\":\"$shop\"}"
+    for i in 1 2 3 4 5 6 7; do
+        echo "{\"type\":\"episode\",\"run\":\"pp\",\"episode\":\"e$i\",\"seed\":1,\"arm\":\"depht:d3\"}"
+    done
+} > "$T/seven.jsonl"
+(cd "$T" && "$REPLAY" --quiet --db seven.db seven.jsonl 2>/dev/null)
+ok "a card of seven problems" "    ... and 2 more: SELECT * FROM problems WHERE run = '<run>'" \
+    "$("$CARD" --db "$T/seven.db" pp | grep -F '... and')"
+ok "a Markdown card of seven problems" "- ... and 2 more (\`SELECT * FROM problems WHERE run = '<run>'\`)" \
+    "$("$CARD" --db "$T/seven.db" --markdown pp | grep -F '... and')"
+
 # --- Ctrl-C: the episodes finished so far are kept, and replay says so
 mkfifo "$T/in.fifo"
 "$REPLAY" --db "$T/int.db" --batch 1 --tools-dir "$TOP_SRCDIR/samples/tools" - \
