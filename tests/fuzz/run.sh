@@ -93,7 +93,7 @@ for t in $targets; do
         $base -fsanitize=fuzzer $night_dir
     extra=""
     [ "$t" = transcript ] &&
-        extra="$out/obj/replay_night.o $out/obj/replay_writer.o
+        extra="$out/obj/replay_night.o $out/obj/replay_writer.o $out/obj/replay_taskcache.o
                -Wl,--wrap=generator_fingerprint"
     # shellcheck disable=SC2086
     if ! "$cc" -fsanitize=fuzzer $san -o "$out/fuzz_$t" "$out/obj/fuzz_$t.o" \
