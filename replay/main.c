@@ -28,7 +28,7 @@ static const char usage_text[] =
     "                      answered again, episodes written whole, skipped\n"
     "                      when unchanged; unusable lines go to the problems\n"
     "                      table; exit 0 all used, 1 some problems, 3 could\n"
-    "                      not run (database, tool file)\n"
+    "                      not run (database, tool file), 130 interrupted\n"
     "  --batch N           episodes a transaction (default 4096); a\n"
     "                      killed replay redoes at most one\n"
     "  --shard I/N         only the episodes of shard I (from 0) of N; read\n"
