@@ -816,8 +816,17 @@ static int on_call(night *n, const char *file, unsigned long line,
     if (ep->refused)
         return refused_ep_line(n, file, line, ep, tl, text, len, e);
     if (sim_call(ep->s, tl->call.name, tl->call.name_len, tl->call.args,
-                 tl->call.bad_args, &n->r, e) < 0)
-        return -1;
+                 tl->call.bad_args, &n->r, e) < 0) {
+        if (e->code == ERR_NOMEM)
+            return -1;
+        /* an answer these arguments need past the draw's budget: the
+         * call is a problem, and the night goes on */
+        snprintf(msg, sizeof msg, "the simulator cannot answer this call: "
+                                  "%.500s",
+                 e->msg);
+        err_clear(e);
+        return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
+    }
     if (ep->ncalls == ep->cap) {
         size_t cap = ep->cap ? 2 * ep->cap : 16;
         db_call *more = realloc(ep->calls, cap * sizeof *more);

@@ -41,6 +41,14 @@ ok "tasks on self-items.json" "3" "$got"
 got=$(r tools "$cases/nested-minitems.json" 2>&1 | tail -n 1)
 ok "tools on nested-minitems.json" "  make_node (line 9): its output schema: no value can be drawn at \$.rows[0][99997]: the schema needs more than 100000 values or 4 MiB of text in one answer" "$got"
 
+# --- an answer only some arguments make too large: that call is a problem,
+# --- and the night goes on (replay sim ends the session, saying why)
+got=$(cd "$cases" && r --db "$T/half.db" half.jsonl 2>&1; echo "exit $?")
+ok "a call whose answer cannot be drawn" "half.jsonl:6: the simulator cannot answer this call: no value can be drawn at \$.rows[2][19991]: the schema needs more than 100000 values or 4 MiB of text in one answer
+replay: 8 lines: 7 used, 0 unchanged, 1 problem, 0 blank
+replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 4 calls; into $T/half.db
+exit 1" "$got"
+
 # --- the same night, and the same rows, whether read from a file or a pipe
 {
     echo "{\"type\":\"run\",\"run\":\"big\",\"tools\":\"$shop\"}"
