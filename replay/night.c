@@ -140,17 +140,30 @@ static const char *intern(night *n, const char *file)
 /* A line refused because its run was: recorded, counted for the run, and
  * said only in the closing count, so a refused run of 681 lines says one
  * line and not 681.  1 when --strict says stop. */
+typedef int (*put_fn)(writer *w, const db_problem *p, err *e);
+
+/* Records a problem line through put (one of writer_put_problem*);
+ * 1 when --strict says stop. */
+static int problem_by(night *n, put_fn put, const char *file,
+                      unsigned long line, const char *run,
+                      const char *episode, const char *msg, const char *text,
+                      size_t len, err *e)
+{
+    n->c.problems++;
+    db_problem p = {file, line, run, episode, msg, text, len};
+    if (put(n->w, &p, e) < 0)
+        return -1;
+    return n->o.strict ? 1 : 0;
+}
+
 static int quiet_problem(night *n, size_t ri, const char *file,
                          unsigned long line, const char *run,
                          const char *episode, const char *msg,
                          const char *text, size_t len, err *e)
 {
-    n->c.problems++;
     n->runs[ri].quiet++;
-    db_problem p = {file, line, run, episode, msg, text, len};
-    if (writer_put_problem_quiet(n->w, &p, e) < 0)
-        return -1;
-    return n->o.strict ? 1 : 0;
+    return problem_by(n, writer_put_problem_quiet, file, line, run, episode,
+                      msg, text, len, e);
 }
 
 /* Records a problem line; 1 when --strict says stop. */
@@ -158,11 +171,8 @@ static int problem(night *n, const char *file, unsigned long line,
                    const char *run, const char *episode, const char *msg,
                    const char *text, size_t len, err *e)
 {
-    n->c.problems++;
-    db_problem p = {file, line, run, episode, msg, text, len};
-    if (writer_put_problem(n->w, &p, e) < 0)
-        return -1;
-    return n->o.strict ? 1 : 0;
+    return problem_by(n, writer_put_problem, file, line, run, episode, msg,
+                      text, len, e);
 }
 
 /* --------------------------------------------------------------- runs */
@@ -745,13 +755,9 @@ static int on_episode(night *n, const char *file, unsigned long line,
         ep_free(ep);
         return nomem(e);
     }
-    if (bad == 2) { /* the writer adds where the first one is */
-        n->c.problems++;
-        db_problem p = {file, line, tl->run, tl->episode, msg, text, len};
-        if (writer_put_problem_first(n->w, &p, e) < 0)
-            return -1;
-        return n->o.strict ? 1 : 0;
-    }
+    if (bad == 2) /* the writer adds where the first one is */
+        return problem_by(n, writer_put_problem_first, file, line, tl->run,
+                          tl->episode, msg, text, len, e);
     if (bad == 3)
         return quiet_problem(n, ri, file, line, tl->run, tl->episode, msg,
                              text, len, e);
