@@ -32,7 +32,7 @@ static const char usage_text[] =
     "              intervals, side effects, errors, per arm, per dial\n"
     "  --list      the runs in the database\n"
     "  --width N   text narrower than 80 columns: hashes cut to 16 digits\n"
-    "              (default: 80)\n"
+    "              (default: 80); a compare's tool lists wrap within N\n"
     "  --compare   two runs side by side, only when their tasks are the\n"
     "              same (same tool file bytes and generator); otherwise\n"
     "              says why not, with no figure set side by side\n"
