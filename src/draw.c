@@ -450,10 +450,14 @@ static value *draw_string(struct dctx *c, const schema_keywords *K,
     }
     if (!done && re) {
         regex_rng rng = {rng_next, &st};
-        if (regex_generate(re, &rng, min, max, &b) < 0) {
+        int rc = regex_generate(re, &rng, min, max, &b);
+        if (rc < 0) {
             regex_free(re);
             buf_free(&b);
-            return nomem(c);
+            return rc == REGEX_TOO_LONG
+                       ? cannot(c, "the pattern's shortest match is too "
+                                   "long to generate")
+                       : nomem(c);
         }
         done = 1;
         *from_pattern = 1;

@@ -53,6 +53,12 @@ enum {
  * though always at least up to its shortest match. */
 #define GEN_BUDGET_BITS ((size_t)1 << 27)
 
+/* The work, in states and moves visited, that finding the lengths a
+ * pattern can have may take (a few milliseconds).  Past it no longer
+ * lengths are considered; a pattern whose shortest match lies past it is
+ * not generated at all. */
+#define GEN_WORK ((size_t)1 << 22)
+
 #define CP_MAX 0x10FFFFu
 #define NO_MAX UINT32_MAX /* the m of {n,} */
 #define FAR SIZE_MAX /* "longer than anything we count" */
@@ -1404,6 +1410,13 @@ typedef struct gen {
     uint32_t *dist;    /* nstates: fallback distances */
     uint32_t *firsts;  /* consuming states reachable before anything */
     size_t nfirsts;
+    /* The usable consuming states leading to state i are
+     * into[into_off[i] .. into_off[i + 1]) (for the current pad). */
+    uint32_t *into_off, *into;
+    /* The members of layer k are pool[pool_off[k] .. pool_off[k + 1]). */
+    uint32_t *pool;
+    size_t npool, cappool;
+    size_t *pool_off; /* tlim + 2 */
 } gen;
 
 static bool bit(const uint64_t *b, size_t i)
@@ -1439,9 +1452,9 @@ static void close_back(const gen *g, uint64_t *set, bool bol, bool eol)
 {
     const regex *re = g->re;
     size_t top = 0;
-    for (size_t i = 0; i < re->nstates; i++)
-        if (bit(set, i))
-            g->stack[top++] = (uint32_t)i;
+    for (size_t w = 0; w < g->words; w++)
+        for (uint64_t x = set[w]; x; x &= x - 1)
+            g->stack[top++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(x));
     while (top) {
         uint32_t v = g->stack[--top];
         for (uint32_t j = re->rev_off[v]; j < re->rev_off[v + 1]; j++) {
@@ -1454,32 +1467,101 @@ static void close_back(const gen *g, uint64_t *set, bool bol, bool eol)
     }
 }
 
-/* The goals with k code points to go: the final state when k is 0, else
- * the consuming states after which k-1 code points can finish. */
+/* The goals with k code points to go, into set: the final state when k
+ * is 0, else the consuming states after which k-1 code points can
+ * finish (layer k-1 is built). */
 static void goals(const gen *g, size_t k, uint64_t *set)
 {
-    const regex *re = g->re;
     memset(set, 0, g->words * sizeof *set);
     if (k == 0) {
-        bit_set(set, re->match);
+        bit_set(set, g->re->match);
         return;
     }
-    const uint64_t *prev = layer(g, k - 1);
-    for (size_t s = 0; s < re->nstates; s++) {
-        const state *st = &re->states[s];
-        if (usable(g, st) && bit(prev, st->out))
-            bit_set(set, s);
+    for (size_t i = g->pool_off[k - 1]; i < g->pool_off[k]; i++) {
+        uint32_t v = g->pool[i];
+        for (uint32_t j = g->into_off[v]; j < g->into_off[v + 1]; j++)
+            bit_set(set, g->into[j]);
     }
 }
 
-/* Layer k: the states that can finish consuming exactly k code points,
- * none of them passing ^ (something has been consumed by then). */
-static void build_layers(gen *g)
+/* The usable consuming states into each state, for g->pad. */
+static void find_into(gen *g)
 {
+    const regex *re = g->re;
+    size_t n = re->nstates;
+    memset(g->into_off, 0, (n + 1) * sizeof *g->into_off);
+    for (size_t s = 0; s < n; s++)
+        if (usable(g, &re->states[s]))
+            g->into_off[re->states[s].out + 1]++;
+    for (size_t i = 0; i < n; i++)
+        g->into_off[i + 1] += g->into_off[i];
+    /* g->dist is free until the walk: it serves as the fill pointers */
+    memcpy(g->dist, g->into_off, n * sizeof *g->dist);
+    for (size_t s = 0; s < n; s++)
+        if (usable(g, &re->states[s]))
+            g->into[g->dist[re->states[s].out]++] = (uint32_t)s;
+}
+
+/* Adds state s to layer set and to the pool.  -1 out of memory. */
+static int enter(gen *g, uint64_t *set, uint32_t s)
+{
+    uint32_t *p = grow(g->pool, &g->cappool, g->npool + 1, sizeof *p);
+    if (!p)
+        return -1;
+    g->pool = p;
+    g->pool[g->npool++] = s;
+    bit_set(set, s);
+    return 0;
+}
+
+/* Layer k: the states that can finish consuming exactly k code points,
+ * none of them passing ^ (something has been consumed by then).  Each
+ * layer's members are kept in the pool too, so the work is what the
+ * layers hold and the moves into them, not the size of the pattern.
+ * When the work runs past GEN_WORK, the layers end at the one it was in
+ * (and g->tlim with them), or, when that is below the shortest match,
+ * REGEX_TOO_LONG.  -1 out of memory. */
+static int build_layers(gen *g)
+{
+    const regex *re = g->re;
+    size_t work = 0;
+    find_into(g);
+    g->npool = 0;
     for (size_t k = 0; k <= g->tlim; k++) {
-        goals(g, k, layer(g, k));
-        close_back(g, layer(g, k), false, k == 0);
+        uint64_t *set = layer(g, k);
+        size_t head = g->npool;
+        g->pool_off[k] = head;
+        memset(set, 0, g->words * sizeof *set);
+        if (k == 0 && enter(g, set, re->match) < 0)
+            return -1;
+        for (size_t i = k ? g->pool_off[k - 1] : 0; k && i < head; i++) {
+            uint32_t v = g->pool[i];
+            for (uint32_t j = g->into_off[v]; j < g->into_off[v + 1]; j++)
+                if (enter(g, set, g->into[j]) < 0)
+                    return -1;
+            work += 1 + g->into_off[v + 1] - g->into_off[v];
+        }
+        /* the moves back from the members, the pool as the queue */
+        for (size_t i = head; i < g->npool; i++) {
+            uint32_t v = g->pool[i];
+            for (uint32_t j = re->rev_off[v]; j < re->rev_off[v + 1]; j++) {
+                uint32_t u = re->rev[j];
+                if (!bit(set, u) && eps_allowed(&re->states[u], false, k == 0)
+                    && enter(g, set, u) < 0)
+                    return -1;
+            }
+            work += 1 + re->rev_off[v + 1] - re->rev_off[v];
+        }
+        g->pool_off[k + 1] = g->npool;
+        /* clearing the set costs a little too */
+        work += 1 + g->words / 8;
+        if (work > GEN_WORK && k < g->tlim) {
+            if (k < re->minlen)
+                return REGEX_TOO_LONG;
+            g->tlim = k;
+        }
     }
+    return 0;
 }
 
 /* The consuming states reachable from the start before consuming (through
@@ -1534,34 +1616,39 @@ static bool feasible(gen *g, size_t t)
     return false;
 }
 
-/* Picks the length: uniformly among those the pattern can have in
- * [lo, hi]; failing that the nearest one (the shorter on a tie), with
- * *in_range false. */
-static size_t pick_length(gen *g, regex_rng *rng, size_t lo, size_t hi,
-                          bool *in_range)
+/* Picks the length, into *t: uniformly among those the pattern can have
+ * in [lo, hi]; failing that the nearest one (the shorter on a tie), with
+ * *in_range false.  As build_layers when that fails. */
+static int pick_length(gen *g, regex_rng *rng, size_t lo, size_t hi,
+                       bool *in_range, size_t *t)
 {
-    build_layers(g);
+    int rc = build_layers(g);
+    if (rc < 0)
+        return rc;
     find_firsts(g);
     size_t top = hi < g->tlim ? hi : g->tlim, count = 0;
-    for (size_t t = lo; t <= top; t++)
-        count += feasible(g, t);
+    for (size_t k = lo; k <= top; k++)
+        count += feasible(g, k);
     if (count) {
         uint64_t r = pick(rng, count);
         *in_range = true;
-        for (size_t t = lo;; t++)
-            if (feasible(g, t) && r-- == 0)
-                return t;
+        for (size_t k = lo;; k++)
+            if (feasible(g, k) && r-- == 0) {
+                *t = k;
+                return 0;
+            }
     }
     *in_range = false;
     size_t best = 0, best_dist = FAR;
-    for (size_t t = 0; t <= g->tlim; t++) {
-        size_t d = t < lo ? lo - t : t > hi ? t - hi : 0;
-        if (d < best_dist && feasible(g, t)) {
-            best = t;
+    for (size_t k = 0; k <= g->tlim; k++) {
+        size_t d = k < lo ? lo - k : k > hi ? k - hi : 0;
+        if (d < best_dist && feasible(g, k)) {
+            best = k;
             best_dist = d;
         }
     }
-    return best;
+    *t = best;
+    return 0;
 }
 
 /* Distances (moves that consume nothing) to the goals of k, through the
@@ -1676,37 +1763,44 @@ int regex_generate(const regex *re, regex_rng *rng, size_t min_len,
     if (hi > max_len)
         hi = max_len;
     size_t cap = GEN_BUDGET_BITS / (g.words * 64);
-    if (cap < re->minlen)
-        cap = re->minlen;
+    /* Some length from the shortest match on must fit in the bits. */
+    if (re->minlen > cap)
+        return REGEX_TOO_LONG;
     g.tlim = hi > re->minlen ? hi : re->minlen;
     if (g.tlim > cap)
         g.tlim = cap;
     int rc = -1;
     /* out->data is a string even when the match is empty and out was a
      * fresh buf (reserving alone does not terminate it). */
-    if (buf_reserve(out, 0) < 0
-        || g.tlim + 1 > SIZE_MAX / sizeof *g.layers / g.words)
+    if (buf_reserve(out, 0) < 0)
         return -1;
     out->data[out->len] = '\0';
     g.layers = malloc((g.tlim + 1) * g.words * sizeof *g.layers);
+    g.pool_off = malloc((g.tlim + 2) * sizeof *g.pool_off);
     g.startset = malloc(g.words * sizeof *g.startset);
     g.scratch = malloc(g.words * sizeof *g.scratch);
     g.stack = malloc(n * sizeof *g.stack);
     g.visit = malloc(n * sizeof *g.visit);
     g.dist = malloc(n * sizeof *g.dist);
     g.firsts = malloc(n * sizeof *g.firsts);
-    if (!g.layers || !g.startset || !g.scratch || !g.stack || !g.visit
-        || !g.dist || !g.firsts)
+    g.into_off = malloc((n + 1) * sizeof *g.into_off);
+    g.into = malloc(n * sizeof *g.into);
+    if (!g.layers || !g.pool_off || !g.startset || !g.scratch || !g.stack
+        || !g.visit || !g.dist || !g.firsts || !g.into_off || !g.into)
         goto done;
     /* Padding only when the pattern cannot reach the range by itself. */
     bool in_range;
-    size_t t = pick_length(&g, rng, min_len, hi, &in_range);
+    size_t t;
+    if ((rc = pick_length(&g, rng, min_len, hi, &in_range, &t)) < 0)
+        goto done;
     if (!in_range) {
         g.pad = true;
-        t = pick_length(&g, rng, min_len, hi, &in_range);
+        if ((rc = pick_length(&g, rng, min_len, hi, &in_range, &t)) < 0)
+            goto done;
         if (!in_range) {
             g.pad = false;
-            t = pick_length(&g, rng, min_len, hi, &in_range);
+            if ((rc = pick_length(&g, rng, min_len, hi, &in_range, &t)) < 0)
+                goto done;
         }
     }
     rc = walk(&g, rng, t, out);
@@ -1721,6 +1815,10 @@ done:
     free(g.stack);
     free(g.visit);
     free(g.dist);
+    free(g.into_off);
+    free(g.into);
+    free(g.pool);
+    free(g.pool_off);
     free(g.firsts);
     return rc;
 }

@@ -82,9 +82,13 @@ int regex_search(const regex *re, const char *s, size_t len);
  * length in range is possible at all, the nearest possible length is
  * used (the shorter on a tie).  The string always matches.  Lengths are
  * exact, not best effort, up to a bound of 2^27 / (NFA states) code
- * points (6700 for the largest patterns), past which the longest length
- * within the bound is used.  Returns 0, or -1 out of memory (out is then
- * as it was). */
+ * points (6700 for the largest patterns) and within a bound of work
+ * (about 4 million states and moves visited while finding the possible
+ * lengths), past which the longest length within the bounds is used.
+ * Returns 0; REGEX_TOO_LONG, out as it was, when the pattern's shortest
+ * match lies past those bounds (thousands of code points, none of them
+ * optional, as in `^(x{1000}){12}$`); -1 out of memory (out as it was). */
+#define REGEX_TOO_LONG (-2)
 int regex_generate(const regex *re, regex_rng *rng, size_t min_len,
                    size_t max_len, buf *out);
 

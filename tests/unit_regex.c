@@ -688,6 +688,61 @@ START_TEST(generate_appends)
 }
 END_TEST
 
+/* Finding the lengths a pattern can have is bounded in work: a long
+ * literal with a loop after it (whose every length has many states) is
+ * still generated; a shortest match past the bounds is refused, and out
+ * is left as it was. */
+START_TEST(generate_bounds_its_work)
+{
+    buf out = BUF_INIT, pat = BUF_INIT;
+    uint64_t state = 11;
+    regex_rng rng = {splitmix64, &state};
+
+    buf_puts(&pat, "^");
+    for (int i = 0; i < 1400; i++)
+        buf_putc(&pat, '7');
+    buf_puts(&pat, "[a-z]+$");
+    regex *re = compile_ok(pat.data);
+    ck_assert_int_eq(regex_generate(re, &rng, 0, SIZE_MAX, &out), 0);
+    ck_assert_uint_ge(out.len, 1401);
+    ck_assert_int_eq(regex_search(re, out.data, out.len), 1);
+    regex_free(re);
+
+    /* 11,000 states in a row: long, but the work is what the layers hold */
+    re = compile_ok("^(x{1000}){11}$");
+    buf_reset(&out);
+    ck_assert_int_eq(regex_generate(re, &rng, 0, SIZE_MAX, &out), 0);
+    ck_assert_uint_eq(out.len, 11000);
+    regex_free(re);
+
+    /* past the bits: 12,000 code points at least, of 12,000 states */
+    re = compile_ok("^(x{1000}){12}$");
+    buf_reset(&out);
+    buf_puts(&out, "kept");
+    ck_assert_int_eq(regex_generate(re, &rng, 0, SIZE_MAX, &out),
+                     REGEX_TOO_LONG);
+    ck_assert_str_eq(out.data, "kept");
+    regex_free(re);
+
+    /* past the work: every layer below the shortest match is wide */
+    re = compile_ok("^(a|ab|abc|abcd|abcde){1000}$");
+    ck_assert_int_eq(regex_generate(re, &rng, 0, SIZE_MAX, &out),
+                     REGEX_TOO_LONG);
+    ck_assert_str_eq(out.data, "kept");
+    regex_free(re);
+
+    /* wide layers above the shortest match: fewer lengths, still a match */
+    re = compile_ok("^([ab]?){1000}([ab]?){1000}([ab]?){1000}$");
+    for (uint64_t seed = 0; seed < 4; seed++) {
+        generate(re, seed, 2900, SIZE_MAX, &out);
+        ck_assert_int_eq(regex_search(re, out.data, out.len), 1);
+    }
+    regex_free(re);
+    buf_free(&pat);
+    buf_free(&out);
+}
+END_TEST
+
 Suite *regex_suite(void)
 {
     Suite *s = suite_create("regex");
@@ -706,6 +761,7 @@ Suite *regex_suite(void)
     tcase_add_test(tc, generated_text_is_readable);
     tcase_add_test(tc, every_alternative_and_member_is_reached);
     tcase_add_test(tc, generate_appends);
+    tcase_add_test(tc, generate_bounds_its_work);
     suite_add_tcase(s, tc);
     return s;
 }
