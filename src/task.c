@@ -307,6 +307,34 @@ static int fits(struct maker *m, const value *schema, const value *v)
 /* The arguments a step states: the required ones (a read with none
  * required states its first argument of a scalar type), drawn, and the
  * handed one when it takes it; checked against the input schema. */
+/* The first name the input schema of t requires that is none of its
+ * arguments (drawing gives only those, so no draw can be accepted), or
+ * NULL. */
+static const char *required_unknown(const toolset *ts, const tool *t)
+{
+    err e;
+    const value *s = t->input_schema
+                         ? schema_deref(ts->doc->root, t->input_schema, &e)
+                         : NULL;
+    const value *req = s && s->kind == V_OBJECT ? schema_kw(s, "required")
+                                                : NULL;
+    if (!req || req->kind != V_ARRAY)
+        return NULL;
+    for (size_t i = 0; i < req->u.arr.len; i++) {
+        const value *r = req->u.arr.items[i];
+        if (r->kind != V_STRING)
+            continue;
+        size_t j = 0;
+        while (j < t->nargs && (strlen(t->args[j].name) != r->u.str.len ||
+                                memcmp(t->args[j].name, r->u.str.ptr,
+                                       r->u.str.len) != 0))
+            j++;
+        if (j == t->nargs)
+            return r->u.str.ptr;
+    }
+    return NULL;
+}
+
 static int step_args(struct maker *m, int k, const tool *t, int handed,
                      const char *prefix, value **out)
 {
@@ -322,6 +350,13 @@ static int step_args(struct maker *m, int k, const tool *t, int handed,
                        strcmp(ty, "enum") == 0))
             first = &t->args[i];
     }
+    const char *missing = required_unknown(m->ts, t);
+    if (missing)
+        return err_set(m->e, ERR_VALUE,
+                       "cannot draw arguments that %s accepts for a task: "
+                       "its input schema requires \"%s\" and gives it no "
+                       "property",
+                       t->name, missing);
     for (int attempt = 0; attempt < TRIES; attempt++) {
         char where[64], num[FMT_UINT_MAX + 1];
         size_t n = 0;
