@@ -36,7 +36,7 @@ int cmd_hash(int argc, char **argv)
         if (load_doc(&d, path, &e) < 0) {
             char line[1600];
             err_format(&e, shown_path(path), line, sizeof line);
-            fprintf(stderr, "%s\n", line);
+            say("%s", line);
             status = EXIT_REFUSED;
             continue;
         }

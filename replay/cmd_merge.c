@@ -106,7 +106,7 @@ int cmd_merge(int argc, char **argv)
     err_clear(&e);
     for (int i = first + 1; i < argc; i++)
         if (strcmp(argv[i], out) != 0 && db_check_shard(argv[i], &e) < 0) {
-            fprintf(stderr, "replay merge: %s\n", e.msg);
+            say("replay merge: %s", e.msg);
             return EXIT_CANNOT;
         }
     int fresh = access(out, F_OK) != 0 && errno == ENOENT;
@@ -114,7 +114,7 @@ int cmd_merge(int argc, char **argv)
     if (fresh) {
         partial = malloc(strlen(out) + sizeof ".partial");
         if (!partial) {
-            fprintf(stderr, "replay: out of memory\n");
+            say("replay: out of memory");
             return EXIT_CANNOT;
         }
         strcpy(partial, out);
@@ -125,7 +125,7 @@ int cmd_merge(int argc, char **argv)
     db *d = NULL;
     int status = 0;
     if (open_out(&d, path, fresh, &e) < 0) {
-        fprintf(stderr, "replay: %s\n", e.msg);
+        say("replay: %s", e.msg);
         status = EXIT_CANNOT;
         goto end;
     }
@@ -133,32 +133,32 @@ int cmd_merge(int argc, char **argv)
     for (int i = first + 1; i < argc; i++) {
         db_merge_counts c;
         if (strcmp(argv[i], out) == 0) {
-            fprintf(stderr, "replay: merge: %s is the output; skipped\n", out);
+            say("replay: merge: %s is the output; skipped", out);
             continue;
         }
         int copy = db_is_empty(d);
         if (copy) { /* an empty database: the shard copied whole */
             if (db_copy_from(d, argv[i], &e) < 0) {
-                fprintf(stderr, "replay: %s\n", e.msg);
+                say("replay: %s", e.msg);
                 status = EXIT_CANNOT;
                 break;
             }
             db_close(d, NULL);
             if (open_out(&d, path, fresh, &e) < 0) {
-                fprintf(stderr, "replay: %s\n", e.msg);
+                say("replay: %s", e.msg);
                 status = EXIT_CANNOT;
                 goto end;
             }
             c = (db_merge_counts){0};
             c.episodes = c.added = db_count_episodes(d);
         } else if (db_merge(d, argv[i], &c, &e) < 0) {
-            fprintf(stderr, "replay: %s\n", e.msg);
+            say("replay: %s", e.msg);
             status = EXIT_CANNOT;
             break;
         }
         if (!quiet)
-            fprintf(stderr, "replay: merged %s: %lu episodes (%lu new, %lu "
-                            "replaced, %lu unchanged)\n",
+            say("replay: merged %s: %lu episodes (%lu new, %lu "
+                            "replaced, %lu unchanged)",
                     argv[i], c.episodes, c.added, c.replaced, c.unchanged);
         all.episodes += c.episodes;
         all.added += c.added;
@@ -166,21 +166,21 @@ int cmd_merge(int argc, char **argv)
         all.unchanged += c.unchanged;
     }
     if (status == 0 && fresh && db_build_end(d, &e) < 0) {
-        fprintf(stderr, "replay: %s\n", e.msg);
+        say("replay: %s", e.msg);
         status = EXIT_CANNOT;
     }
     if (db_close(d, &e) < 0 && status == 0) {
-        fprintf(stderr, "replay: %s\n", e.msg);
+        say("replay: %s", e.msg);
         status = EXIT_CANNOT;
     }
     d = NULL;
     if (status == 0 && fresh && put_in_place(partial, out, &e) < 0) {
-        fprintf(stderr, "replay: %s\n", e.msg);
+        say("replay: %s", e.msg);
         status = EXIT_CANNOT;
     }
     if (status == 0 && !quiet)
-        fprintf(stderr, "replay: %d shard%s into %s: %lu episodes (%lu new, "
-                        "%lu replaced, %lu unchanged)\n",
+        say("replay: %d shard%s into %s: %lu episodes (%lu new, "
+                        "%lu replaced, %lu unchanged)",
                 argc - first - 1, argc - first - 1 == 1 ? "" : "s", out,
                 all.episodes, all.added, all.replaced, all.unchanged);
 end:

@@ -85,7 +85,7 @@ static int skip(struct inputs *in, const char *path, const char *why)
 {
     fputs("replay: ", stderr);
     fput_shown(stderr, path);
-    fprintf(stderr, ": skipped: %s\n", why);
+    say(": skipped: %s", why);
     in->skipped++;
     return 0;
 }
@@ -107,7 +107,7 @@ static int collect(struct inputs *in, const char *path, int named)
         int why = errno;
         fputs("replay: cannot read ", stderr);
         fput_shown(stderr, path);
-        fprintf(stderr, ": %s\n", strerror(why));
+        say(": %s", strerror(why));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
@@ -130,7 +130,7 @@ static int collect(struct inputs *in, const char *path, int named)
         int why = errno;
         fputs("replay: cannot read the folder ", stderr);
         fput_shown(stderr, path);
-        fprintf(stderr, ": %s\n", strerror(why));
+        say(": %s", strerror(why));
         return -1;
     }
     char **names = NULL;
@@ -175,7 +175,7 @@ static int collect(struct inputs *in, const char *path, int named)
         in->empty_folders++;
     }
     if (rc < 0 && errno == ENOMEM)
-        fprintf(stderr, "replay: out of memory listing %s\n", path);
+        say("replay: out of memory listing %s", path);
     return rc;
 }
 
@@ -431,14 +431,14 @@ static void summary(const night_counts *c, const char *db_path)
     if (c->other_shards)
         fprintf(stderr, ", %lu for other shards", c->other_shards);
     fputc('\n', stderr);
-    fprintf(stderr, "replay: %lu run%s; %lu episode%s written (%lu replaced, "
-                    "%lu unfinished), %lu unchanged; %lu calls; into %s\n",
+    say("replay: %lu run%s; %lu episode%s written (%lu replaced, "
+                    "%lu unfinished), %lu unchanged; %lu calls; into %s",
             c->runs, c->runs == 1 ? "" : "s", c->episodes,
             c->episodes == 1 ? "" : "s", c->replaced, c->unfinished,
             c->skipped, c->calls, db_path);
     if (c->evicted)
-        fprintf(stderr, "replay: %lu episode%s written unfinished to keep at "
-                        "most --max-open open at once\n",
+        say("replay: %lu episode%s written unfinished to keep at "
+                        "most --max-open open at once",
                 c->evicted, c->evicted == 1 ? "" : "s");
 }
 
@@ -449,9 +449,9 @@ static void say_timings(const night_counts *c, const struct timespec *began)
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) != 0)
         cpu = zero;
-    fprintf(stderr, "replay: %.2f s; CPU seconds: %.2f reading and "
+    say("replay: %.2f s; CPU seconds: %.2f reading and "
                     "answering, %.2f writing the database, %.2f copying "
-                    "its log\n",
+                    "its log",
             seconds(began, &now), seconds(&zero, &cpu), c->cpu_write,
             c->cpu_copy);
 }
@@ -501,7 +501,7 @@ int cmd_replay(int argc, char **argv)
             const char **more =
                 realloc(tools_dirs, (o.ntools_dirs + 1) * sizeof *more);
             if (!more) {
-                fprintf(stderr, "replay: out of memory\n");
+                say("replay: out of memory");
                 status = EXIT_CANNOT;
                 goto out;
             }
@@ -552,7 +552,7 @@ int cmd_replay(int argc, char **argv)
             goto out;
         }
         if (from && !quiet)
-            fprintf(stderr, "replay: shard %u/%u (from %s)\n", o.shard,
+            say("replay: shard %u/%u (from %s)", o.shard,
                     o.shards, from);
     }
 
@@ -569,7 +569,7 @@ int cmd_replay(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     if (night_open(&n, &o, &e) < 0) {
-        fprintf(stderr, "replay: %s\n", e.msg);
+        say("replay: %s", e.msg);
         night_free(n);
         status = EXIT_CANNOT;
         goto out;
@@ -600,11 +600,8 @@ int cmd_replay(int argc, char **argv)
         r.fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
         if (r.fd < 0) {
             int why = errno;
-            buf b = BUF_INIT;
-            utf8_shown(&b, path, strlen(path), 300);
-            snprintf(last, sizeof last, "replay: cannot read %s: %s\n",
-                     b.failed || !b.data ? "?" : b.data, strerror(why));
-            buf_free(&b);
+            snprintf(last, sizeof last, "replay: cannot read %s: %s",
+                     path, strerror(why));
             fatal = 1;
             break;
         }
@@ -613,7 +610,7 @@ int cmd_replay(int argc, char **argv)
         unsigned long line = 0;
         int looked = 0; /* at the first line that is not blank */
         if (night_begin_file(n, shown, &e) < 0) {
-            snprintf(last, sizeof last, "replay: %s\n", e.msg);
+            snprintf(last, sizeof last, "replay: %s", e.msg);
             fatal = 1;
             break;
         }
@@ -625,7 +622,7 @@ int cmd_replay(int argc, char **argv)
                 break;
             if (k == LINE_ERROR) {
                 snprintf(last, sizeof last,
-                         "replay: %s: cannot read line %lu: %s\n", shown,
+                         "replay: %s: cannot read line %lu: %s", shown,
                          line + 1, strerror(errno));
                 fatal = 1;
                 break;
@@ -637,7 +634,7 @@ int cmd_replay(int argc, char **argv)
                 if (kind != LOOKS_TRANSCRIPT) {
                     if (night_skip_file(n, shown, input_not_transcript(kind),
                                         &e) < 0) {
-                        snprintf(last, sizeof last, "replay: %s\n", e.msg);
+                        snprintf(last, sizeof last, "replay: %s", e.msg);
                         fatal = 1;
                     }
                     break; /* nothing of it is read or written */
@@ -647,13 +644,13 @@ int cmd_replay(int argc, char **argv)
                          ? night_long_line(n, shown, line, text, len, full, &e)
                          : night_line(n, shown, dir, line, text, len, &e);
             if (rc < 0) {
-                snprintf(last, sizeof last, "replay: %s\n", e.msg);
+                snprintf(last, sizeof last, "replay: %s", e.msg);
                 fatal = 1;
                 break;
             }
             if (rc == 1) {
                 snprintf(last, sizeof last, "replay: stopped at the first "
-                                            "problem (--strict)\n");
+                                            "problem (--strict)");
                 stop = 1;
                 break;
             }
@@ -669,14 +666,14 @@ int cmd_replay(int argc, char **argv)
             close(r.fd);
     }
     if (!r.buf) {
-        snprintf(last, sizeof last, "replay: out of memory\n");
+        snprintf(last, sizeof last, "replay: out of memory");
         fatal = 1;
     }
     free(r.buf);
     show_progress(&p, night_get_counts(n), 1);
     if (!fatal && night_finish(n, !stop, &e) < 0) {
         /* the database failed: its error comes before any other */
-        snprintf(last, sizeof last, "replay: %s\n", e.msg);
+        snprintf(last, sizeof last, "replay: %s", e.msg);
         fatal = 1;
     }
     night_counts c = *night_get_counts(n);
@@ -684,20 +681,21 @@ int cmd_replay(int argc, char **argv)
     if (interrupted && !fatal)
         snprintf(last, sizeof last, "replay: interrupted: %lu episode%s "
                                     "kept; run the same command again to "
-                                    "finish\n",
+                                    "finish",
                  c.episodes + c.skipped, c.episodes + c.skipped == 1 ? "" : "s");
-    fputs(last, stderr);
+    if (last[0])
+        say("%s", last); /* escaped there: it quotes paths and names */
     if (!fatal)
         summary(&c, o.db_path);
     if (timings)
         say_timings(&c, &began);
     if (!fatal && in.skipped)
-        fprintf(stderr, "replay: %lu entr%s of the folders skipped (see "
-                        "above)\n",
+        say("replay: %lu entr%s of the folders skipped (see "
+                        "above)",
                 in.skipped, in.skipped == 1 ? "y" : "ies");
     if (!fatal && c.skipped_files)
-        fprintf(stderr, "replay: %lu file%s skipped: not transcripts (see "
-                        "above)\n",
+        say("replay: %lu file%s skipped: not transcripts (see "
+                        "above)",
                 c.skipped_files, c.skipped_files == 1 ? "" : "s");
     status = fatal         ? EXIT_CANNOT
              : interrupted ? EXIT_INTERRUPTED

@@ -160,7 +160,7 @@ static void emit(struct session *s, FILE *f, const char *what, buf *line)
     if (buf_putc(line, '\n') < 0 || fwrite(line->data, 1, line->len, f) !=
                                          line->len ||
         fflush(f) != 0) {
-        fprintf(stderr, "replay sim: cannot write the %s %s: %s\n", what,
+        say("replay sim: cannot write the %s %s: %s", what,
                 f == s->transcript ? s->transcript_path : s->report_path,
                 strerror(errno));
         s->failed_write = 1;
@@ -272,7 +272,7 @@ static int one_line(struct session *s, const char *text, size_t len,
             /* not a call: an error back, and the session goes on */
             char msg[700];
             snprintf(msg, sizeof msg, "line %lu is not a call: %s", n, e.msg);
-            fprintf(stderr, "replay sim: <stdin>:%lu: %s\n", n, e.msg);
+            say("replay sim: <stdin>:%lu: %s", n, e.msg);
             rc = refuse_line(s, msg, r);
             goto done;
         }
@@ -280,7 +280,7 @@ static int one_line(struct session *s, const char *text, size_t len,
     if (rc == 0 &&
         sim_call(s->sim, c.name, c.name_len, c.args, c.bad_args, r, &e) < 0) {
         if (e.code != ERR_NOMEM) { /* a schema no answer can be drawn from */
-            fprintf(stderr, "replay sim: <stdin>:%lu: cannot answer: %s\n", n,
+            say("replay sim: <stdin>:%lu: cannot answer: %s", n,
                     e.msg);
             rc = -2;
             goto done;
@@ -432,7 +432,7 @@ int cmd_sim(int argc, char **argv)
     int status = 0;
     if (!a || task_make(&t, a, ts, seed, &arm, &e) < 0 ||
         sim_new(&s.sim, ts, t, &e) < 0) {
-        fprintf(stderr, "replay: %s: %s\n", s.path, a ? e.msg : "out of memory");
+        say("replay: %s: %s", s.path, a ? e.msg : "out of memory");
         status = EXIT_REFUSED;
         goto out;
     }
@@ -440,19 +440,19 @@ int cmd_sim(int argc, char **argv)
     s.t = t;
     if (!s.episode && !(s.episode = own_id = episode_id(s.transcript_path,
                                                           s.run, t->id))) {
-        fprintf(stderr, "replay sim: out of memory\n");
+        say("replay sim: out of memory");
         status = EXIT_REFUSED;
         goto out;
     }
     if (s.transcript_path &&
         !(s.transcript = open_output(s.transcript_path, "a"))) {
-        fprintf(stderr, "replay sim: cannot open the transcript %s: %s\n",
+        say("replay sim: cannot open the transcript %s: %s",
                 s.transcript_path, strerror(errno));
         status = EXIT_REFUSED;
         goto out;
     }
     if (s.report_path && !(s.report = open_output(s.report_path, "w"))) {
-        fprintf(stderr, "replay sim: cannot open the report %s: %s\n",
+        say("replay sim: cannot open the report %s: %s",
                 s.report_path, strerror(errno));
         status = EXIT_REFUSED;
         goto out;
@@ -475,7 +475,7 @@ int cmd_sim(int argc, char **argv)
             snprintf(msg, sizeof msg,
                      "line %lu is %zu bytes, longer than the limit of %u MiB "
                      "for a line", n, full, TRANSCRIPT_LINE_LIMIT >> 20);
-            fprintf(stderr, "replay sim: <stdin>:%lu: %s\n", n, msg);
+            say("replay sim: <stdin>:%lu: %s", n, msg);
             if (refuse_line(&s, msg, &r) < 0) {
                 status = EXIT_REFUSED;
                 break;
@@ -487,8 +487,8 @@ int cmd_sim(int argc, char **argv)
         int rc = one_line(&s, line, len, n, &r);
         if (rc < 0) {
             if (rc == -1)
-                fprintf(stderr, "replay sim: <stdin>:%lu: out of memory, or "
-                                "standard output is closed\n", n);
+                say("replay sim: <stdin>:%lu: out of memory, or "
+                                "standard output is closed", n);
             status = EXIT_REFUSED;
             break;
         }

@@ -94,7 +94,7 @@ int cmd_tasks(int argc, char **argv)
     err_clear(&e);
     for (size_t i = 0; i < narms && status == 0; i++)
         if (task_check_depth(ts, task_depth(&arms[i]), &e) < 0) {
-            fprintf(stderr, "replay: %s: %s\n", shown_path(path), e.msg);
+            say("replay: %s: %s", shown_path(path), e.msg);
             status = EXIT_REFUSED;
         }
     buf line = BUF_INIT;
@@ -108,7 +108,7 @@ int cmd_tasks(int argc, char **argv)
                     task_write_json(&line, t, GENERATOR_VERSION, &e) < 0) {
                     if (!a)
                         err_set(&e, ERR_NOMEM, "out of memory");
-                    fprintf(stderr, "replay: %s: %s\n", shown_path(path),
+                    say("replay: %s: %s", shown_path(path),
                             e.msg);
                     status = EXIT_REFUSED;
                 } else {
@@ -124,7 +124,7 @@ int cmd_tasks(int argc, char **argv)
     toolset_free(ts);
     doc_free(d);
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "replay: cannot write the tasks to standard output\n");
+        say("replay: cannot write the tasks to standard output");
         return EXIT_REFUSED;
     }
     return status;

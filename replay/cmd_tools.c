@@ -210,7 +210,7 @@ int cmd_tools(int argc, char **argv)
     toolset_free(ts);
     doc_free(d);
     if (rc < 0 || fflush(stdout) != 0) {
-        fprintf(stderr, "replay: tools: cannot write the output\n");
+        say("replay: tools: cannot write the output");
         return EXIT_REFUSED;
     }
     return 0;

@@ -59,7 +59,13 @@ const char *input_not_transcript(enum input_kind kind);
 /* How to name path in messages: "<stdin>" for "-". */
 const char *shown_path(const char *path);
 
-/* Prints "replay: " and the message to stderr, then a hint to --help. */
+/* Prints the formatted line to stderr and a newline, made safe for a
+ * terminal (utf8_safe): what it quotes from input can carry anything, and
+ * what was shown already keeps its escapes as they are. */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "replay: " and the message to stderr (as say does), then a hint
+ * to --help. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

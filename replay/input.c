@@ -1,4 +1,5 @@
 /* input: a tool file named on the command line, "-" being standard input. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,6 +44,39 @@ void fput_shown(FILE *f, const char *text)
     if (!b.failed && b.len)
         fwrite(b.data, 1, b.len, f);
     buf_free(&b);
+}
+
+/* One line to stderr, made safe (utf8_safe), then a newline. */
+static void vsay(const char *fmt, va_list ap)
+{
+    char line[8192];
+    vsnprintf(line, sizeof line, fmt, ap);
+    buf b = BUF_INIT;
+    utf8_safe(&b, line, strlen(line));
+    if (!b.failed && b.len)
+        fwrite(b.data, 1, b.len, stderr);
+    buf_free(&b);
+    fputc('\n', stderr);
+}
+
+void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(fmt, ap);
+    va_end(ap);
+}
+
+int usage_error(const char *fmt, ...)
+{
+    char line[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    say("replay: %s", line);
+    fputs("Try 'replay --help'.\n", stderr);
+    return EXIT_USAGE;
 }
 
 const char *shown_path(const char *path)
@@ -129,7 +163,7 @@ int load_tools(const char *path, doc **d, toolset **ts)
         char line[1600];
         err_format(&e, shown_path(path), line, sizeof line);
         if (e.code == ERR_NOMEM || !looks_like_transcript(path)) {
-            fprintf(stderr, "%s\n", line);
+            say("%s", line);
         } else {
             fput_shown(stderr, path);
             fputs(": it looks like a transcript (JSON Lines), not a tool "

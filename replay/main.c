@@ -69,17 +69,6 @@ static const char usage_text[] =
     "1 some input refused (one line each on stderr), 2 usage error.\n"
     "See replay(1) for the rules and the limits.\n";
 
-int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("replay: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry 'replay --help'.\n", stderr);
-    return EXIT_USAGE;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -94,7 +83,7 @@ int main(int argc, char **argv)
         err e;
         err_clear(&e);
         if (generator_fingerprint(fp, &e) < 0) {
-            fprintf(stderr, "replay: cannot fingerprint the generator: %s\n",
+            say("replay: cannot fingerprint the generator: %s",
                     e.msg);
             return EXIT_REFUSED;
         }

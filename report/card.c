@@ -44,16 +44,6 @@ static const char usage_text[] =
     "other generators; 2 usage error or no such run; 3 the database cannot\n"
     "be read.  See docs/card.md.\n";
 
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("card: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry 'card --help'.\n", stderr);
-    return EXIT_USAGE;
-}
 
 /* ------------------------------------------------- text from the database */
 
@@ -69,7 +59,7 @@ static int usage_error(const char *fmt, ...)
 static buf shown_pool[SHOWN_KEPT];
 static unsigned shown_next;
 
-enum shown_as { AS_TEXT, AS_CELL };
+enum shown_as { AS_TEXT, AS_CELL, AS_SAFE };
 
 static const char *shown_max(const char *s, size_t max, enum shown_as as)
 {
@@ -78,6 +68,8 @@ static const char *shown_max(const char *s, size_t max, enum shown_as as)
     buf_reset(b);
     if (as == AS_TEXT) {
         utf8_shown(b, s, strlen(s), max);
+    } else if (as == AS_SAFE) {
+        utf8_safe(b, s, strlen(s));
     } else {
         utf8_shown(&tmp, s, strlen(s), max);
         for (size_t i = 0; i < tmp.len; i++)
@@ -94,6 +86,28 @@ static const char *shown_max(const char *s, size_t max, enum shown_as as)
 static const char *tx(const char *s)
 {
     return shown_max(s, (size_t)-1, AS_TEXT);
+}
+
+/* A message that may quote input, some of it shown already, for a
+ * terminal (utf8_safe). */
+static const char *safe(const char *s)
+{
+    return shown_max(s, (size_t)-1, AS_SAFE);
+}
+
+/* Says "card: " and the message on stderr, made safe (it may quote the
+ * command line), then a hint to --help. */
+static int usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    char line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "card: %s\nTry 'card --help'.\n", safe(line));
+    return EXIT_USAGE;
 }
 
 /* s in a Markdown table cell. */
@@ -508,7 +522,7 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
     err e;
     err_clear(&e);
     if (k == COMPARE_CONTRACTS && card_contract_diff(&d, db, a, c, &e) < 0) {
-        fprintf(stderr, "card: %s\n", e.msg);
+        fprintf(stderr, "card: %s\n", safe(e.msg));
         return EXIT_DB;
     }
     buf b = BUF_INIT;
@@ -652,7 +666,7 @@ static int list_runs(sqlite3 *db, enum format f)
                            "ORDER BY replayed_at, run",
                            -1, &s, NULL) != SQLITE_OK) {
         fprintf(stderr, "card: cannot read the database: %s\n",
-                sqlite3_errmsg(db));
+                safe(sqlite3_errmsg(db)));
         return EXIT_DB;
     }
     struct listed *rows = NULL;
@@ -683,7 +697,7 @@ static int list_runs(sqlite3 *db, enum format f)
     int failed = !oom && rc != SQLITE_DONE;
     if (failed)
         fprintf(stderr, "card: cannot read the database: %s\n",
-                sqlite3_errmsg(db));
+                safe(sqlite3_errmsg(db)));
     sqlite3_finalize(s);
     buf b = BUF_INIT;
     if (f == TEXT)
@@ -721,7 +735,7 @@ static int list_runs(sqlite3 *db, enum format f)
     long no_run = 0;
     err e;
     if (!failed && card_problems_no_run(db, &no_run, &e) < 0) {
-        fprintf(stderr, "card: %s\n", e.msg);
+        fprintf(stderr, "card: %s\n", safe(e.msg));
         failed = 1;
     }
     if (no_run && f != JSON)
@@ -810,7 +824,7 @@ int main(int argc, char **argv)
     err e;
     err_clear(&e);
     if (card_db_open(&db, db_path, &e) < 0) {
-        fprintf(stderr, "card: %s\n", e.msg);
+        fprintf(stderr, "card: %s\n", safe(e.msg));
         return EXIT_DB;
     }
     int status = 0;
@@ -822,14 +836,14 @@ int main(int argc, char **argv)
     if (nruns == 0) {
         latest = card_latest(db, &e);
         if (!latest && e.code != ERR_NONE) {
-            fprintf(stderr, "card: %s\n", e.msg);
+            fprintf(stderr, "card: %s\n", safe(e.msg));
             status = EXIT_DB;
             goto out;
         }
         if (!latest) {
             fprintf(stderr, "card: %s holds no run yet; replay a night into "
                             "it first\n",
-                    db_path);
+                    tx(db_path));
             status = EXIT_USAGE;
             goto out;
         }
@@ -839,7 +853,7 @@ int main(int argc, char **argv)
     if (cmp) {
         for (int i = 0; i < 2; i++)
             if (card_load(&cards[i], db, runs[i], &e) < 0) {
-                fprintf(stderr, "card: %s\n", e.msg);
+                fprintf(stderr, "card: %s\n", safe(e.msg));
                 if (i)
                     card_free(&cards[0]);
                 card_free(&cards[i]);
@@ -854,7 +868,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nruns; i++) {
         card c;
         if (card_load(&c, db, runs[i], &e) < 0) {
-            fprintf(stderr, "card: %s\n", e.msg);
+            fprintf(stderr, "card: %s\n", safe(e.msg));
             card_free(&c);
             status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
             goto out;

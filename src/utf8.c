@@ -321,7 +321,8 @@ static int escaped_for_terminal(uint32_t cp)
            cp == 0x2028 || cp == 0x2029 || (cp >= 0xD800 && cp <= 0xDFFF);
 }
 
-int utf8_shown(buf *out, const char *s, size_t len, size_t max)
+static int shown(buf *out, const char *s, size_t len, size_t max,
+                 int backslash)
 {
     static const char hex[] = "0123456789abcdef";
     size_t used = 0;
@@ -345,7 +346,7 @@ int utf8_shown(buf *out, const char *s, size_t len, size_t max)
                 esc[3] = hex[c & 15];
                 width = 4;
             }
-        } else if (cp == '\\') {
+        } else if (cp == '\\' && backslash) {
             piece = "\\\\";
             width = 2;
         } else if (escaped_for_terminal(cp)) {
@@ -368,4 +369,14 @@ int utf8_shown(buf *out, const char *s, size_t len, size_t max)
         len -= n;
     }
     return 0;
+}
+
+int utf8_shown(buf *out, const char *s, size_t len, size_t max)
+{
+    return shown(out, s, len, max, 1);
+}
+
+int utf8_safe(buf *out, const char *s, size_t len)
+{
+    return shown(out, s, len, (size_t)-1, 0);
 }

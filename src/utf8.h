@@ -99,4 +99,11 @@ int utf8_printable(buf *out, const char *s, size_t len, size_t max);
  * limit).  0, or -1 out of memory. */
 int utf8_shown(buf *out, const char *s, size_t len, size_t max);
 
+/* As utf8_shown without a limit, except that a backslash is kept as it
+ * is: for a message whose parts from input may have been shown already
+ * (its escapes stay readable, not doubled), so that whatever else it
+ * quotes still cannot reach a terminal raw.  utf8_shown's output comes
+ * through unchanged.  0, or -1 out of memory. */
+int utf8_safe(buf *out, const char *s, size_t len);
+
 #endif
