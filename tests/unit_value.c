@@ -269,6 +269,24 @@ START_TEST(utf8_shown_escapes_what_a_terminal_obeys)
 }
 END_TEST
 
+/* utf8_safe escapes as utf8_shown does but keeps backslashes, so that
+ * utf8_shown's output comes through unchanged. */
+START_TEST(utf8_safe_keeps_what_was_shown)
+{
+    const char raw[] = "a\\b\x1b[2J\n\xe2\x80\xae\xff";
+    buf once = BUF_INIT, safe = BUF_INIT, again = BUF_INIT;
+    ck_assert_int_eq(utf8_safe(&safe, raw, sizeof raw - 1), 0);
+    ck_assert_str_eq(safe.data, "a\\b\\x1b[2J\\n\\u{202e}\\xff");
+    ck_assert_int_eq(utf8_shown(&once, raw, sizeof raw - 1, (size_t)-1), 0);
+    ck_assert_str_eq(once.data, "a\\\\b\\x1b[2J\\n\\u{202e}\\xff");
+    ck_assert_int_eq(utf8_safe(&again, once.data, once.len), 0);
+    ck_assert_str_eq(again.data, once.data);
+    buf_free(&once);
+    buf_free(&safe);
+    buf_free(&again);
+}
+END_TEST
+
 Suite *value_suite(void)
 {
     Suite *s = suite_create("value");
@@ -284,6 +302,7 @@ Suite *value_suite(void)
     tcase_add_test(tc, text_nodes_and_counts);
     tcase_add_test(tc, vbuild_ints_and_puts);
     tcase_add_test(tc, utf8_shown_escapes_what_a_terminal_obeys);
+    tcase_add_test(tc, utf8_safe_keeps_what_was_shown);
     suite_add_tcase(s, tc);
     return s;
 }
