@@ -6,6 +6,7 @@
 #include "canon.h"
 #include "draw.h"
 #include "schema.h"
+#include "shape.h"
 
 static const struct {
     const char *code;
@@ -144,11 +145,13 @@ int answer_place_args(value **out, arena *a, const toolset *ts,
     if (!args || args->kind != V_OBJECT || answer->kind != V_OBJECT)
         return 0;
     const value *root = ts->doc->root;
-    const value *props = NULL;
+    shape sh = {.n = 0};
     if (t->output_schema) {
-        const value *s = schema_deref(root, t->output_schema, e);
-        props = s ? schema_kw(s, "properties") : NULL;
-        if (!props || props->kind != V_OBJECT)
+        /* the members drawing merged: allOf, and the branch it drew */
+        if (shape_of(&sh, root, t->output_schema, answer) < 0)
+            return err_set(e, ERR_NOMEM, "out of memory placing arguments");
+        size_t at = 0;
+        if (!shape_next(&sh, &at))
             return 0; /* nowhere to put them: the answer as drawn */
     }
     size_t cap = answer->u.obj.len + args->u.obj.len;
@@ -163,17 +166,23 @@ int answer_place_args(value **out, arena *a, const toolset *ts,
         value *v = args->u.obj.items[i].val;
         if (k->kind != V_STRING)
             continue;
-        if (props) {
-            const value *field = value_get(props, k->u.str.ptr, k->u.str.len);
-            if (!field)
-                continue;
-            buf msg = BUF_INIT;
-            int r = schema_check(root, field, v, "the value", &msg);
-            buf_free(&msg);
-            if (r < 0)
-                return err_set(e, ERR_NOMEM, "out of memory placing arguments");
-            if (r != 0)
-                continue; /* does not fit: the drawn value stays */
+        if (t->output_schema) {
+            /* every part that describes the field must take the value */
+            const value *defs[SHAPE_MAX];
+            size_t nd = shape_field(&sh, k->u.str.ptr, k->u.str.len, defs,
+                                    SHAPE_MAX);
+            int fits = nd > 0;
+            for (size_t d = 0; d < nd && fits; d++) {
+                buf msg = BUF_INIT;
+                int r = schema_check(root, defs[d], v, "the value", &msg);
+                buf_free(&msg);
+                if (r < 0)
+                    return err_set(e, ERR_NOMEM,
+                                   "out of memory placing arguments");
+                fits = r == 0;
+            }
+            if (!fits)
+                continue; /* not described, or does not fit: as drawn */
         }
         long at = member_at(m, n, k);
         if (at >= 0) {

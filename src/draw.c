@@ -16,11 +16,12 @@
 #include "canon.h"
 #include "regex.h"
 #include "schema.h"
+#include "shape.h"
 #include "vbuild.h"
 
 #define DEEP 3      /* past this depth, only required members are drawn */
 #define TOO_DEEP 24 /* a schema that needs itself deeper has no end */
-#define PARTS_MAX 32 /* schemas an object is drawn from (allOf, a branch) */
+#define PARTS_MAX SHAPE_MAX /* schemas an object is drawn from */
 #define CHAIN_MAX 32 /* schemas entered at one place ($ref, allOf, a branch) */
 
 struct dctx {
@@ -837,22 +838,6 @@ static enum draw_type draw_type_of(const char *name)
     }
 }
 
-/* Adds schema s and, recursively, the schemas its allOf lists to parts. */
-static void collect_parts(struct dctx *c, const value *s, const value **parts,
-                          size_t *n, size_t cap, unsigned guard)
-{
-    err e;
-    if (!s || s->kind != V_OBJECT || *n >= cap || guard > 8)
-        return;
-    parts[(*n)++] = s;
-    const value *all = schema_kw(s, "allOf");
-    if (!all || all->kind != V_ARRAY)
-        return;
-    for (size_t i = 0; i < all->u.arr.len; i++)
-        collect_parts(c, schema_deref(c->root, all->u.arr.items[i], &e), parts,
-                      n, cap, guard + 1);
-}
-
 static int is_object_keywords(const schema_keywords *K)
 {
     const value *t = schema_keyword(K, SK_TYPE);
@@ -943,14 +928,13 @@ static value *gen_in(struct dctx *c, const value *s, schema_keywords *K,
     }
     const value *all = schema_keyword(K, SK_ALL_OF);
     if (all && all->kind == V_ARRAY && all->u.arr.len) {
-        const value *parts[PARTS_MAX];
-        size_t n = 0;
+        shape sh = {.n = 0};
         int object = 0;
-        collect_parts(c, s, parts, &n, PARTS_MAX, 0);
-        for (size_t i = 0; i < n; i++)
-            object |= is_object_schema(parts[i]);
+        shape_add(&sh, c->root, s);
+        for (size_t i = 0; i < sh.n; i++)
+            object |= is_object_schema(sh.parts[i]);
         if (object)
-            return gen_object(c, parts, n, depth, 0);
+            return gen_object(c, sh.parts, sh.n, depth, 0);
         return gen(c, all->u.arr.items[0], name, depth);
     }
     const value *alt = schema_keyword(K, SK_ONE_OF);
@@ -968,12 +952,10 @@ static value *gen_in(struct dctx *c, const value *s, schema_keywords *K,
             value *v;
             if (object) {
                 /* properties beside oneOf: the branch adds to them */
-                const value *parts[PARTS_MAX];
-                size_t np = 0;
-                collect_parts(c, s, parts, &np, PARTS_MAX, 0);
-                collect_parts(c, schema_deref(c->root, branch, &e), parts, &np,
-                              PARTS_MAX, 0);
-                v = gen_object(c, parts, np, depth, 1);
+                shape sh = {.n = 0};
+                shape_add(&sh, c->root, s);
+                shape_add(&sh, c->root, schema_deref(c->root, branch, &e));
+                v = gen_object(c, sh.parts, sh.n, depth, 1);
             } else {
                 v = gen(c, branch, name, depth);
             }

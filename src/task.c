@@ -12,6 +12,7 @@
 #include "fmt.h"
 #include "generator.h"
 #include "schema.h"
+#include "shape.h"
 #include "vbuild.h"
 
 #define TRIES 16
@@ -68,16 +69,13 @@ static int names_id(const char *name)
            (name[n - 2] == 'I' && name[n - 1] == 'D');
 }
 
-/* The output schema's properties, deref'd, or NULL. */
-static const value *output_props(const toolset *ts, const tool *t)
+/* The members of t's answers as drawing merges them (allOf; no oneOf
+ * branch, none being drawn yet); empty without an output schema. */
+static void output_shape(const toolset *ts, const tool *t, shape *sh)
 {
-    err e;
-    if (!t->output_schema)
-        return NULL;
-    const value *s = schema_deref(ts->doc->root, t->output_schema, &e);
-    const value *p = s && s->kind == V_OBJECT ? schema_kw(s, "properties")
-                                              : NULL;
-    return p && p->kind == V_OBJECT ? p : NULL;
+    sh->n = 0;
+    if (t->output_schema) /* no drawn value: no check, nothing to fail */
+        shape_of(sh, ts->doc->root, t->output_schema, NULL);
 }
 
 /* Whether the output-schema property m takes free strings. */
@@ -111,9 +109,11 @@ static int can_hand(const toolset *ts, const tool *r)
 {
     if (!r->output_schema)
         return 1;
-    const value *p = output_props(ts, r);
-    for (size_t i = 0; p && i < p->u.obj.len; i++)
-        if (free_string_field(ts, &p->u.obj.items[i]))
+    shape sh;
+    output_shape(ts, r, &sh);
+    size_t at = 0;
+    for (const value_member *f; (f = shape_next(&sh, &at));)
+        if (free_string_field(ts, f))
             return 1;
     return 0;
 }
@@ -395,17 +395,32 @@ static int step_args(struct maker *m, int k, const tool *t, int handed,
                    t->name);
 }
 
+/* Whether v fits every part of sh that describes the field name. */
+static int fits_field(struct maker *m, const shape *sh, const char *name,
+                      const value *v)
+{
+    const value *defs[SHAPE_MAX];
+    size_t nd = shape_field(sh, name, strlen(name), defs, SHAPE_MAX);
+    for (size_t d = 0; d < nd; d++)
+        if (fits(m, defs[d], v) != 0)
+            return 0;
+    return 1;
+}
+
 /* The field of read r that hands a value v: one named as the handed
  * argument, else "id", else one whose name says id, else the first free
  * string field v fits.  "id" when r has no output schema. */
 static const char *hand_field(struct maker *m, const tool *r, const value *v)
 {
-    const value *p = output_props(m->ts, r);
     if (!r->output_schema)
         return "id";
+    shape sh;
+    output_shape(m->ts, r, &sh);
     for (int pass = 0; pass < 4; pass++)
-        for (size_t i = 0; p && i < p->u.obj.len; i++) {
-            const value_member *f = &p->u.obj.items[i];
+        for (size_t at = 0;;) {
+            const value_member *f = shape_next(&sh, &at);
+            if (!f)
+                break;
             if (!free_string_field(m->ts, f))
                 continue;
             const char *name = f->key->u.str.ptr;
@@ -413,7 +428,7 @@ static const char *hand_field(struct maker *m, const tool *r, const value *v)
                        : pass == 1 ? strcmp(name, "id") == 0
                        : pass == 2 ? names_id(name)
                                    : 1;
-            if (take && fits(m, f->val, v) == 0)
+            if (take && fits_field(m, &sh, name, v))
                 return name;
         }
     return NULL;
@@ -456,9 +471,9 @@ static value *draw_handed(struct maker *m, const char *label,
                 continue;
             m->t->hand_field = f;
         } else if (m->t->steps[0].tool->output_schema) {
-            const value *p = output_props(m->ts, m->t->steps[0].tool);
-            const value *f = value_getz(p, m->t->hand_field);
-            if (fits(m, f, v) != 0)
+            shape sh;
+            output_shape(m->ts, m->t->steps[0].tool, &sh);
+            if (!fits_field(m, &sh, m->t->hand_field, v))
                 continue;
         }
         return v;

@@ -4,7 +4,9 @@
 set -u
 
 "$DRAWCHECK" --seeds 2000 "$TOP_SRCDIR"/samples/tools/* \
-    "$TOP_SRCDIR"/tests/tools/*.json "$TOP_SRCDIR"/tests/tools/*.yaml || exit 1
+    "$TOP_SRCDIR"/tests/tools/*.json "$TOP_SRCDIR"/tests/tools/*.yaml \
+    "$TOP_SRCDIR"/tests/fidelity/*.json "$TOP_SRCDIR"/tests/fidelity/*.yaml ||
+    exit 1
 if [ -d "$CORPUS" ]; then
     find "$CORPUS" -type f ! -name README.md ! -name SOURCES.tsv | sort |
         xargs "$DRAWCHECK" --seeds 20 || exit 1
