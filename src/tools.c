@@ -214,6 +214,168 @@ static int refs_resolve(const value *root, const value *s,
     return 0;
 }
 
+/* ------------------------------------------- refs inside a tool's schema */
+
+/* Appends "/" and key k to a JSON Pointer as a URI fragment holds it (~0,
+ * ~1, and %25 for the percent sign schema_deref decodes). */
+static int pointer_key(buf *out, const char *k, size_t len)
+{
+    int rc = buf_putc(out, '/');
+    for (size_t i = 0; i < len && rc == 0; i++)
+        rc = k[i] == '~'   ? buf_puts(out, "~0")
+             : k[i] == '/' ? buf_puts(out, "~1")
+             : k[i] == '%' ? buf_puts(out, "%25")
+                           : buf_putc(out, k[i]);
+    return rc;
+}
+
+/* Appends the pointer of node inside v to out: 1 found, 0 not (out as it
+ * was), -1 out of memory. */
+static int pointer_to(const value *v, const value *node, buf *out,
+                      unsigned depth)
+{
+    if (v == node)
+        return 1;
+    if (!v || depth > VALUE_MAX_DEPTH)
+        return 0;
+    size_t keep = out->len;
+    size_t n = v->kind == V_ARRAY    ? v->u.arr.len
+               : v->kind == V_OBJECT ? v->u.obj.len
+                                     : 0;
+    for (size_t i = 0; i < n; i++) {
+        const value *child;
+        int rc;
+        if (v->kind == V_ARRAY) {
+            child = v->u.arr.items[i];
+            rc = buf_printf(out, "/%zu", i);
+        } else {
+            const value *k = v->u.obj.items[i].key;
+            child = v->u.obj.items[i].val;
+            rc = k->kind == V_STRING ? pointer_key(out, k->u.str.ptr,
+                                                   k->u.str.len)
+                                     : 0;
+        }
+        if (rc < 0)
+            return -1;
+        int r = pointer_to(child, node, out, depth + 1);
+        if (r != 0)
+            return r;
+        out->len = keep;
+    }
+    return 0;
+}
+
+struct rebase {
+    struct builder *b;
+    const value *top;  /* the tool's schema */
+    buf top_ptr;       /* its pointer in the document, found when needed */
+    int have_top;
+    buf rel;           /* the pointer of the node walked, below top */
+    struct ptrset seen;
+};
+
+/* The walk of rebase_refs: node sits at r->rel below the top; res is the
+ * schema resource it is in, at the first res_len bytes of r->rel. */
+static int rebase_walk(struct rebase *r, const value *node, const value *res,
+                       size_t res_len, unsigned depth)
+{
+    if (!node || (node->kind != V_OBJECT && node->kind != V_ARRAY) ||
+        depth > VALUE_MAX_DEPTH)
+        return 0;
+    int seen = ptrset_add(&r->seen, node);
+    if (seen != 0)
+        return seen < 0 ? -1 : 0;
+    size_t keep = r->rel.len;
+    if (node->kind == V_ARRAY) {
+        for (size_t i = 0; i < node->u.arr.len; i++) {
+            if (buf_printf(&r->rel, "/%zu", i) < 0 ||
+                rebase_walk(r, node->u.arr.items[i], res, res_len,
+                            depth + 1) < 0)
+                return -1;
+            r->rel.len = keep;
+        }
+        return 0;
+    }
+    const value *id = value_getz(node, "$id");
+    if (depth > 0 && id && id->kind == V_STRING) {
+        res = node; /* a resource of its own */
+        res_len = r->rel.len;
+    }
+    value *ref = (value *)value_getz(node, "$ref");
+    if (ref && ref->kind == V_STRING && ref->u.str.len > 1 &&
+        ref->u.str.ptr[0] == '#' && ref->u.str.ptr[1] == '/' &&
+        res != r->b->root) {
+        err e;
+        err_clear(&e);
+        const value *to = schema_deref(res, node, &e);
+        if (!to && e.code == ERR_NOMEM)
+            return -1;
+        if (to) {
+            /* it names something in its resource: written from the
+             * document's root, every later lookup finds the same */
+            if (!r->have_top) {
+                int found = pointer_to(r->b->root, r->top, &r->top_ptr, 0);
+                if (found < 0)
+                    return -1;
+                if (!found)
+                    return 0; /* not in the document: left as it is */
+                r->have_top = 1;
+            }
+            buf abs = BUF_INIT;
+            int rc = buf_putc(&abs, '#');
+            if (rc == 0 && r->top_ptr.len)
+                rc = buf_append(&abs, r->top_ptr.data, r->top_ptr.len);
+            if (rc == 0 && res_len)
+                rc = buf_append(&abs, r->rel.data, res_len);
+            if (rc == 0)
+                rc = buf_append(&abs, ref->u.str.ptr + 1, ref->u.str.len - 1);
+            char *text = rc == 0 ? arena_memdup(r->b->ts->doc->arena,
+                                                abs.data, abs.len)
+                                 : NULL;
+            size_t len = abs.len;
+            buf_free(&abs);
+            if (!text)
+                return -1;
+            ref->u.str.ptr = text;
+            ref->u.str.len = len;
+        }
+    }
+    for (size_t i = 0; i < node->u.obj.len; i++) {
+        const value *k = node->u.obj.items[i].key;
+        if (k->kind != V_STRING || strcmp(k->u.str.ptr, "example") == 0 ||
+            strcmp(k->u.str.ptr, "examples") == 0 ||
+            strcmp(k->u.str.ptr, "enum") == 0 ||
+            strcmp(k->u.str.ptr, "const") == 0 ||
+            strcmp(k->u.str.ptr, "default") == 0)
+            continue; /* data, not schemas */
+        if (pointer_key(&r->rel, k->u.str.ptr, k->u.str.len) < 0 ||
+            rebase_walk(r, node->u.obj.items[i].val, res, res_len,
+                        depth + 1) < 0)
+            return -1;
+        r->rel.len = keep;
+    }
+    return 0;
+}
+
+/* JSON Schema resolves "#/..." against the schema resource the $ref is
+ * in: an MCP or OpenAI tool's schema is one (pydantic and FastMCP write
+ * "#/$defs/Item" for the $defs beside the tool's own properties), and so
+ * is a schema with "$id" inside it.  A $ref that names something in its
+ * resource is rewritten, once, to the same place written from the
+ * document's root; one that does not is left to the document, as
+ * before.  Marks nomem when memory runs out. */
+static void rebase_refs(struct builder *b, const value *schema)
+{
+    if (!schema || schema->kind != V_OBJECT || schema == b->root)
+        return;
+    struct rebase r = {b, schema, BUF_INIT, 0, BUF_INIT, {NULL, 0, 0}};
+    if (rebase_walk(&r, schema, schema, 0, 0) < 0)
+        b->nomem = 1;
+    buf_free(&r.top_ptr);
+    buf_free(&r.rel);
+    free(r.seen.slots);
+}
+
 static int schema_refs_ok(struct builder *b, const char *name,
                           const value *where, const value *schema,
                           const char *what)
@@ -426,12 +588,16 @@ static void read_function_tool(struct builder *b, const value *item,
     const value *params = value_getz(fn, schema_key);
     if (!params && !mcp && value_getz(fn, "input_schema"))
         params = value_getz(fn, schema_key = "input_schema");
+    const value *out = mcp ? value_getz(fn, "outputSchema") : NULL;
+    rebase_refs(b, params);
+    rebase_refs(b, out);
+    if (b->nomem)
+        return;
     const char *why = params ? not_object_schema(b, params) : NULL;
     if (why) {
         refuse(b, name, fn, "its %s %s", schema_key, why);
         return;
     }
-    const value *out = mcp ? value_getz(fn, "outputSchema") : NULL;
     if (params && !schema_refs_ok(b, name, fn, params, schema_key))
         return;
     if (out && !schema_refs_ok(b, name, fn, out, "outputSchema"))

@@ -72,7 +72,11 @@ typedef struct toolset {
 } toolset;
 
 /* Builds the tool table of a parsed tool file.  Fails (ERR_VALUE) only
- * when the document is none of the formats. */
+ * when the document is none of the formats.  A `$ref` in an MCP or OpenAI
+ * tool's schema that names a place in that schema (its own `$defs`, as
+ * JSON Schema resolves it) is rewritten in d, once, to the same place
+ * written from the document's root, so that every later lookup against
+ * the root finds it; the hashes, taken when d was parsed, do not move. */
 int toolset_build(toolset **out, const doc *d, err *e);
 
 void toolset_free(toolset *t);
