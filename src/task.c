@@ -307,6 +307,58 @@ static int fits(struct maker *m, const value *schema, const value *v)
 /* The arguments a step states: the required ones (a read with none
  * required states its first argument of a scalar type), drawn, and the
  * handed one when it takes it; checked against the input schema. */
+static int word_byte(unsigned char c)
+{
+    return isalnum(c) || c >= 0x80;
+}
+
+/* Whether text (len bytes) holds word (wlen bytes) between word
+ * boundaries, ASCII letters compared without case: "marble" is in
+ * "cedar marble", not in "marbled". */
+static int holds_word(const char *text, size_t len, const char *word,
+                      size_t wlen)
+{
+    if (wlen == 0 || wlen > len)
+        return 0;
+    for (size_t i = 0; i + wlen <= len; i++) {
+        if ((i > 0 && word_byte((unsigned char)text[i - 1])) ||
+            (i + wlen < len && word_byte((unsigned char)text[i + wlen])))
+            continue;
+        size_t j = 0;
+        while (j < wlen && tolower((unsigned char)text[i + j]) ==
+                               tolower((unsigned char)word[j]))
+            j++;
+        if (j == wlen)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a string anywhere in v holds the handed value h as a word. */
+static int mentions(const value *v, const value *h)
+{
+    if (!v || !h || h->kind != V_STRING)
+        return 0;
+    switch (v->kind) {
+    case V_STRING:
+        return holds_word(v->u.str.ptr, v->u.str.len, h->u.str.ptr,
+                          h->u.str.len);
+    case V_ARRAY:
+        for (size_t i = 0; i < v->u.arr.len; i++)
+            if (mentions(v->u.arr.items[i], h))
+                return 1;
+        return 0;
+    case V_OBJECT:
+        for (size_t i = 0; i < v->u.obj.len; i++)
+            if (mentions(v->u.obj.items[i].key, h) ||
+                mentions(v->u.obj.items[i].val, h))
+                return 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
 /* The first name the input schema of t requires that is none of its
  * arguments (drawing gives only those, so no draw can be accepted), or
  * NULL. */
@@ -383,6 +435,15 @@ static int step_args(struct maker *m, int k, const tool *t, int handed,
             if (vb_put(m->a, o, arg->name, v) < 0)
                 return nomem(m->e);
         }
+        /* the handed value is never said in the request */
+        int said = 0;
+        for (size_t i = 0; m->t->handed && i < o->u.obj.len && !said; i++)
+            said = !(handed && strcmp(o->u.obj.items[i].key->u.str.ptr,
+                                      m->t->hand_arg) == 0) &&
+                   (mentions(o->u.obj.items[i].key, m->t->handed) ||
+                    mentions(o->u.obj.items[i].val, m->t->handed));
+        if (said)
+            continue;
         if (fits(m, t->input_schema, o) == 0) {
             *out = o;
             return 0;
@@ -407,30 +468,74 @@ static int fits_field(struct maker *m, const shape *sh, const char *name,
     return 1;
 }
 
+/* Whether the request would say v without the arguments: in the goal's
+ * description, a tool's name, an argument's name, the handed argument's
+ * or the field (field) that hands it. */
+static int said_in_chain(struct maker *m, const char *field, const value *v)
+{
+    const task *t = m->t;
+    const char *s = v->kind == V_STRING ? v->u.str.ptr : NULL;
+    size_t n = s ? v->u.str.len : 0;
+    if (!s)
+        return 0;
+    const char *desc = t->steps[t->depth - 1].tool->description;
+    if (holds_word(desc, strlen(desc), s, n) ||
+        holds_word(field, strlen(field), s, n) ||
+        holds_word(t->hand_arg, strlen(t->hand_arg), s, n))
+        return 1;
+    for (int k = 0; k < t->depth; k++) {
+        const tool *tl = t->steps[k].tool;
+        if (holds_word(tl->name, strlen(tl->name), s, n))
+            return 1;
+        for (size_t i = 0; i < tl->nargs; i++)
+            if (holds_word(tl->args[i].name, strlen(tl->args[i].name), s, n))
+                return 1;
+    }
+    return 0;
+}
+
+/* Whether tool t has an argument named name. */
+static int has_arg(const tool *t, const char *name)
+{
+    for (size_t i = 0; i < t->nargs; i++)
+        if (strcmp(t->args[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
 /* The field of read r that hands a value v: one named as the handed
  * argument, else "id", else one whose name says id, else the first free
- * string field v fits.  "id" when r has no output schema. */
-static const char *hand_field(struct maker *m, const tool *r, const value *v)
+ * string field v fits; first among the fields not named as one of r's
+ * arguments (whose echo the handed value would hide), then among all
+ * (*shared set).  "id" when r has no output schema. */
+static const char *hand_field(struct maker *m, const tool *r, const value *v,
+                              int *shared)
 {
+    *shared = 0;
     if (!r->output_schema)
         return "id";
     shape sh;
     output_shape(m->ts, r, &sh);
-    for (int pass = 0; pass < 4; pass++)
-        for (size_t at = 0;;) {
-            const value_member *f = shape_next(&sh, &at);
-            if (!f)
-                break;
-            if (!free_string_field(m->ts, f))
-                continue;
-            const char *name = f->key->u.str.ptr;
-            int take = pass == 0   ? strcmp(name, m->t->hand_arg) == 0
-                       : pass == 1 ? strcmp(name, "id") == 0
-                       : pass == 2 ? names_id(name)
-                                   : 1;
-            if (take && fits_field(m, &sh, name, v))
-                return name;
-        }
+    for (int any = 0; any < 2; any++)
+        for (int pass = 0; pass < 4; pass++)
+            for (size_t at = 0;;) {
+                const value_member *f = shape_next(&sh, &at);
+                if (!f)
+                    break;
+                if (!free_string_field(m->ts, f))
+                    continue;
+                const char *name = f->key->u.str.ptr;
+                if (!any && has_arg(r, name))
+                    continue;
+                int take = pass == 0   ? strcmp(name, m->t->hand_arg) == 0
+                           : pass == 1 ? strcmp(name, "id") == 0
+                           : pass == 2 ? names_id(name)
+                                       : 1;
+                if (take && fits_field(m, &sh, name, v)) {
+                    *shared = any;
+                    return name;
+                }
+            }
     return NULL;
 }
 
@@ -466,10 +571,12 @@ static value *draw_handed(struct maker *m, const char *label,
         if (!fits_writes(m, v))
             continue;
         if (!unlike) {
-            const char *f = hand_field(m, m->t->steps[0].tool, v);
-            if (!f)
+            int shared;
+            const char *f = hand_field(m, m->t->steps[0].tool, v, &shared);
+            if (!f || said_in_chain(m, f, v))
                 continue;
             m->t->hand_field = f;
+            m->t->hand_field_is_arg = shared;
         } else if (m->t->steps[0].tool->output_schema) {
             shape sh;
             output_shape(m->ts, m->t->steps[0].tool, &sh);
@@ -794,6 +901,8 @@ value *task_to_value(arena *a, const task *t, int generator_version)
             rc |= vb_put(a, h, "field", vb_str(a, t->hand_field));
             rc |= vb_put(a, h, "value", t->handed);
             rc |= vb_put(a, h, "argument", vb_str(a, t->hand_arg));
+            if (t->hand_field_is_arg)
+                rc |= vb_put(a, h, "field_named_as_argument", vb_bool(a, 1));
             rc |= vb_put(a, so, "hands", h);
         }
         if (s->takes_handed) {
@@ -899,6 +1008,9 @@ int task_write_json(buf *out, const task *t, int generator_version, err *e)
             rc |= json_key(out, "hands", 0) | buf_putc(out, '{') |
                   json_str(out, "argument", 1, t->hand_arg) |
                   json_str(out, "field", 0, t->hand_field);
+            if (t->hand_field_is_arg)
+                rc |= json_key(out, "field_named_as_argument", 0) |
+                      buf_puts(out, "true");
             if (rc < 0 || json_value(out, "value", 0, t->handed, e) < 0)
                 return rc < 0 ? nomem(e) : -1;
             rc |= buf_putc(out, '}');
@@ -1041,9 +1153,12 @@ int task_from_value(task **out, arena *a, const toolset *ts, const value *v,
             if (k != 0 || !f || !arg || !val)
                 return bad_task(e, "\"hands\" belongs to step 1 and names "
                                    "\"field\", \"argument\" and \"value\"");
+            const value *shared = value_getz(hands, "field_named_as_argument");
             t->hand_field = f->u.str.ptr;
             t->hand_arg = arg->u.str.ptr;
             t->handed = (value *)val;
+            t->hand_field_is_arg = shared && shared->kind == V_BOOL &&
+                                   shared->u.b;
         }
         t->steps[k].takes_handed = handed != NULL;
     }

@@ -61,6 +61,11 @@ typedef struct task {
      * steps 2..depth take as their argument hand_arg */
     const char *hand_field, *hand_arg;
     value *handed;
+    /* hand_field is also the name of an argument of step 1's tool (no
+     * other field could hand the value): on baddata and lagged arms the
+     * read's answer then says the handed value there, not what it was
+     * asked.  The task's JSON says "field_named_as_argument": true. */
+    int hand_field_is_arg;
     /* baddata above level 0: the wrong value the named read answers
      * first, and (b1) the other arguments that answer is for */
     value *wrong;

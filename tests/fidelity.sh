@@ -53,5 +53,35 @@ got=$(r tasks "$cases/pydantic-mcp.json" --seeds 1 --arms depth:d1 |
     grep -o '"arguments":{"cart_id":"[^"]*","items":\[[^]]*\]}')
 ok "\$defs: arguments drawn from them" '"arguments":{"cart_id":"L-8786","items":[{"qty":8,"sku":"Z-2246"},{"qty":3,"sku":"C-2800"}]}' "$got"
 
+# --- the handed field is not one of the read's argument names when another
+# --- field can hand the value, and the task says when it is; the handed
+# --- value is never said in the request, whole or as a word.  Python
+# --- counts, over seeds 1-50: the fields taken, and the requests that
+# --- hold the handed value as a word (case aside).
+handing() {
+    r tasks "$1" --seeds 1-50 --arms depth:d2 | "${PYTHON3:-python3}" -c '
+import json, re, sys
+fields, said = set(), 0
+for line in sys.stdin:
+    t = json.loads(line)
+    h = t["steps"][0]["hands"]
+    fields.add(h["field"] + (" (named as an argument)"
+                             if h.get("field_named_as_argument") else ""))
+    word = r"(?<![A-Za-z0-9])" + re.escape(h["value"]) + r"(?![A-Za-z0-9])"
+    said += bool(re.search(word, t["request"], re.I))
+print(", ".join(sorted(fields)) + "; said in %d requests" % said)'
+}
+ok "handed: another field than the read's argument" \
+    "handle; said in 0 requests" "$(handing "$cases/handed.json")"
+ok "handed: the read's argument, said in the task" \
+    "username (named as an argument); said in 0 requests" \
+    "$(handing "$cases/handed-shared.json")"
+link=${CORPUS:-}/openapi/v3.0_link-example.yaml
+if [ -f "$link" ]; then
+    ok "handed: OpenAPI's link example" \
+        "slug (named as an argument), uuid; said in 0 requests" \
+        "$(handing "$link")"
+fi
+
 echo "fidelity: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
