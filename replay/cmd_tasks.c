@@ -6,6 +6,7 @@
 
 #include <errno.h>
 
+#include "arm.h"
 #include "canon.h"
 #include "cmds.h"
 #include "generator.h"
@@ -97,21 +98,30 @@ int cmd_tasks(int argc, char **argv)
             say("replay: %s: %s", shown_path(path), e.msg);
             status = EXIT_REFUSED;
         }
+    /* A seed whose task cannot be made is said, and the others go on;
+     * running out of memory ends it all. */
     buf line = BUF_INIT;
-    for (size_t r = 0; r < nranges && status == 0; r++)
-        for (unsigned long long seed = ranges[r].lo; status == 0; seed++) {
-            for (size_t i = 0; i < narms && status == 0; i++) {
+    unsigned long refused = 0, made = 0;
+    int stop = status != 0;
+    for (size_t r = 0; r < nranges && !stop; r++)
+        for (unsigned long long seed = ranges[r].lo; !stop; seed++) {
+            for (size_t i = 0; i < narms && !stop; i++) {
                 arena *a = arena_new();
                 task *t = NULL;
                 buf_reset(&line);
                 if (!a || task_make(&t, a, ts, seed, &arms[i], &e) < 0 ||
                     task_write_json(&line, t, GENERATOR_VERSION, &e) < 0) {
+                    char arm_text[ARM_ID_MAX];
+                    arm_id(&arms[i], arm_text);
                     if (!a)
                         err_set(&e, ERR_NOMEM, "out of memory");
-                    say("replay: %s: %s", shown_path(path),
-                            e.msg);
+                    say("replay: %s: seed %llu, arm %s: %s", shown_path(path),
+                        seed, arm_text, e.msg);
                     status = EXIT_REFUSED;
+                    refused++;
+                    stop = e.code == ERR_NOMEM;
                 } else {
+                    made++;
                     fwrite(line.data, 1, line.len, stdout);
                     putchar('\n');
                 }
@@ -123,6 +133,9 @@ int cmd_tasks(int argc, char **argv)
     buf_free(&line);
     toolset_free(ts);
     doc_free(d);
+    if (refused > 1 && !stop)
+        say("replay: %lu of %lu tasks could not be made; the other %lu were "
+            "written", refused, refused + made, made);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         say("replay: cannot write the tasks to standard output");
         return EXIT_REFUSED;

@@ -733,35 +733,171 @@ static void make_id(task *t)
     fmt_hex64(t->id + 2, XXH3_64bits(layout, n));
 }
 
-/* Picks the chain's tools for depth d >= 2. */
-static int pick_chain(struct maker *m, draw_stream *st)
+/* ------------------------------------------------------------ chains */
+
+/* Chains tried for one task before it is refused. */
+#define CHAIN_TRIES 128
+
+/* The handed argument names that can build depth d: those choose()
+ * prefers first (ids, when some can), then the others. */
+struct all_choices {
+    int depth;
+    const char *names[128];
+    size_t n;
+};
+
+static void choose_any(const toolset *ts, const char *h, void *ctx)
+{
+    struct all_choices *c = ctx;
+    struct links l;
+    links_of(ts, h, &l);
+    if (l.nreads && (int)l.nwrites >= c->depth - 1 &&
+        c->n < sizeof c->names / sizeof c->names[0])
+        c->names[c->n++] = h;
+}
+
+/* The arguments, the handed value and the handed field of the chain in
+ * t->steps: -1 with e set when they cannot be drawn. */
+static int fill_chain(struct maker *m)
+{
+    task *t = m->t;
+    t->handed = NULL;
+    t->hand_field = NULL;
+    t->hand_field_is_arg = 0;
+    if (t->depth >= 2) {
+        t->handed = draw_handed(m, "handed", NULL);
+        if (!t->handed)
+            return -1;
+    }
+    for (int k = 0; k < t->depth; k++)
+        if (step_args(m, k + 1, t->steps[k].tool, t->steps[k].takes_handed,
+                      "s", &t->steps[k].args) < 0)
+            return -1;
+    return 0;
+}
+
+/* Tries chain after chain until one can be filled.  The first is the one
+ * the seed draws (handed name, read, order of the writes); then, in an
+ * order the seed keys, every handed name that can build the depth, each of
+ * its reads (those with arguments first) and each rotation of its writes,
+ * up to CHAIN_TRIES in all.  When none can be filled, the first chain's
+ * reason is said, with how many were tried. */
+static int build_chain(struct maker *m, draw_stream *st)
 {
     task *t = m->t;
     struct choices c = {.depth = t->depth};
     each_handed_name(m->ts, choose, &c);
     if (c.n == 0)
         return task_check_depth(m->ts, t->depth, m->e);
-    t->hand_arg = c.names[draw_below(st, c.n)];
-    struct links l;
-    links_of(m->ts, t->hand_arg, &l);
-    const tool *reads[64];
-    size_t nreads = 0;
-    for (size_t i = 0; i < l.nreads; i++)
-        if (!l.reads_with_args || l.reads[i]->nargs > 0)
-            reads[nreads++] = l.reads[i];
-    t->steps[0].tool = reads[draw_below(st, nreads)];
-    size_t nw = l.nwrites < TASK_MAX_DEPTH ? l.nwrites : TASK_MAX_DEPTH;
-    for (size_t i = nw; i > 1; i--) { /* Fisher-Yates */
-        size_t j = draw_below(st, i);
-        const tool *tmp = l.writes[i - 1];
-        l.writes[i - 1] = l.writes[j];
-        l.writes[j] = tmp;
+    struct all_choices all = {.depth = t->depth};
+    for (size_t i = 0; i < c.n; i++)
+        all.names[all.n++] = c.names[i];
+    struct all_choices rest = {.depth = t->depth};
+    each_handed_name(m->ts, choose_any, &rest);
+    for (size_t i = 0; i < rest.n && all.n < 128; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < c.n && !seen; j++)
+            seen = c.names[j] == rest.names[i];
+        if (!seen)
+            all.names[all.n++] = rest.names[i];
     }
-    for (int k = 1; k < t->depth; k++) {
-        t->steps[k].tool = l.writes[k - 1];
-        t->steps[k].takes_handed = 1;
+    size_t h0 = (size_t)draw_below(st, c.n);
+    err first;
+    err_clear(&first);
+    size_t tried = 0;
+    for (size_t hi = 0; hi < all.n; hi++) {
+        const char *h = all.names[(h0 + hi) % all.n];
+        struct links l;
+        links_of(m->ts, h, &l);
+        /* reads: with arguments first, the seed's pick leading */
+        const tool *reads[64];
+        size_t npref = 0, nreads = 0;
+        for (size_t i = 0; i < l.nreads; i++)
+            if (!l.reads_with_args || l.reads[i]->nargs > 0)
+                reads[npref++] = l.reads[i];
+        nreads = npref;
+        for (size_t i = 0; i < l.nreads; i++)
+            if (l.reads_with_args && l.reads[i]->nargs == 0)
+                reads[nreads++] = l.reads[i];
+        draw_stream hs = st[0];
+        if (hi > 0) {
+            char path[300];
+            snprintf(path, sizeof path, "$.task.chain.%.280s", h);
+            hs = draw_at(&m->key, path, strlen(path));
+        }
+        size_t r0 = (size_t)draw_below(&hs, npref);
+        size_t nw = l.nwrites < TASK_MAX_DEPTH ? l.nwrites : TASK_MAX_DEPTH;
+        for (size_t i = nw; i > 1; i--) { /* Fisher-Yates */
+            size_t j = draw_below(&hs, i);
+            const tool *tmp = l.writes[i - 1];
+            l.writes[i - 1] = l.writes[j];
+            l.writes[j] = tmp;
+        }
+        for (size_t ri = 0; ri < nreads; ri++) {
+            size_t r = ri < npref ? (r0 + ri) % npref : ri;
+            for (size_t w = 0; w < nw; w++) {
+                t->hand_arg = h;
+                t->steps[0].tool = reads[r];
+                t->steps[0].takes_handed = 0;
+                for (int k = 1; k < t->depth; k++) {
+                    t->steps[k].tool = l.writes[(w + (size_t)k - 1) % nw];
+                    t->steps[k].takes_handed = 1;
+                }
+                if (fill_chain(m) == 0)
+                    return 0;
+                if (m->oom || m->e->code == ERR_NOMEM)
+                    return -1;
+                if (tried++ == 0)
+                    first = *m->e;
+                if (tried == CHAIN_TRIES)
+                    goto none;
+            }
+        }
     }
-    return 0;
+none:
+    *m->e = first;
+    if (tried > 1) {
+        char more[96];
+        snprintf(more, sizeof more, " (nor can any of the %zu other chains "
+                                    "of depth %d tried)",
+                 tried - 1, t->depth);
+        size_t len = strlen(m->e->msg);
+        snprintf(m->e->msg + len, sizeof m->e->msg - len, "%s", more);
+    }
+    return -1;
+}
+
+/* Depth 1: the write the seed draws, else the others in turn. */
+static int build_single(struct maker *m, draw_stream *st)
+{
+    const toolset *ts = m->ts;
+    const tool *writes[256];
+    size_t n = 0;
+    for (size_t i = 0; i < ts->ntools && n < 256; i++)
+        if (ts->tools[i].kind == TOOL_WRITE)
+            writes[n++] = &ts->tools[i];
+    if (n == 0)
+        return task_check_depth(ts, 1, m->e);
+    size_t w0 = (size_t)draw_below(st, n);
+    err first;
+    err_clear(&first);
+    for (size_t i = 0; i < n && i < CHAIN_TRIES; i++) {
+        m->t->steps[0].tool = writes[(w0 + i) % n];
+        if (fill_chain(m) == 0)
+            return 0;
+        if (m->oom || m->e->code == ERR_NOMEM)
+            return -1;
+        if (i == 0)
+            first = *m->e;
+    }
+    *m->e = first;
+    if (n > 1) {
+        size_t len = strlen(m->e->msg);
+        snprintf(m->e->msg + len, sizeof m->e->msg - len,
+                 " (nor for any of the %zu other writes)",
+                 (n < CHAIN_TRIES ? n : CHAIN_TRIES) - 1);
+    }
+    return -1;
 }
 
 static int plan_baddata(struct maker *m)
@@ -836,26 +972,8 @@ int task_make(task **out, arena *a, const toolset *ts, uint64_t seed,
     draw_key_init(&m.key, ts->doc->file_sha256, seed, "", what, strlen(what));
     draw_stream st = draw_at(&m.key, "$.task.chain", strlen("$.task.chain"));
 
-    if (t->depth == 1) {
-        const tool *writes[256];
-        size_t n = 0;
-        for (size_t i = 0; i < ts->ntools && n < 256; i++)
-            if (ts->tools[i].kind == TOOL_WRITE)
-                writes[n++] = &ts->tools[i];
-        if (n == 0)
-            return task_check_depth(ts, 1, e);
-        t->steps[0].tool = writes[draw_below(&st, n)];
-    } else {
-        if (pick_chain(&m, &st) < 0)
-            return -1;
-        t->handed = draw_handed(&m, "handed", NULL);
-        if (!t->handed)
-            return -1;
-    }
-    for (int k = 0; k < t->depth; k++)
-        if (step_args(&m, k + 1, t->steps[k].tool, t->steps[k].takes_handed,
-                      "s", &t->steps[k].args) < 0)
-            return -1;
+    if ((t->depth == 1 ? build_single(&m, &st) : build_chain(&m, &st)) < 0)
+        return -1;
     if (t->arm.knob == KNOB_BADDATA && t->arm.level > 0 && t->depth >= 2 &&
         plan_baddata(&m) < 0)
         return -1;

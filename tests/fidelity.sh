@@ -83,5 +83,18 @@ if [ -f "$link" ]; then
         "$(handing "$link")"
 fi
 
+# --- a chain the seed draws that cannot be built gives way to another
+# --- (get_short's id is too short for any ref_id): every seed builds
+got=$(r tasks "$cases/chains.json" --seeds 1-12 --arms depth:d2 |
+    grep -c '"tool":"get_long"')
+ok "chains: every seed builds, through the read that can" "12" "$got"
+# --- when no chain can, each seed is said, and the others go on
+got=$(r tasks "$cases/chains-none.json" --seeds 1-2 --arms depth:d2,depth:d1 \
+    2>&1 >/dev/null; echo "exit $?")
+ok "chains: each refused seed said" "replay: $cases/chains-none.json: seed 1, arm depth:d2: cannot draw a value for ref_id that every step of the task accepts
+replay: $cases/chains-none.json: seed 2, arm depth:d2: cannot draw a value for ref_id that every step of the task accepts
+replay: 2 of 4 tasks could not be made; the other 2 were written
+exit 1" "$got"
+
 echo "fidelity: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

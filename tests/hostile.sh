@@ -46,13 +46,13 @@ ok "tools on nested-minitems.json" "  make_node (line 9): its output schema: no 
 got=$(r tools "$cases/long-pattern.json" 2>&1 | tail -n 1)
 ok "tools on long-pattern.json" "  get_code (line 1): its output schema: no value can be drawn at \$.code: the pattern's shortest match is too long to generate" "$got"
 got=$(r tasks "$cases/long-pattern.json" --seeds 1 --arms depth:d1 2>&1)
-ok "tasks on long-pattern.json" "replay: long-pattern.json: no value can be drawn at \$.task.s1.0.code: the pattern's shortest match is too long to generate" "$(echo "$got" | sed "s|$cases/||")"
+ok "tasks on long-pattern.json" "replay: long-pattern.json: seed 1, arm depth:d1: no value can be drawn at \$.task.s1.0.code: the pattern's shortest match is too long to generate" "$(echo "$got" | sed "s|$cases/||")"
 
 # --- a required name with no property: refused at once, not drawn 16
 # --- times over (with a long pattern beside it, that took seconds); the
 # --- name is shown escaped
 got=$(r tasks "$cases/required-unknown.json" --seeds 1 --arms depth:d1 2>&1)
-ok "tasks on required-unknown.json" 'replay: required-unknown.json: cannot draw arguments that rename accepts for a task: its input schema requires "from\x1b[31m" and gives it no property' "$(echo "$got" | sed "s|$cases/||")"
+ok "tasks on required-unknown.json" 'replay: required-unknown.json: seed 1, arm depth:d1: cannot draw arguments that rename accepts for a task: its input schema requires "from\x1b[31m" and gives it no property' "$(echo "$got" | sed "s|$cases/||")"
 
 # --- an answer only some arguments make too large: that call is a problem,
 # --- and the night goes on (replay sim ends the session, saying why)
