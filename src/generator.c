@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "arm.h"
 #include "canon.h"
 #include "doc.h"
 #include "draw.h"
@@ -41,7 +42,19 @@ static const char probe[] =
     "{\"phone\":{\"type\":\"string\"}}}]},\"when\":{\"type\":\"string\","
     "\"format\":\"date\"},\"site\":{\"type\":\"string\",\"format\":\"uri\"},"
     "\"key\":{\"type\":\"string\",\"format\":\"uuid\"},\"on\":{\"type\":"
-    "\"boolean\"},\"note\":{\"type\":[\"string\",\"null\"]}}}}],"
+    "\"boolean\"},\"note\":{\"type\":[\"string\",\"null\"]}}}},"
+    /* the write rule through allOf, and $defs inside a tool's schema */
+    "{\"name\":\"add_pet\",\"inputSchema\":{\"type\":\"object\","
+    "\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":"
+    "\"string\"},\"tag\":{\"type\":\"string\"}}},\"outputSchema\":{"
+    "\"allOf\":[{\"$ref\":\"#/$defs/Person\"},{\"type\":\"object\","
+    "\"properties\":{\"tag\":{\"type\":\"string\"}}}]}},"
+    "{\"name\":\"add_items\",\"inputSchema\":{\"$defs\":{\"Item\":{"
+    "\"type\":\"object\",\"required\":[\"sku\"],\"properties\":{"
+    "\"sku\":{\"type\":\"string\",\"pattern\":\"^[A-Z]{3}$\"}}}},"
+    "\"type\":\"object\",\"required\":[\"items\"],\"properties\":{"
+    "\"items\":{\"type\":\"array\",\"items\":{\"$ref\":"
+    "\"#/$defs/Item\"}}}}}],"
     "\"$defs\":{\"Person\":{\"allOf\":[{\"type\":\"object\",\"required\":["
     "\"id\"],\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":"
     "\"string\"}}},{\"properties\":{\"host\":{\"type\":\"string\",\"format\":"
@@ -117,6 +130,50 @@ static const char shop[] =
     "\"enum\":[\"email\",\"sms\"]}}}}},"
     "{\"type\":\"function\",\"function\":{\"name\":\"list_channels\","
     "\"parameters\":{\"type\":\"object\",\"properties\":{}}}}]";
+
+/* The third probe: chains a seed may draw and not build (get_short's id
+ * is too short for an owner), a read whose handed field could share
+ * its argument's name (get_user), and a stated note that could say the
+ * handed value. */
+static const char chains[] =
+    "[{\"name\":\"get_short\",\"annotations\":{\"readOnlyHint\":true},"
+    "\"inputSchema\":{\"type\":\"object\",\"required\":[\"q\"],"
+    "\"properties\":{\"q\":{\"type\":\"string\"}}},\"outputSchema\":{"
+    "\"type\":\"object\",\"required\":[\"id\"],\"properties\":{\"id\":{"
+    "\"type\":\"string\",\"maxLength\":4}}}},"
+    "{\"name\":\"get_user\",\"annotations\":{\"readOnlyHint\":true},"
+    "\"inputSchema\":{\"type\":\"object\",\"required\":[\"username\"],"
+    "\"properties\":{\"username\":{\"type\":\"string\"}}},"
+    "\"outputSchema\":{\"type\":\"object\",\"properties\":{\"username\":{"
+    "\"type\":\"string\"},\"handle\":{\"type\":\"string\"}}}},"
+    "{\"name\":\"set_owner\",\"inputSchema\":{\"type\":\"object\","
+    "\"required\":[\"owner\",\"note\"],\"properties\":{\"owner\":{"
+    "\"type\":\"string\",\"minLength\":8},\"note\":{\"type\":"
+    "\"string\"}}}}]";
+
+/* The tasks of depth 2 of the chains probe, seeds 1 to 8. */
+static int produce_chains(buf *out, const toolset *ts, err *e)
+{
+    arm d2;
+    if (arm_parse(&d2, "depth:d2", strlen("depth:d2"), e) < 0)
+        return -1;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        arena *a = arena_new();
+        task *t = NULL;
+        value *v = NULL;
+        int rc = a ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+        if (rc == 0)
+            rc = task_make(&t, a, ts, seed, &d2, e);
+        if (rc == 0 && !(v = task_to_value(a, t, GENERATOR_VERSION)))
+            rc = err_set(e, ERR_NOMEM, "out of memory");
+        if (rc == 0)
+            rc = put_value(out, v, e);
+        arena_free(a);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
 
 /* One scripted call of the episode probe. */
 static int probe_call(buf *out, sim *s, const tool *t, const value *args,
@@ -208,6 +265,16 @@ int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e)
         rc = toolset_build(&ts, d, e);
     if (rc == 0)
         rc = produce_tasks(&out, ts, e);
+    toolset_free(ts);
+    doc_free(d);
+    ts = NULL;
+    d = NULL;
+    if (rc == 0)
+        rc = doc_parse(&d, chains, sizeof chains - 1, e);
+    if (rc == 0)
+        rc = toolset_build(&ts, d, e);
+    if (rc == 0)
+        rc = produce_chains(&out, ts, e);
     if (rc == 0 && sha256_hex(hex, out.data, out.len) < 0)
         rc = err_set(e, ERR_NOMEM, "SHA-256 is not available from OpenSSL");
     buf_free(&out);

@@ -8,7 +8,9 @@
  * seeds 1 to 16, drawn arguments, answers, the write rule and the errors
  * of each idiom; then the reference page's five tools, the task of every
  * arm for seeds 1 to 4, and a scripted episode of each through the
- * simulator, with its verdict).  Any change to what it produces changes
+ * simulator, with its verdict; then the tasks of depth 2, seeds 1 to 8,
+ * of a file whose chains, handed fields and stated values test the
+ * choices of docs/simulator.md).  Any change to what it produces changes
  * the fingerprint; GENERATOR_VERSION is bumped with it, on purpose.
  */
 #ifndef TR_GENERATOR_H
@@ -17,7 +19,7 @@
 #include "err.h"
 #include "sha256.h"
 
-#define GENERATOR_VERSION 2
+#define GENERATOR_VERSION 3
 
 /* Computes the fingerprint (lower-case hex).  0, or -1 with e set. */
 int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e);
