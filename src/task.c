@@ -276,7 +276,25 @@ struct maker {
     draw_key key;
     err *e;
     int oom; /* a check ran out of memory */
+    /* Tools whose arguments cannot be drawn whatever the chain: the
+     * chains that hold one are not tried again. */
+    const tool *bad[16];
+    size_t nbad;
 };
+
+static void mark_bad(struct maker *m, const tool *t)
+{
+    if (m->nbad < sizeof m->bad / sizeof m->bad[0])
+        m->bad[m->nbad++] = t;
+}
+
+static int is_bad(const struct maker *m, const tool *t)
+{
+    for (size_t i = 0; i < m->nbad; i++)
+        if (m->bad[i] == t)
+            return 1;
+    return 0;
+}
 
 /* A value drawn for argument arg at path "$.task.<where>.<name>". */
 static int draw_arg(struct maker *m, const tool_arg *arg, const char *where,
@@ -404,6 +422,8 @@ static int step_args(struct maker *m, int k, const tool *t, int handed,
     }
     const char *missing = required_unknown(m->ts, t);
     if (missing)
+        mark_bad(m, t);
+    if (missing)
         return err_set(m->e, ERR_VALUE,
                        "cannot draw arguments that %s accepts for a task: "
                        "its input schema requires \"%s\" and gives it no "
@@ -427,8 +447,10 @@ static int step_args(struct maker *m, int k, const tool *t, int handed,
             } else if (arg->required ||
                        (t->kind == TOOL_READ && !any_required &&
                         arg == first)) {
-                if (draw_arg(m, arg, where, &v) < 0)
+                if (draw_arg(m, arg, where, &v) < 0) {
+                    mark_bad(m, t); /* its schema, not the chain */
                     return -1;
+                }
             } else {
                 continue;
             }
@@ -839,9 +861,16 @@ static int build_chain(struct maker *m, draw_stream *st)
                 t->hand_arg = h;
                 t->steps[0].tool = reads[r];
                 t->steps[0].takes_handed = 0;
+                int bad = is_bad(m, reads[r]);
                 for (int k = 1; k < t->depth; k++) {
                     t->steps[k].tool = l.writes[(w + (size_t)k - 1) % nw];
                     t->steps[k].takes_handed = 1;
+                    bad |= is_bad(m, t->steps[k].tool);
+                }
+                if (bad) {
+                    if (++tried == CHAIN_TRIES)
+                        goto none;
+                    continue; /* fails as before: not drawn again */
                 }
                 if (fill_chain(m) == 0)
                     return 0;
@@ -883,6 +912,8 @@ static int build_single(struct maker *m, draw_stream *st)
     err_clear(&first);
     for (size_t i = 0; i < n && i < CHAIN_TRIES; i++) {
         m->t->steps[0].tool = writes[(w0 + i) % n];
+        if (i > 0 && is_bad(m, m->t->steps[0].tool))
+            continue;
         if (fill_chain(m) == 0)
             return 0;
         if (m->oom || m->e->code == ERR_NOMEM)
