@@ -811,6 +811,38 @@ static int same_as_text(night *n, struct episode *ep, const value *logged,
     return text && strcmp(text, replayed) == 0;
 }
 
+/* Whether a logged answer is an MCP tools/call result that holds the
+ * replayed answer: its "structuredContent", or else the JSON in its one
+ * text content block (MCP servers send both; harnesses log the result
+ * whole).  An error result is the replayed answer itself, compared as is. */
+static int same_as_mcp_result(night *n, struct episode *ep,
+                              const value *logged, const char *replayed,
+                              int *oom)
+{
+    if (logged->kind != V_OBJECT)
+        return 0;
+    const value *err_flag = value_getz(logged, "isError");
+    if (err_flag && err_flag->kind == V_BOOL && err_flag->u.b)
+        return 0;
+    const value *sc = value_getz(logged, "structuredContent");
+    if (sc) {
+        int bad = 0;
+        const char *text = json_in(n, ep, sc, &bad);
+        *oom |= bad;
+        return text && strcmp(text, replayed) == 0;
+    }
+    const value *content = value_getz(logged, "content");
+    if (!content || content->kind != V_ARRAY || content->u.arr.len != 1)
+        return 0;
+    const value *block = content->u.arr.items[0];
+    const value *type = value_getz(block, "type");
+    const value *text = value_getz(block, "text");
+    if (!type || type->kind != V_STRING || strcmp(type->u.str.ptr, "text") ||
+        !text)
+        return 0;
+    return same_as_text(n, ep, text, replayed, oom);
+}
+
 static int on_call(night *n, const char *file, unsigned long line,
                    const tline *tl, const char *text, size_t len, err *e)
 {
@@ -863,7 +895,8 @@ static int on_call(night *n, const char *file, unsigned long line,
         const char *logged = json_in(n, ep, tl->answer, &bad);
         oom |= bad;
         if (logged && strcmp(logged, c->answer) != 0 &&
-            same_as_text(n, ep, tl->answer, c->answer, &oom))
+            (same_as_text(n, ep, tl->answer, c->answer, &oom) ||
+             same_as_mcp_result(n, ep, tl->answer, c->answer, &oom)))
             logged = c->answer;
         if (!logged || strcmp(logged, c->answer) != 0) {
             c->diverged = 1;

@@ -14,13 +14,21 @@ T=$TEST_TMP
 ok() { count_eq "$@"; }
 
 # --- answers logged as JSON text (OpenAI and Anthropic tool results are
-# --- strings): the same answer as text is not diverged
+# --- strings): the same answer as text is not diverged; nor is an MCP
+# --- tools/call result that holds it (not an error result)
 "$PYTHON3" - "$shop" > "$T/text.jsonl" <<'PY'
 import json, sys
 lines = [{"type": "run", "run": "t", "tools": sys.argv[1]}]
 answers = ['{"id":"Z-0362","ok":true}', '{ "ok": true, "id": "Z-0362" }',
            '{"id":"Z-0363","ok":true}', 'not json', {"id": "Z-0362", "ok": True},
-           '"{\\"id\\":\\"Z-0362\\",\\"ok\\":true}"']
+           '"{\\"id\\":\\"Z-0362\\",\\"ok\\":true}"',
+           # MCP tools/call results, as MCP clients log them
+           {"structuredContent": {"id": "Z-0362", "ok": True},
+            "content": [{"type": "text", "text": '{"id":"Z-0362","ok":true}'}]},
+           {"content": [{"type": "text", "text": '{"ok":true,"id":"Z-0362"}'}]},
+           {"structuredContent": {"id": "Z-0363", "ok": True}},
+           {"content": [{"type": "text", "text": '{"id":"Z-0362","ok":true}'}],
+            "isError": True}]
 for i, answer in enumerate(answers):
     e = "e%d" % i
     lines.append({"type": "episode", "run": "t", "episode": e, "seed": 7,
@@ -39,7 +47,11 @@ e1|0|
 e2|1|"{\"id\":\"Z-0363\",\"ok\":true}"
 e3|1|"not json"
 e4|0|
-e5|1|"\"{\\\"id\\\":\\\"Z-0362\\\",\\\"ok\\\":true}\""' \
+e5|1|"\"{\\\"id\\\":\\\"Z-0362\\\",\\\"ok\\\":true}\""
+e6|0|
+e7|0|
+e8|1|{"structuredContent":{"id":"Z-0363","ok":true}}
+e9|1|{"content":[{"text":"{\"id\":\"Z-0362\",\"ok\":true}","type":"text"}],"isError":true}' \
     "$(sqlite3 "$T/text.db" 'SELECT episode, diverged, logged_answer FROM calls
         ORDER BY episode')"
 
