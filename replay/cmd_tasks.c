@@ -10,6 +10,7 @@
 #include "canon.h"
 #include "cmds.h"
 #include "generator.h"
+#include "sim.h"
 #include "task.h"
 
 /* Reads "1-50", "7" or "1,3,10-12" into ranges; 0, or -1 when malformed. */
@@ -102,12 +103,15 @@ int cmd_tasks(int argc, char **argv)
      * running out of memory ends it all. */
     buf line = BUF_INIT;
     unsigned long refused = 0, made = 0;
+    /* per arm: tasks made, and (lagged) those whose dial cannot be seen */
+    unsigned long arm_made[64] = {0}, unseen[64] = {0};
     int stop = status != 0;
     for (size_t r = 0; r < nranges && !stop; r++)
         for (unsigned long long seed = ranges[r].lo; !stop; seed++) {
             for (size_t i = 0; i < narms && !stop; i++) {
                 arena *a = arena_new();
                 task *t = NULL;
+                int vis = 1;
                 buf_reset(&line);
                 if (!a || task_make(&t, a, ts, seed, &arms[i], &e) < 0 ||
                     task_write_json(&line, t, GENERATOR_VERSION, &e) < 0) {
@@ -120,7 +124,15 @@ int cmd_tasks(int argc, char **argv)
                     status = EXIT_REFUSED;
                     refused++;
                     stop = e.code == ERR_NOMEM;
+                } else if (arms[i].knob == KNOB_LAGGED &&
+                           arms[i].level > 0 &&
+                           (vis = sim_lag_visible(ts, t, &e)) < 0) {
+                    say("replay: %s: out of memory", shown_path(path));
+                    status = EXIT_REFUSED;
+                    stop = 1;
                 } else {
+                    arm_made[i]++;
+                    unseen[i] += vis == 0;
                     made++;
                     fwrite(line.data, 1, line.len, stdout);
                     putchar('\n');
@@ -133,6 +145,16 @@ int cmd_tasks(int argc, char **argv)
     buf_free(&line);
     toolset_free(ts);
     doc_free(d);
+    for (size_t i = 0; i < narms && !stop; i++)
+        if (unseen[i]) {
+            char arm_text[ARM_ID_MAX];
+            arm_id(&arms[i], arm_text);
+            say("replay: %s: arm %s: its dial cannot be seen in %lu of %lu "
+                "tasks: no read that can check the target write answers "
+                "otherwise once the write has landed, so a lagged read says "
+                "what the next one says (see docs/simulator.md)",
+                shown_path(path), arm_text, unseen[i], arm_made[i]);
+        }
     if (refused > 1 && !stop)
         say("replay: %lu of %lu tasks could not be made; the other %lu were "
             "written", refused, refused + made, made);

@@ -535,3 +535,50 @@ value *sim_verdict_value(arena *a, const task *t, const sim_verdict *v)
     rc |= vb_put(a, o, "dials", dials);
     return rc == 0 ? o : NULL;
 }
+
+int sim_lag_visible(const toolset *ts, const task *t, err *e)
+{
+    const value *wargs = t->steps[t->depth - 1].args;
+    arena *a = arena_new();
+    if (!a)
+        return nomem(e);
+    int visible = 0, rc = 0;
+    for (size_t i = 0; i < ts->ntools && !visible && rc == 0; i++) {
+        const tool *r = &ts->tools[i];
+        if (r->kind != TOOL_READ || r->nargs == 0)
+            continue;
+        /* the read as an agent would make it to check the write */
+        value *args = vb_object(a);
+        int ok = args != NULL, named = 0;
+        for (size_t j = 0; j < r->nargs && ok; j++) {
+            const value *w = value_getz(wargs, r->args[j].name);
+            int scalar = w && w->kind != V_NULL && w->kind != V_ARRAY &&
+                         w->kind != V_OBJECT;
+            if (scalar) {
+                ok = vb_put(a, args, r->args[j].name, (value *)w) == 0;
+                named++;
+            } else if (r->args[j].required) {
+                named = 0;
+                break;
+            }
+        }
+        if (!ok) {
+            rc = nomem(e);
+            break;
+        }
+        if (!named)
+            continue;
+        value *ans = NULL, *asked = NULL, *landed = NULL;
+        rc = answer_draw(&ans, a, ts, r, args, t->seed, e);
+        if (rc == 0)
+            rc = answer_place_args(&asked, a, ts, r, ans, args, e);
+        if (rc == 0)
+            rc = answer_place_args(&landed, a, ts, r, asked, wargs, e);
+        if (rc == 0)
+            visible = !schema_equal(asked, landed);
+        else if (e->code != ERR_NOMEM)
+            rc = 0; /* no answer can be drawn for it: not this read */
+    }
+    arena_free(a);
+    return rc < 0 ? -1 : visible;
+}

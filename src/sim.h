@@ -99,4 +99,12 @@ value *sim_verdict_value(arena *a, const task *t, const sim_verdict *v);
 
 void sim_free(sim *s);
 
+/* Whether the lagged dial can be seen on task t: some read of the file
+ * that can name t's target write (its required arguments all among the
+ * write's, with the same values) answers differently once the write's
+ * arguments are laid over its answer, so a read that lags says something
+ * other than the read after it.  1 yes, 0 no (the read shares only what it
+ * was asked with the write, as on shop-mcp.json), -1 out of memory. */
+int sim_lag_visible(const toolset *ts, const task *t, err *e);
+
 #endif

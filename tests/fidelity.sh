@@ -96,5 +96,16 @@ replay: $cases/chains-none.json: seed 2, arm depth:d2: cannot draw a value for r
 replay: 2 of 4 tasks could not be made; the other 2 were written
 exit 1" "$got"
 
+# --- an arm whose dial cannot be seen on a file is said (the read of
+# --- shop-mcp.json shares only order_id with the refund); not on shop.json
+samples=$TOP_SRCDIR/samples/tools
+got=$(r tasks "$samples/shop-mcp.json" --seeds 1-10 --arms lagged:g1,base \
+    2>&1 >/dev/null; echo "exit $?")
+ok "lagged: cannot be seen on shop-mcp.json" "replay: $samples/shop-mcp.json: arm lagged:g1: its dial cannot be seen in 10 of 10 tasks: no read that can check the target write answers otherwise once the write has landed, so a lagged read says what the next one says (see docs/simulator.md)
+exit 0" "$got"
+got=$(r tasks "$samples/shop.json" --seeds 1-10 --arms lagged:g1 2>&1 \
+    >/dev/null; echo "exit $?")
+ok "lagged: seen on shop.json" "exit 0" "$got"
+
 echo "fidelity: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
