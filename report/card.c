@@ -31,8 +31,9 @@ static const char usage_text[] =
     "              what produced it, pass and reached with 95% Wilson\n"
     "              intervals, side effects, errors, per arm, per dial\n"
     "  --list      the runs in the database\n"
-    "  --width N   text narrower than 80 columns: hashes cut to 16 digits\n"
-    "              (default: 80); a compare's tool lists wrap within N\n"
+    "  --width N   the text's width (default: 80): problem lines and a\n"
+    "              compare's tool lists wrap within it; below 80, hashes\n"
+    "              are cut to 16 digits\n"
     "  --compare   two runs side by side, only when their tasks are the\n"
     "              same (same tool file bytes and generator); otherwise\n"
     "              says why not, with no figure set side by side\n"
@@ -162,14 +163,72 @@ static void print_outcomes(const card_dial *d)
 
 /* -------------------------------------------------------------- text */
 
+/* Columns of UTF-8 text: its code points (what is shown has no controls;
+ * wide characters are rare in what a card quotes). */
+static size_t columns(const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return n;
+}
+
+/* Prints prefix and text (shown already), wrapped at spaces so that no
+ * line passes width columns; continued lines start with indent spaces.
+ * A word longer than a line is cut between characters, never inside one.
+ * At most max_lines lines: the last one then ends with "...". */
+static void print_wrapped(const char *prefix, const char *text, int width,
+                          int indent, int max_lines)
+{
+    size_t col = columns(prefix, strlen(prefix));
+    fputs(prefix, stdout);
+    const char *p = text;
+    for (int line = 1;; line++) {
+        size_t room = (size_t)width > col + 8 ? (size_t)width - col : 8;
+        size_t len = strlen(p);
+        if (columns(p, len) <= room) {
+            fputs(p, stdout);
+            putchar('\n');
+            return;
+        }
+        if (line == max_lines)
+            room = room > 3 ? room - 3 : 1;
+        /* the bytes of the first room columns, then back to a space */
+        size_t end = 0, cols = 0;
+        while (end < len && cols < room) {
+            end++;
+            while (end < len && ((unsigned char)p[end] & 0xC0) == 0x80)
+                end++;
+            cols++;
+        }
+        size_t cut = end;
+        while (cut > 0 && p[cut] != ' ')
+            cut--;
+        if (cut == 0)
+            cut = end; /* one long word: cut between characters */
+        fwrite(p, 1, cut, stdout);
+        if (line == max_lines) {
+            puts("...");
+            return;
+        }
+        putchar('\n');
+        p += cut;
+        while (*p == ' ')
+            p++;
+        printf("%*s", indent, "");
+        col = (size_t)indent;
+    }
+}
+
 /* A hash as the text shows it: whole, or (narrow) its first 16 digits. */
 static const char *shown_hash(const char *hash, int narrow)
 {
     return shown_max(hash, narrow ? 16 : (size_t)-1, AS_TEXT);
 }
 
-static void text_card(const card *c, int narrow)
+static void text_card(const card *c, int width)
 {
+    int narrow = width < 80;
     interval p = wilson((unsigned long)c->pass, (unsigned long)c->episodes);
     interval r = wilson((unsigned long)c->reached, (unsigned long)c->episodes);
     printf("card: %s\n", tx(c->run));
@@ -204,10 +263,12 @@ static void text_card(const card *c, int narrow)
     printf("  diverged     %5ld  (episodes; %ld calls)\n",
            c->diverged_episodes, c->diverged_calls);
     printf("  problems     %5ld\n", c->problems);
-    for (size_t i = 0; i < c->nfirst; i++)
-        printf("    %s:%ld: %s\n", tx(c->first_problems[i].file),
-               c->first_problems[i].line,
-               shown_max(c->first_problems[i].message, 60, AS_TEXT));
+    for (size_t i = 0; i < c->nfirst; i++) {
+        char at[1200];
+        snprintf(at, sizeof at, "    %s:%ld: ", tx(c->first_problems[i].file),
+                 c->first_problems[i].line);
+        print_wrapped(at, tx(c->first_problems[i].message), width, 6, 4);
+    }
     if (c->problems > (long)c->nfirst)
         printf("    ... and %ld more: SELECT * FROM problems WHERE run = "
                "'<run>'\n",
@@ -888,7 +949,7 @@ int main(int argc, char **argv)
             if (f == MARKDOWN)
                 md_card(&c);
             else
-                text_card(&c, width < 80);
+                text_card(&c, width);
         }
         card_free(&c);
     }

@@ -44,18 +44,48 @@ got=$(printf '%s\n' "$got" | sed "s#$TEST_TMP/#TMP/#g")
 if check_eq "replay's stderr" "$want" "$got"; then ok; else ko "replay's stderr"; fi
 
 # the text card: its first lines and its problem line; no line forged
-card=$("$CARD" --db "$db" -- "$(printf 'a\nb|c\033[2J\342\200\256evil')")
+# (wide enough that the problem's line is one line wherever TMPDIR is)
+card=$("$CARD" --db "$db" --width 1000 -- \
+    "$(printf 'a\nb|c\033[2J\342\200\256evil')")
 if check_eq "the card's run" 'card: a\nb|c\x1b[2J\u{202e}evil' \
        "$(line 1 "$card")" &&
    check_eq "the card's model" '  model        m\n|x\x1b[2J\u{202e}\\' \
        "$(line 2 "$card")" &&
    check_eq "the card's problem" \
-       '    TMP/t\nx.jsonl:5: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a lin...' \
+       '    TMP/t\nx.jsonl:5: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a line'"'"'s type is run, episode, call or end' \
        "$(line 18 "$card" | sed "s#$TEST_TMP/#TMP/#g")" &&
    check_eq "the card's lines" 22 "$(printf '%s\n' "$card" | wc -l)" &&
    check_eq "lines with an ESC or a newline in a name" "" \
        "$(printf '%s\n' "$card" | grep "$(printf '\033')")"
 then ok; else ko "the text card"; fi
+
+# problem lines wrap within --width, continued lines indented, a word
+# longer than a line cut between characters (never inside one), at most
+# four lines
+mkdir "$TEST_TMP/wrap" && cp "$TOP_SRCDIR/samples/tools/shop.json" "$TEST_TMP/wrap/"
+e30=$(printf '\303\251%.0s' $(seq 30))
+{
+    echo '{"type":"run","run":"w","tools":"shop.json"}'
+    echo '{"type":"episode","run":"w","episode":"e1","seed":7,"arm":"base"}'
+    echo "{\"type\":\"$e30$e30\",\"run\":\"w\",\"episode\":\"e1\"}"
+    echo '{"type":"end","run":"w","episode":"e1"}'
+} > "$TEST_TMP/wrap/n.jsonl"
+(cd "$TEST_TMP/wrap" && "$REPLAY" --quiet --db w.db n.jsonl 2>/dev/null)
+wrapped() {
+    "$CARD" --db "$TEST_TMP/wrap/w.db" --width "$1" w | sed -n '/^  problems/,/^$/p'
+}
+e23=$(printf '\303\251%.0s' $(seq 23))
+e7=$(printf '\303\251%.0s' $(seq 7))
+if check_eq "problem lines in 60 columns" "  problems         1
+    n.jsonl:3: unknown type
+      \"$e30\": a line's type is
+      run, episode, call or end" "$(wrapped 60)" &&
+   check_eq "problem lines in 30 columns" "  problems         1
+    n.jsonl:3: unknown type
+      \"$e23
+      $e7\": a line's type
+      is run, episode, call..." "$(wrapped 30)"
+then ok; else ko "problem lines wrapped"; fi
 
 # Markdown: "|" escaped in table cells, so that no row gains a cell
 md=$("$CARD" --db "$db" --markdown -- "$(printf 'a\nb|c\033[2J\342\200\256evil')")
