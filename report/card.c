@@ -461,41 +461,6 @@ static void json_card(buf *b, const card *c)
 
 /* ----------------------------------------------------------- compare */
 
-struct row {
-    const char *arm;
-    long xa, na, xb, nb;
-};
-
-static void compare_rows(const card *a, const card *b, struct row **rows,
-                         size_t *n)
-{
-    *n = 0;
-    *rows = calloc(a->narms + b->narms + 1, sizeof **rows);
-    if (!*rows)
-        return;
-    (*rows)[(*n)++] = (struct row){"all", a->pass, a->episodes, b->pass,
-                                   b->episodes};
-    for (size_t i = 0; i < a->narms; i++) {
-        struct row r = {a->arms[i].arm, a->arms[i].pass, a->arms[i].episodes,
-                        0, 0};
-        for (size_t j = 0; j < b->narms; j++)
-            if (strcmp(b->arms[j].arm, r.arm) == 0) {
-                r.xb = b->arms[j].pass;
-                r.nb = b->arms[j].episodes;
-            }
-        (*rows)[(*n)++] = r;
-    }
-    for (size_t j = 0; j < b->narms; j++) {
-        int seen = 0;
-        for (size_t i = 0; i < a->narms; i++)
-            seen |= strcmp(a->arms[i].arm, b->arms[j].arm) == 0;
-        if (!seen)
-            (*rows)[(*n)++] = (struct row){b->arms[j].arm, 0, 0,
-                                           b->arms[j].pass,
-                                           b->arms[j].episodes};
-    }
-}
-
 static const char *case_name(enum compare_case k)
 {
     return k == COMPARE_SAME          ? "same_tasks"
@@ -587,10 +552,10 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
         return EXIT_DB;
     }
     buf b = BUF_INIT;
-    struct row *rows = NULL;
+    card_row *rows = NULL;
     size_t n = 0;
     if (k == COMPARE_SAME)
-        compare_rows(a, c, &rows, &n);
+        rows = card_compare_rows(a, c, &n);
     if (f == JSON) {
         buf_puts(&b, "{\"a\":");
         js(&b, a->run);

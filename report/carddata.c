@@ -504,3 +504,32 @@ void contract_diff_free(contract_diff *d)
     }
     memset(d, 0, sizeof *d);
 }
+
+card_row *card_compare_rows(const card *a, const card *b, size_t *n)
+{
+    *n = 0;
+    card_row *rows = calloc(a->narms + b->narms + 1, sizeof *rows);
+    if (!rows)
+        return NULL;
+    rows[(*n)++] = (card_row){"all", a->pass, a->episodes, b->pass,
+                              b->episodes};
+    for (size_t i = 0; i < a->narms; i++) {
+        card_row r = {a->arms[i].arm, a->arms[i].pass, a->arms[i].episodes,
+                      0, 0};
+        for (size_t j = 0; j < b->narms; j++)
+            if (strcmp(b->arms[j].arm, r.arm) == 0) {
+                r.xb = b->arms[j].pass;
+                r.nb = b->arms[j].episodes;
+            }
+        rows[(*n)++] = r;
+    }
+    for (size_t j = 0; j < b->narms; j++) {
+        int seen = 0;
+        for (size_t i = 0; i < a->narms; i++)
+            seen |= strcmp(a->arms[i].arm, b->arms[j].arm) == 0;
+        if (!seen)
+            rows[(*n)++] = (card_row){b->arms[j].arm, 0, 0, b->arms[j].pass,
+                                      b->arms[j].episodes};
+    }
+    return rows;
+}

@@ -86,6 +86,16 @@ typedef struct contract_diff {
 
 enum compare_case card_compare_case(const card *a, const card *b);
 
+/* A row of two comparable runs side by side: "all", then each arm of a,
+ * then each arm only b has (an arm one run lacks counts 0 of 0 there). */
+typedef struct card_row {
+    const char *arm; /* a's or b's, alive as long as they are */
+    long xa, na, xb, nb; /* pass and episodes in a, in b */
+} card_row;
+
+/* The rows of a and b (free() them), *n set; NULL out of memory. */
+card_row *card_compare_rows(const card *a, const card *b, size_t *n);
+
 /* The tools added, removed and changed from a's contract to b's, read
  * from the stored canonical contracts. */
 int card_contract_diff(contract_diff *d, sqlite3 *db, const card *a,
