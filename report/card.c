@@ -1,5 +1,6 @@
 /* card: per-run cards from the results database, and an honest
  * comparison of two runs (docs/card.md). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,28 +10,34 @@
 #include "canon.h"
 #include "carddata.h"
 #include "config.h"
+#include "html.h"
 #include "utf8.h"
 
 #define EXIT_USAGE 2
 #define EXIT_DB 3
 
-enum format { TEXT, MARKDOWN, JSON };
+enum format { TEXT, MARKDOWN, JSON, HTML };
 
 /* Where to look for the problems that name no run. */
 static const char no_run_query[] =
     "SELECT * FROM problems WHERE run IS NULL";
 
 static const char usage_text[] =
-    "usage: card [--db results.db] [--json | --markdown] [--width N] "
-    "[--] [RUN...]\n"
+    "usage: card [--db results.db] [--json | --markdown | --html [-o FILE]]\n"
+    "            [--width N] [--] [RUN...]\n"
     "       card [--db results.db] --list\n"
-    "       card [--db results.db] [--json | --markdown] --compare RUN_A "
-    "RUN_B\n"
+    "       card [--db results.db] [--json | --markdown | --html [-o FILE]]\n"
+    "            --compare RUN_A RUN_B\n"
     "\n"
     "  RUN...      one card per run (the latest run when none is named):\n"
     "              what produced it, pass and reached with 95% Wilson\n"
     "              intervals, side effects, errors, per arm, per dial\n"
     "  --list      the runs in the database\n"
+    "  --html      one self-contained HTML page (inline style and SVG plots,\n"
+    "              no script, nothing loaded): pass and reached per arm with\n"
+    "              their intervals, each dial's outcomes, a compare's\n"
+    "              differences; the same figures as the other formats\n"
+    "  -o FILE     the page into FILE (written whole, or not at all)\n"
     "  --width N   the text's width (default: 80): problem lines and a\n"
     "              compare's tool lists wrap within it; below 80, hashes\n"
     "              are cut to 16 digits\n"
@@ -541,7 +548,7 @@ static void why_not(buf *b, const card *a, const card *c,
 }
 
 static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
-                   int width)
+                   int width, buf *out)
 {
     enum compare_case k = card_compare_case(a, c);
     contract_diff d = {0};
@@ -556,7 +563,9 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
     size_t n = 0;
     if (k == COMPARE_SAME)
         rows = card_compare_rows(a, c, &n);
-    if (f == JSON) {
+    if (f == HTML) {
+        html_compare(&b, a, c, k, &d);
+    } else if (f == JSON) {
         buf_puts(&b, "{\"a\":");
         js(&b, a->run);
         buf_puts(&b, ",\"b\":");
@@ -666,11 +675,9 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
     free(rows);
     contract_diff_free(&d);
     int rc = (int)k;
-    if (b.failed) {
+    if (b.failed || (b.len && buf_append(out, b.data, b.len) < 0)) {
         fputs("card: out of memory\n", stderr);
         rc = EXIT_DB;
-    } else {
-        fwrite(b.data, 1, b.len, stdout);
     }
     buf_free(&b);
     return rc;
@@ -787,10 +794,41 @@ static int list_runs(sqlite3 *db, enum format f)
     return status;
 }
 
+/* Writes the page to path (through a file beside it, renamed when whole:
+ * a page is never half-written), or to standard output when path is
+ * NULL.  -1 with one line said. */
+static int write_page(const buf *page, const char *path)
+{
+    if (page->failed) {
+        fputs("card: out of memory\n", stderr);
+        return -1;
+    }
+    if (!path) {
+        fwrite(page->data, 1, page->len, stdout);
+        return 0;
+    }
+    char tmp[4200];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
+        fprintf(stderr, "card: -o %s: the path is too long\n", tx(path));
+        return -1;
+    }
+    FILE *fp = fopen(tmp, "wb");
+    int ok = fp && fwrite(page->data, 1, page->len, fp) == page->len;
+    ok = fp && fclose(fp) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "card: cannot write %s: %s; nothing was written\n",
+                tx(path), strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    const char *db_path = "results.db";
+    const char *db_path = "results.db", *out_path = NULL;
     enum format f = TEXT;
+    buf page = BUF_INIT; /* the compare, and the whole HTML page */
     int list = 0, cmp = 0, width = 80, formats = 0;
     const char *runs[256];
     int nruns = 0, options = 1;
@@ -816,6 +854,11 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--markdown") == 0) {
             formats |= 2;
             f = MARKDOWN;
+        } else if (strcmp(a, "--html") == 0) {
+            formats |= 4;
+            f = HTML;
+        } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
+            out_path = argv[++i];
         } else if (strcmp(a, "--width") == 0 && i + 1 < argc) {
             char *end;
             long w = strtol(argv[++i], &end, 10);
@@ -827,7 +870,8 @@ int main(int argc, char **argv)
             list = 1;
         } else if (strcmp(a, "--compare") == 0) {
             cmp = 1;
-        } else if (strcmp(a, "--db") == 0 || strcmp(a, "--width") == 0) {
+        } else if (strcmp(a, "--db") == 0 || strcmp(a, "--width") == 0 ||
+                   strcmp(a, "-o") == 0) {
             return usage_error("%s needs a value", a);
         } else {
             return usage_error("unknown option '%s' (a run whose name "
@@ -835,8 +879,15 @@ int main(int argc, char **argv)
                                tx(a));
         }
     }
-    if (formats == 3)
-        return usage_error("--json and --markdown go apart: choose one");
+    if (formats & (formats - 1))
+        return usage_error("--json, --markdown and --html go apart: choose "
+                           "one");
+    if (out_path && f != HTML)
+        return usage_error("-o FILE is for --html; the other formats go to "
+                           "standard output");
+    if (list && f == HTML)
+        return usage_error("--list has no HTML form; use it as text, "
+                           "Markdown or JSON");
     if (cmp && nruns != 2)
         return usage_error("--compare takes two runs: RUN_A RUN_B");
     if (cmp && strcmp(runs[0], runs[1]) == 0)
@@ -886,11 +937,22 @@ int main(int argc, char **argv)
                 status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
                 goto out;
             }
-        status = compare(db, &cards[0], &cards[1], f, width);
+        if (f == HTML)
+            html_begin(&page, "taskreplay: compare");
+        status = compare(db, &cards[0], &cards[1], f, width, &page);
         card_free(&cards[0]);
         card_free(&cards[1]);
+        if (f == HTML && status != EXIT_DB) {
+            html_end(&page);
+            if (write_page(&page, out_path) < 0)
+                status = EXIT_DB;
+        } else if (f != HTML && status != EXIT_DB) {
+            fwrite(page.data, 1, page.len, stdout);
+        }
         goto out;
     }
+    if (f == HTML)
+        html_begin(&page, nruns == 1 ? runs[0] : "taskreplay: cards");
     for (int i = 0; i < nruns; i++) {
         card c;
         if (card_load(&c, db, runs[i], &e) < 0) {
@@ -899,7 +961,9 @@ int main(int argc, char **argv)
             status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
             goto out;
         }
-        if (f == JSON) {
+        if (f == HTML) {
+            html_card(&page, &c, i + 1);
+        } else if (f == JSON) {
             buf b = BUF_INIT;
             json_card(&b, &c);
             buf_putc(&b, '\n');
@@ -918,7 +982,13 @@ int main(int argc, char **argv)
         }
         card_free(&c);
     }
+    if (f == HTML) {
+        html_end(&page);
+        if (write_page(&page, out_path) < 0)
+            status = EXIT_DB;
+    }
 out:
+    buf_free(&page);
     free(latest);
     shown_free();
     sqlite3_close(db);

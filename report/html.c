@@ -1,0 +1,531 @@
+/* html: see html.h. */
+#include "html.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "utf8.h"
+
+/* Plot geometry, in SVG units (pixels at 100%). */
+enum {
+    PLOT_W = 640,  /* the whole plot */
+    LABEL_W = 130, /* the arm names on the left */
+    AXIS_W = 480,  /* 0% to 100% (or -100% to 100%) */
+    ROW_H = 22,
+    TOP = 28 /* the axis labels above the rows */
+};
+
+static const char style[] =
+    ":root{color-scheme:light dark;--fg:#1b1b1b;--bg:#fff;--mute:#5d5d5d;"
+    "--grid:#d4d4d4;--a:#0072b2;--b:#d55e00}"
+    "@media (prefers-color-scheme:dark){:root{--fg:#ececec;--bg:#151515;"
+    "--mute:#a9a9a9;--grid:#444;--a:#56b4e9;--b:#f0a050}}"
+    "body{font:15px/1.45 system-ui,sans-serif;color:var(--fg);"
+    "background:var(--bg);max-width:56rem;margin:1.5rem auto;"
+    "padding:0 1rem}"
+    "h1{font-size:1.4rem}h2{font-size:1.2rem;margin-top:2rem}"
+    "h3{font-size:1rem;margin-top:1.5rem}"
+    "table{border-collapse:collapse;margin:.5rem 0}"
+    "th,td{padding:.15rem .6rem;border-bottom:1px solid var(--grid);"
+    "text-align:right;vertical-align:top}"
+    "th:first-child,td:first-child{text-align:left}"
+    ".made td{text-align:left}"
+    "code{font-size:.85em;overflow-wrap:anywhere}"
+    ".note{color:var(--mute)}"
+    "svg{max-width:100%;height:auto;display:block}"
+    "svg text{fill:var(--fg);font:11px system-ui,sans-serif}"
+    "svg .grid{stroke:var(--grid)}svg .zero{stroke:var(--fg)}"
+    "svg .a{stroke:var(--a);fill:var(--a)}"
+    "svg .b{stroke:var(--b);fill:var(--b)}"
+    "svg .seg{stroke:var(--bg)}"
+    "@media print{:root{--fg:#000;--bg:#fff;--mute:#444;--grid:#bbb}"
+    "body{max-width:none;margin:0}section{break-inside:avoid-page}}";
+
+/* Text from the database: shown as the text card shows it (controls and
+ * overrides escaped), then escaped for HTML. */
+static void esc(buf *b, const char *s)
+{
+    buf shown = BUF_INIT;
+    utf8_shown(&shown, s, strlen(s), (size_t)-1);
+    for (size_t i = 0; !shown.failed && i < shown.len; i++) {
+        char ch = shown.data[i];
+        if (ch == '&')
+            buf_puts(b, "&amp;");
+        else if (ch == '<')
+            buf_puts(b, "&lt;");
+        else if (ch == '>')
+            buf_puts(b, "&gt;");
+        else if (ch == '"')
+            buf_puts(b, "&quot;");
+        else if (ch == '\'')
+            buf_puts(b, "&#39;");
+        else
+            buf_putc(b, ch);
+    }
+    buf_free(&shown);
+}
+
+static double pct(long x, long n)
+{
+    return n ? 100.0 * (double)x / (double)n : 0.0;
+}
+
+/* "4 of 4 (100.0%, 95% CI 51.0-100.0%)", or "no episodes". */
+static void rate_text(buf *b, long x, long n)
+{
+    interval w = wilson((unsigned long)x, (unsigned long)n);
+    if (n == 0)
+        buf_puts(b, "no episodes");
+    else
+        buf_printf(b, "%ld of %ld (%.1f%%, 95%% CI %.1f-%.1f%%)", x, n,
+                   pct(x, n), 100 * w.lo, 100 * w.hi);
+}
+
+void html_begin(buf *b, const char *title)
+{
+    buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+                "<meta charset=\"utf-8\">"
+                "<meta name=\"viewport\" content=\"width=device-width\">"
+                "<title>");
+    esc(b, title);
+    buf_printf(b, "</title><style>%s</style></head>\n<body>\n", style);
+}
+
+void html_end(buf *b)
+{
+    buf_puts(b, "</body></html>\n");
+}
+
+/* The provenance table of a run. */
+static void made_with(buf *b, const card *c)
+{
+    buf_puts(b, "<table class=\"made\"><tbody>\n<tr><th>model</th><td>");
+    if (c->model[0])
+        esc(b, c->model);
+    else
+        buf_puts(b, "-");
+    buf_puts(b, "</td></tr>\n<tr><th>tool file</th><td><code>");
+    esc(b, c->tools_path);
+    buf_puts(b, "</code></td></tr>\n<tr><th>file hash</th><td><code>");
+    esc(b, c->file_sha256);
+    buf_puts(b, "</code></td></tr>\n<tr><th>contract hash</th><td><code>");
+    esc(b, c->contract_sha256);
+    buf_printf(b, "</code></td></tr>\n<tr><th>generator</th><td>%d, "
+                  "fingerprint <code>",
+               c->generator_version);
+    esc(b, c->fingerprint);
+    buf_puts(b, "</code></td></tr>\n<tr><th>replayed</th><td>");
+    esc(b, c->replayed_at);
+    buf_puts(b, "</td></tr>\n</tbody></table>\n");
+}
+
+/* x in [lo, hi] as an SVG x coordinate on the axis. */
+static double at(double x, double lo, double hi)
+{
+    return LABEL_W + AXIS_W * (x - lo) / (hi - lo);
+}
+
+/* Grid lines and labels of an axis from lo to hi, each label followed by
+ * unit. */
+static void axis(buf *b, int lo, int hi, int step, double bottom,
+                 const char *unit)
+{
+    for (int v = lo; v <= hi; v += step) {
+        double x = at(v, lo, hi);
+        buf_printf(b, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+                      "y2=\"%.1f\"/><text x=\"%.1f\" y=\"%d\" "
+                      "text-anchor=\"middle\">%s%d%s</text>\n",
+                   v == 0 && lo < 0 ? "zero" : "grid", x, TOP - 6, x, bottom,
+                   x, TOP - 10, v > 0 && lo < 0 ? "+" : "", v, unit);
+    }
+}
+
+/* A mark with its whisker at row y: a circle (shape 0) or a square. */
+static void mark(buf *b, const char *cls, int shape, double x, double lo,
+                 double hi, double y)
+{
+    buf_printf(b, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                  "y2=\"%.1f\" stroke-width=\"2\"/>",
+               cls, lo, y, hi, y);
+    if (shape == 0)
+        buf_printf(b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" "
+                      "r=\"4\"/>\n",
+                   cls, x, y);
+    else
+        buf_printf(b, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"8\" "
+                      "height=\"8\"/>\n",
+                   cls, x - 4, y - 4);
+}
+
+/* The plot of pass (circles) and reached (squares) per arm, with their
+ * 95% intervals as whiskers, arms in the card's order (by dial, then
+ * level). */
+static void arm_plot(buf *b, const card *c, int n)
+{
+    double bottom = TOP + (double)c->narms * ROW_H;
+    buf_printf(b, "<svg role=\"img\" aria-labelledby=\"arms-t%d arms-d%d\" "
+                  "viewBox=\"0 0 %d %.0f\" width=\"%d\">\n"
+                  "<title id=\"arms-t%d\">Pass (circles) and reached "
+                  "(squares) per arm, with 95%% intervals</title>\n"
+                  "<desc id=\"arms-d%d\">",
+               n, n, PLOT_W, bottom + 8, PLOT_W, n, n);
+    for (size_t i = 0; i < c->narms; i++) {
+        const card_arm *a = &c->arms[i];
+        esc(b, a->arm);
+        buf_puts(b, ": pass ");
+        rate_text(b, a->pass, a->episodes);
+        buf_puts(b, ", reached ");
+        rate_text(b, a->reached, a->episodes);
+        buf_puts(b, i + 1 < c->narms ? "; " : ".");
+    }
+    buf_puts(b, "</desc>\n");
+    axis(b, 0, 100, 25, bottom, "%");
+    /* the legend: shapes and words, not colour alone */
+    buf_printf(b, "<circle class=\"a\" cx=\"%d\" cy=\"%d\" r=\"4\"/>"
+                  "<text x=\"%d\" y=\"%d\">pass</text><rect class=\"b\" "
+                  "x=\"%d\" y=\"%d\" width=\"8\" height=\"8\"/><text "
+                  "x=\"%d\" y=\"%d\">reached</text>\n",
+               4, TOP - 14, 12, TOP - 10, 50, TOP - 18, 62, TOP - 10);
+    const char *dial_before = "";
+    size_t dial_len = 0;
+    for (size_t i = 0; i < c->narms; i++) {
+        const card_arm *a = &c->arms[i];
+        double y = TOP + (double)i * ROW_H + ROW_H / 2.0;
+        size_t len = strcspn(a->arm, ":");
+        if (i && (len != dial_len || strncmp(a->arm, dial_before, len) != 0))
+            buf_printf(b, "<line class=\"grid\" x1=\"0\" y1=\"%.1f\" "
+                          "x2=\"%d\" y2=\"%.1f\"/>\n",
+                       y - ROW_H / 2.0, PLOT_W, y - ROW_H / 2.0);
+        dial_before = a->arm;
+        dial_len = len;
+        buf_printf(b, "<text x=\"0\" y=\"%.1f\">", y + 4);
+        esc(b, a->arm);
+        buf_puts(b, "</text>\n");
+        if (a->episodes == 0)
+            continue;
+        interval p = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
+        interval r = wilson((unsigned long)a->reached,
+                            (unsigned long)a->episodes);
+        mark(b, "a", 0, at(pct(a->pass, a->episodes), 0, 100),
+             at(100 * p.lo, 0, 100), at(100 * p.hi, 0, 100), y - 4);
+        mark(b, "b", 1, at(pct(a->reached, a->episodes), 0, 100),
+             at(100 * r.lo, 0, 100), at(100 * r.hi, 0, 100), y + 4);
+    }
+    buf_puts(b, "</svg>\n");
+}
+
+/* Fill colours of the outcomes, told apart by their labels as well. */
+static const char *const outcome_fill[10] = {
+    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00",
+    "#56b4e9", "#f0e442", "#7f7f7f", "#b07aa1", "#bab0ac"};
+
+/* One bar per dial: its events split by outcome, each part labelled. */
+static void dial_plot(buf *b, const card *c, int n)
+{
+    double bottom = TOP + (double)c->ndials * ROW_H;
+    buf_printf(b, "<svg role=\"img\" aria-labelledby=\"dials-t%d dials-d%d\" "
+                  "viewBox=\"0 0 %d %.0f\" width=\"%d\">\n"
+                  "<title id=\"dials-t%d\">The outcomes of each dial's "
+                  "events</title>\n<desc id=\"dials-d%d\">",
+               n, n, PLOT_W, bottom + 8, PLOT_W, n, n);
+    for (size_t i = 0; i < c->ndials; i++) {
+        const card_dial *d = &c->dials[i];
+        buf_printf(b, "%s: %ld events", d->dial, d->events);
+        for (int o = 0; o < 10; o++)
+            if (d->outcomes[o])
+                buf_printf(b, ", %s %ld", card_outcomes[o], d->outcomes[o]);
+        buf_puts(b, i + 1 < c->ndials ? "; " : ".");
+    }
+    buf_puts(b, "</desc>\n");
+    axis(b, 0, 100, 25, bottom, "%");
+    for (size_t i = 0; i < c->ndials; i++) {
+        const card_dial *d = &c->dials[i];
+        double y = TOP + (double)i * ROW_H;
+        long total = 0;
+        for (int o = 0; o < 10; o++)
+            total += d->outcomes[o];
+        buf_printf(b, "<text x=\"0\" y=\"%.1f\">%s</text>\n", y + 15, d->dial);
+        double x = LABEL_W;
+        for (int o = 0; o < 10 && total; o++) {
+            if (!d->outcomes[o])
+                continue;
+            double w = (double)AXIS_W * (double)d->outcomes[o] / (double)total;
+            buf_printf(b, "<rect class=\"seg\" x=\"%.1f\" y=\"%.1f\" "
+                          "width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s "
+                          "%ld</title></rect>\n",
+                       x, y + 3, w, ROW_H - 6, outcome_fill[o],
+                       card_outcomes[o], d->outcomes[o]);
+            /* the label inside when it fits, in black on these fills */
+            if (w >= 7.0 * (double)(strlen(card_outcomes[o]) + 4))
+                buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" "
+                              "style=\"fill:#000\">%s %ld</text>\n",
+                           x + 4, y + 15, card_outcomes[o], d->outcomes[o]);
+            x += w;
+        }
+    }
+    buf_puts(b, "</svg>\n");
+}
+
+void html_card(buf *b, const card *c, int n)
+{
+    interval p = wilson((unsigned long)c->pass, (unsigned long)c->episodes);
+    interval r = wilson((unsigned long)c->reached, (unsigned long)c->episodes);
+    buf_puts(b, "<section class=\"card\">\n<h2>Card: ");
+    esc(b, c->run);
+    buf_puts(b, "</h2>\n");
+    made_with(b, c);
+
+    buf_printf(b, "<h3>Result: %ld episode%s</h3>\n<table class=\"result\">"
+                  "<thead><tr><th></th><th>count</th><th>rate</th>"
+                  "<th>95%% CI</th></tr></thead><tbody>\n",
+               c->episodes, c->episodes == 1 ? "" : "s");
+    if (c->episodes == 0) {
+        buf_puts(b, "<tr><td>pass</td><td>0</td><td>-</td><td>no episodes"
+                    "</td></tr>\n<tr><td>reached</td><td>0</td><td>-</td>"
+                    "<td>no episodes</td></tr>\n");
+    } else {
+        buf_printf(b, "<tr><td>pass</td><td>%ld</td><td>%.1f%%</td>"
+                      "<td>%.1f-%.1f%%</td></tr>\n",
+                   c->pass, pct(c->pass, c->episodes), 100 * p.lo, 100 * p.hi);
+        buf_printf(b, "<tr><td>reached</td><td>%ld</td><td>%.1f%%</td>"
+                      "<td>%.1f-%.1f%%</td></tr>\n",
+                   c->reached, pct(c->reached, c->episodes), 100 * r.lo,
+                   100 * r.hi);
+    }
+    buf_printf(b, "<tr><td>side effects</td><td>%ld</td><td></td><td></td>"
+                  "</tr>\n<tr><td>duplicate writes</td><td>%ld</td><td></td>"
+                  "<td></td></tr>\n<tr><td>errors</td><td>%ld</td><td></td>"
+                  "<td></td></tr>\n",
+               c->side_effects, c->duplicates, c->errors);
+    for (int i = 0; i < CARD_CODES; i++)
+        if (c->by_code[i])
+            buf_printf(b, "<tr><td>errors: %s</td><td>%ld</td><td></td>"
+                          "<td></td></tr>\n",
+                       card_codes[i], c->by_code[i]);
+    buf_printf(b, "<tr><td>unfinished</td><td>%ld</td><td></td><td></td>"
+                  "</tr>\n<tr><td>diverged episodes</td><td>%ld</td><td></td>"
+                  "<td></td></tr>\n<tr><td>diverged calls</td><td>%ld</td>"
+                  "<td></td><td></td></tr>\n<tr><td>problems</td><td>%ld</td>"
+                  "<td></td><td></td></tr>\n",
+               c->unfinished, c->diverged_episodes, c->diverged_calls,
+               c->problems);
+    if (c->problems_no_run)
+        buf_printf(b, "<tr><td>problems that name no run (in the database)"
+                      "</td><td>%ld</td><td></td><td></td></tr>\n",
+                   c->problems_no_run);
+    buf_puts(b, "</tbody></table>\n");
+
+    if (c->narms) {
+        buf_puts(b, "<h3>Per arm</h3>\n");
+        arm_plot(b, c, n);
+        buf_puts(b, "<table class=\"arms\"><thead><tr><th>arm</th>"
+                    "<th>episodes</th><th>pass</th><th>95% CI</th>"
+                    "<th>reached</th><th>95% CI</th><th>side effects</th>"
+                    "<th>duplicate writes</th></tr></thead><tbody>\n");
+        for (size_t i = 0; i < c->narms; i++) {
+            const card_arm *a = &c->arms[i];
+            interval w = wilson((unsigned long)a->pass,
+                                (unsigned long)a->episodes);
+            interval v = wilson((unsigned long)a->reached,
+                                (unsigned long)a->episodes);
+            buf_puts(b, "<tr><td>");
+            esc(b, a->arm);
+            buf_printf(b, "</td><td>%ld</td><td>%ld</td><td>%.1f-%.1f%%</td>"
+                          "<td>%ld</td><td>%.1f-%.1f%%</td><td>%ld</td>"
+                          "<td>%ld</td></tr>\n",
+                       a->episodes, a->pass, 100 * w.lo, 100 * w.hi,
+                       a->reached, 100 * v.lo, 100 * v.hi, a->side_effects,
+                       a->duplicates);
+        }
+        buf_puts(b, "</tbody></table>\n");
+    }
+    if (c->ndials) {
+        buf_puts(b, "<h3>Per dial</h3>\n");
+        dial_plot(b, c, n);
+        buf_puts(b, "<table class=\"dials\"><thead><tr><th>dial</th>"
+                    "<th>events</th><th>fired</th><th>outcomes</th></tr>"
+                    "</thead><tbody>\n");
+        for (size_t i = 0; i < c->ndials; i++) {
+            const card_dial *d = &c->dials[i];
+            buf_printf(b, "<tr><td>%s</td><td>%ld</td><td>%ld</td><td>",
+                       d->dial, d->events, d->fired);
+            int k = 0;
+            for (int o = 0; o < 10; o++)
+                if (d->outcomes[o])
+                    buf_printf(b, "%s%s %ld", k++ ? ", " : "",
+                               card_outcomes[o], d->outcomes[o]);
+            buf_puts(b, "</td></tr>\n");
+        }
+        buf_puts(b, "</tbody></table>\n");
+    }
+    if (c->nfirst) {
+        buf_printf(b, "<h3>Problems (first %zu)</h3>\n<ul class=\"problems\">",
+                   c->nfirst);
+        for (size_t i = 0; i < c->nfirst; i++) {
+            buf_puts(b, "<li><code>");
+            esc(b, c->first_problems[i].file);
+            buf_printf(b, ":%ld</code>: ", c->first_problems[i].line);
+            esc(b, c->first_problems[i].message);
+            buf_puts(b, "</li>\n");
+        }
+        if (c->problems > (long)c->nfirst)
+            buf_printf(b, "<li>... and %ld more (<code>SELECT * FROM problems "
+                          "WHERE run = '&lt;run&gt;'</code>)</li>\n",
+                       c->problems - (long)c->nfirst);
+        buf_puts(b, "</ul>\n");
+    }
+    buf_puts(b, "</section>\n");
+}
+
+/* The hashes of both runs, as the refusal gives them. */
+static void both_hashes(buf *b, const card *a, const card *c,
+                        enum compare_case k)
+{
+    const card *both[2] = {a, c};
+    buf_puts(b, "<table class=\"hashes\"><tbody>\n");
+    for (int i = 0; i < 2; i++) {
+        const card *x = both[i];
+        buf_puts(b, "<tr><th colspan=\"2\">");
+        esc(b, x->run);
+        buf_puts(b, "</th></tr>\n<tr><td>file hash</td><td><code>");
+        esc(b, x->file_sha256);
+        buf_puts(b, "</code></td></tr>\n");
+        if (k == COMPARE_CONTRACTS) {
+            buf_puts(b, "<tr><td>contract</td><td><code>");
+            esc(b, x->contract_sha256);
+            buf_puts(b, "</code></td></tr>\n");
+        }
+        if (k == COMPARE_GENERATORS) {
+            buf_printf(b, "<tr><td>generator</td><td>%d</td></tr>\n"
+                          "<tr><td>fingerprint</td><td><code>",
+                       x->generator_version);
+            esc(b, x->fingerprint);
+            buf_puts(b, "</code></td></tr>\n");
+        }
+    }
+    buf_puts(b, "</tbody></table>\n");
+}
+
+static void name_list(buf *b, const char *what, char **names, size_t n)
+{
+    if (n == 0)
+        return;
+    buf_printf(b, "<li>%s: ", what);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            buf_puts(b, ", ");
+        esc(b, names[i]);
+    }
+    buf_puts(b, "</li>\n");
+}
+
+void html_compare(buf *b, const card *a, const card *c, enum compare_case k,
+                  const contract_diff *d)
+{
+    buf_puts(b, "<section class=\"compare\">\n<h2>Compare: ");
+    esc(b, a->run);
+    buf_puts(b, " (A) and ");
+    esc(b, c->run);
+    buf_puts(b, " (B)</h2>\n<p>");
+    if (k != COMPARE_SAME) {
+        esc(b, a->run);
+        buf_puts(b, " and ");
+        esc(b, c->run);
+        if (k == COMPARE_REFORMATTED)
+            buf_puts(b, " share one tool contract, but the file was "
+                        "reformatted, and tasks are drawn from the file's "
+                        "bytes, so their tasks differ, and no figure of one "
+                        "is set beside the other's.</p>\n");
+        else if (k == COMPARE_CONTRACTS)
+            buf_puts(b, " are runs on different tool contracts, so their "
+                        "tasks differ, and no figure of one is set beside "
+                        "the other's.</p>\n");
+        else
+            buf_printf(b, " were made with different generators (version %d "
+                          "and %d), so their tasks and answers may differ, "
+                          "and no figure of one is set beside the "
+                          "other's.</p>\n",
+                       a->generator_version, c->generator_version);
+        if (k == COMPARE_CONTRACTS) {
+            buf_puts(b, "<ul class=\"tools\">\n");
+            if (d->nadded + d->nremoved + d->nchanged == 0)
+                buf_puts(b, "<li>the tools are the same; the files differ "
+                            "elsewhere (a refused tool, info, servers...)"
+                            "</li>\n");
+            name_list(b, "added", d->added, d->nadded);
+            name_list(b, "removed", d->removed, d->nremoved);
+            name_list(b, "changed", d->changed, d->nchanged);
+            buf_puts(b, "</ul>\n");
+        }
+        both_hashes(b, a, c, k);
+        buf_puts(b, "</section>\n");
+        return;
+    }
+    buf_puts(b, "Same tool file and generator: the same tasks, side by "
+                "side. Each row is the difference of pass rates A - B, in "
+                "percentage points, with its 95% interval (Newcombe's, for "
+                "two independent proportions).</p>\n");
+    size_t n = 0;
+    card_row *rows = card_compare_rows(a, c, &n);
+    if (!rows) {
+        buf_puts(b, "</section>\n");
+        b->failed = 1;
+        return;
+    }
+    double bottom = TOP + (double)n * ROW_H;
+    buf_printf(b, "<svg role=\"img\" aria-labelledby=\"diff-t diff-d\" "
+                  "viewBox=\"0 0 %d %.0f\" width=\"%d\">\n<title id=\"diff-t\">"
+                  "Pass rate A - B per arm in percentage points, with 95%% "
+                  "intervals</title>\n"
+                  "<desc id=\"diff-d\">",
+               PLOT_W, bottom + 8, PLOT_W);
+    interval *w = calloc(n, sizeof *w);
+    double *diff = calloc(n, sizeof *diff);
+    if (!w || !diff) {
+        free(w);
+        free(diff);
+        free(rows);
+        b->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        w[i] = newcombe((unsigned long)rows[i].xa, (unsigned long)rows[i].na,
+                        (unsigned long)rows[i].xb, (unsigned long)rows[i].nb,
+                        &diff[i]);
+        esc(b, rows[i].arm);
+        buf_printf(b, ": %+.1f points, 95%% CI %+.1f to %+.1f%s",
+                   100 * diff[i], 100 * w[i].lo, 100 * w[i].hi,
+                   i + 1 < n ? "; " : ".");
+    }
+    buf_puts(b, "</desc>\n");
+    axis(b, -100, 100, 50, bottom, "");
+    for (size_t i = 0; i < n; i++) {
+        double y = TOP + (double)i * ROW_H + ROW_H / 2.0;
+        buf_printf(b, "<text x=\"0\" y=\"%.1f\">", y + 4);
+        esc(b, rows[i].arm);
+        buf_puts(b, "</text>\n");
+        if (!rows[i].na || !rows[i].nb)
+            continue;
+        mark(b, "a", 0, at(100 * diff[i], -100, 100),
+             at(100 * w[i].lo, -100, 100), at(100 * w[i].hi, -100, 100), y);
+    }
+    buf_puts(b, "</svg>\n<table class=\"diffs\"><thead><tr><th>arm</th>"
+                "<th>A pass</th><th>B pass</th><th>A - B (points)</th>"
+                "<th>95% CI</th>"
+                "<th>excludes 0</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < n; i++) {
+        int sure = (w[i].lo > 0 || w[i].hi < 0) && rows[i].na && rows[i].nb;
+        buf_puts(b, "<tr><td>");
+        esc(b, rows[i].arm);
+        buf_printf(b, "</td><td>%ld/%ld</td><td>%ld/%ld</td><td>%+.1f</td>"
+                      "<td>%+.1f to %+.1f</td><td>%s</td></tr>\n",
+                   rows[i].xa, rows[i].na, rows[i].xb, rows[i].nb,
+                   100 * diff[i], 100 * w[i].lo, 100 * w[i].hi,
+                   sure ? "yes" : "no");
+    }
+    buf_puts(b, "</tbody></table>\n</section>\n");
+    free(w);
+    free(diff);
+    free(rows);
+}

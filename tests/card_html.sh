@@ -1,0 +1,124 @@
+# card --html: one self-contained page whose every figure is the one
+# --json gives, escaped, refusing a compare as the text does, and drawn
+# by a real browser (Debian's headless Chromium) when it is installed.
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+tmpdir
+CARD=${CARD:-$(dirname "$REPLAY")/../report/card}
+PY=${PYTHON3:-python3}
+T=$TEST_TMP
+pass=0 fail=0
+ok() { count_eq "$@"; }
+
+# the samples night, and a run whose name and model try to end the page
+db=$T/r.db
+(cd "$TOP_SRCDIR/samples/night" && timeout 300 "$REPLAY" --quiet --db "$db" . 2>/dev/null) ||
+    { echo "ERROR: the samples night did not replay"; exit 99; }
+sqlite3 "$db" "UPDATE runs SET model = '<script>alert(1)</script>' WHERE run = 'sloppy'"
+
+# --- every figure of the page is --json's (counts, rates and intervals as
+# --- the page rounds them); Python reads both
+"$CARD" --db "$db" --html -o "$T/sloppy.html" sloppy
+"$CARD" --db "$db" --json sloppy > "$T/sloppy.json"
+got=$("$PY" - "$T/sloppy.html" "$T/sloppy.json" <<'PY'
+import html.parser, json, sys
+class Rows(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.tables = {}; self.cls = None; self.row = None; self.cell = None
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table": self.cls = a.get("class"); self.tables.setdefault(self.cls, [])
+        elif tag == "tr": self.row = []
+        elif tag in ("td", "th") and self.row is not None: self.cell = ""
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None: self.row.append(self.cell.strip()); self.cell = None
+        elif tag == "tr" and self.row is not None: self.tables[self.cls].append(self.row); self.row = None
+    def handle_data(self, d):
+        if self.cell is not None: self.cell += d
+p = Rows(); p.feed(open(sys.argv[1], encoding="utf-8").read())
+j = json.loads(open(sys.argv[2]).read())
+def ci(r): return "%.1f-%.1f%%" % (100 * r["ci95"][0], 100 * r["ci95"][1])
+want = [["pass", str(j["pass"]["count"]), "%.1f%%" % (100 * j["pass"]["rate"]), ci(j["pass"])],
+        ["reached", str(j["reached"]["count"]), "%.1f%%" % (100 * j["reached"]["rate"]), ci(j["reached"])],
+        ["side effects", str(j["side_effects"]), "", ""],
+        ["duplicate writes", str(j["duplicate_writes"]), "", ""],
+        ["errors", str(j["errors"]["total"]), "", ""]]
+want += [["errors: " + k, str(v), "", ""] for k, v in j["errors"]["by_code"].items() if v]
+want += [["unfinished", str(j["unfinished"]), "", ""],
+         ["diverged episodes", str(j["diverged"]["episodes"]), "", ""],
+         ["diverged calls", str(j["diverged"]["calls"]), "", ""],
+         ["problems", str(j["problems"]["count"]), "", ""]]
+bad = []
+if p.tables["result"][1:] != want: bad.append("result")
+arms = [[a["arm"], str(a["episodes"]), str(a["pass"]["count"]), ci(a["pass"]),
+         str(a["reached"]["count"]), ci(a["reached"]), str(a["side_effects"]),
+         str(a["duplicate_writes"])] for a in j["arms"]]
+if p.tables["arms"][1:] != arms: bad.append("arms")
+dials = [[d["dial"], str(d["events"]), str(d["fired"]),
+          ", ".join("%s %d" % kv for kv in d["outcomes"].items())] for d in j["dials"]]
+if p.tables["dials"][1:] != dials: bad.append("dials")
+made = dict((r[0], r[1]) for r in p.tables["made"])
+if made["model"] != j["model"] or made["file hash"] != j["file_sha256"]: bad.append("made")
+print("%d result rows, %d arms, %d dials; differ: %s" % (len(want), len(arms), len(dials), ", ".join(bad) or "none"))
+PY
+)
+ok "the page's figures are --json's" "12 result rows, 24 arms, 6 dials; differ: none" "$got"
+
+# --- self-contained: no script, no link, no source or font from outside;
+# --- the model's <script> is text
+got=$(grep -c -i -e '<script' -e ' src=' -e ' href=' -e 'url(' -e '@import' -e '<link' "$T/sloppy.html")
+ok "nothing loaded from outside, no script" "0" "$got"
+got=$(grep -c '&lt;script&gt;alert(1)&lt;/script&gt;' "$T/sloppy.html")
+ok "the model is escaped" "1" "$got"
+size=$(wc -c < "$T/sloppy.html")
+ok "a page of every arm within 100 KB" "yes" "$([ "$size" -lt 102400 ] && echo yes || echo "no: $size bytes")"
+got=$(grep -c -e '<title id="arms-t1">' -e '<desc id="arms-d1">base: pass 0 of 4 (0.0%, 95% CI 0.0-49.0%), reached 4 of 4 (100.0%, 95% CI 51.0-100.0%); ' "$T/sloppy.html")
+ok "the plots have a title and a text of their figures" "2" "$got"
+
+# --- a compare: comparable, the forest plot and its table; not
+# --- comparable, the refusal and both hashes, no figure, exit 4
+"$CARD" --db "$db" --html --compare careful sloppy > "$T/cmp.html"
+ok "a comparable compare" "0|1|1" "$?|$(grep -c '<title id="diff-t">' "$T/cmp.html")|$(grep -c '<tr><td>all</td><td>96/96</td><td>0/96</td><td>+100.0</td><td>+94.6 to +100.0</td><td>yes</td></tr>' "$T/cmp.html")"
+"$CARD" --db "$db" --html --compare careful careful-reformatted > "$T/refused.html"
+ok "a refused compare" "4|0|2" "$?|$(grep -c '<svg' "$T/refused.html")|$(grep -o '4acacf4693dbcbc81c0cc9e98ed4d2e017a2189edcfa89e0fba05e7433e4fd54\|820faf611389d78073fb9661be2b380808c64e8dd77a061fb15579782c7568a9' "$T/refused.html" | wc -l | tr -d ' ')"
+
+# --- usage: one format at a time; -o only for --html; a page is written
+# --- whole or not at all
+got=$("$CARD" --db "$db" --html --json sloppy 2>&1; echo "exit $?")
+ok "--html with --json" "card: --json, --markdown and --html go apart: choose one
+Try 'card --help'.
+exit 2" "$got"
+got=$("$CARD" --db "$db" --json -o "$T/x.json" sloppy 2>&1; echo "exit $?")
+ok "-o without --html" "card: -o FILE is for --html; the other formats go to standard output
+Try 'card --help'.
+exit 2" "$got"
+got=$("$CARD" --db "$db" --html -o "$T/no/such/dir/p.html" sloppy 2>&1; echo "exit $?")
+ok "-o into a missing folder" "card: cannot write $T/no/such/dir/p.html: No such file or directory; nothing was written
+exit 3" "$got"
+
+# --- a real browser draws both pages
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ]; then
+    echo "note: no chromium (apt-get install chromium): the pages are not drawn"
+else
+    for page in sloppy cmp; do
+        dom=$(timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
+            --disable-quic --no-first-run --disable-background-networking \
+            --disable-component-update --disable-sync \
+            --user-data-dir="$T/chromium-$page" --dump-dom \
+            "file://$T/$page.html" 2>/dev/null)
+        ok "chromium draws $page.html" "yes" \
+            "$(echo "$dom" | grep -q '</svg>' && echo "$dom" | grep -q '</section>' && echo yes || echo no)"
+    done
+    timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
+        --no-first-run --disable-background-networking \
+        --disable-component-update --disable-sync \
+        --user-data-dir="$T/chromium-shot" --hide-scrollbars \
+        --window-size=900,1400 --screenshot="$T/sloppy.png" \
+        "file://$T/sloppy.html" >/dev/null 2>&1
+    ok "chromium takes a picture of it" "PNG" "$(head -c 4 "$T/sloppy.png" 2>/dev/null | tail -c 3)"
+fi
+
+echo "card --html: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
