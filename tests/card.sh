@@ -1,4 +1,4 @@
-# card: golden cards (text, Markdown, JSON) and lists for the samples
+# card: golden cards (text, Markdown, JSON, HTML) and lists for the samples
 # night, the four cases of --compare with their exact words and exit
 # statuses (the other-contracts and other-generators cases from small
 # crafted nights in tests/card/), unknown runs, and every figure against
@@ -56,6 +56,10 @@ gold sloppy-text "$night" sloppy
 gold sloppy-markdown "$night" --markdown sloppy
 gold sloppy-narrow "$night" --width 60 sloppy
 gold night-json "$night" --json careful sloppy careful-reformatted
+gold careful-html "$night" --html careful
+gold sloppy-html "$night" --html sloppy
+gold compare-same-html "$night" --html --compare careful sloppy
+gold compare-generators-html "$generators" --html --compare v1 v1-old
 gold latest "$night"
 gold list "$night" --list
 gold list-json "$night" --list --json
@@ -106,7 +110,7 @@ fi
 chmod 700 "$TEST_TMP/ro"
 
 # The text fits 80 columns, everywhere.
-wide=$(cat "$golds"/*-text.gold "$golds"/compare-*[!n].gold "$golds"/list.gold |
+wide=$(cat "$golds"/*-text.gold "$golds"/compare-*[!nl].gold "$golds"/list.gold |
        awk 'length($0) > 80' | head -3)
 if check_eq "lines wider than 80 columns" "" "$wide"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); fi

@@ -97,27 +97,76 @@ got=$("$CARD" --db "$db" --html -o "$T/no/such/dir/p.html" sloppy 2>&1; echo "ex
 ok "-o into a missing folder" "card: cannot write $T/no/such/dir/p.html: No such file or directory; nothing was written
 exit 3" "$got"
 
-# --- a real browser draws both pages
+# --- a hostile run name (quotes, a script, a right-to-left override, 300
+# --- characters): text in the page, as the text card shows it
+mkdir "$T/hostile" && cp "$TOP_SRCDIR/samples/tools/shop.json" "$T/hostile/"
+"$PY" - "$T/hostile/h.jsonl" <<'PY'
+import json, sys
+run = "\"q'<script>alert(2)</script>\u202eevil" + "x" * 300
+lines = [{"type": "run", "run": run, "tools": "shop.json"},
+         {"type": "episode", "run": run, "episode": "e", "seed": 7, "arm": "base"},
+         {"type": "end", "run": run, "episode": "e"}]
+open(sys.argv[1], "w").write("".join(json.dumps(l) + "\n" for l in lines))
+PY
+(cd "$T/hostile" && "$REPLAY" --quiet --db h.db h.jsonl 2>/dev/null)
+"$CARD" --db "$T/hostile/h.db" --html -o "$T/hostile.html"
+got=$(grep -c -i '<script' "$T/hostile.html"; grep -c '&quot;q&#39;&lt;script&gt;alert(2)&lt;/script&gt;\\u{202e}evilxxxx' "$T/hostile.html")
+ok "a hostile run name is text" "0
+2" "$got"
+
+# --- a real browser, with no network: it draws the pages without a
+# --- console message, each plot has one mark per arm or outcome where its
+# --- value puts it, the hostile name is the heading's text; a picture of
+# --- the run's page is left beside the test's log
 chromium=$(command -v chromium || command -v chromium-browser || true)
+browse() { # browse NAME ARGS...: chromium on $T/NAME.html
+    b_name=$1
+    shift
+    timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
+        --disable-quic --no-first-run --disable-background-networking \
+        --disable-component-update --disable-sync \
+        --proxy-server=http://127.0.0.1:9 --enable-logging=stderr --v=0 \
+        --user-data-dir="$T/chromium-$b_name-$#" "$@" "file://$T/$b_name.html"
+}
 if [ -z "$chromium" ]; then
     echo "note: no chromium (apt-get install chromium): the pages are not drawn"
 else
-    for page in sloppy cmp; do
-        dom=$(timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
-            --disable-quic --no-first-run --disable-background-networking \
-            --disable-component-update --disable-sync \
-            --user-data-dir="$T/chromium-$page" --dump-dom \
-            "file://$T/$page.html" 2>/dev/null)
-        ok "chromium draws $page.html" "yes" \
-            "$(echo "$dom" | grep -q '</svg>' && echo "$dom" | grep -q '</section>' && echo yes || echo no)"
+    for page in sloppy cmp hostile; do
+        browse "$page" --dump-dom > "$T/$page.dom" 2> "$T/$page.log"
+        ok "chromium draws $page.html, saying nothing on its console" "yes|0" \
+            "$(grep -q '</html>' "$T/$page.dom" && echo yes || echo no)|$(grep -c 'CONSOLE' "$T/$page.log")"
     done
-    timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
-        --no-first-run --disable-background-networking \
-        --disable-component-update --disable-sync \
-        --user-data-dir="$T/chromium-shot" --hide-scrollbars \
-        --window-size=900,1400 --screenshot="$T/sloppy.png" \
-        "file://$T/sloppy.html" >/dev/null 2>&1
-    ok "chromium takes a picture of it" "PNG" "$(head -c 4 "$T/sloppy.png" 2>/dev/null | tail -c 3)"
+    got=$("$PY" - "$T/sloppy.dom" "$T/sloppy.json" "$T/hostile.dom" <<'PY'
+import json, re, sys, xml.etree.ElementTree as ET
+dom = open(sys.argv[1], encoding="utf-8").read()
+j = json.loads(open(sys.argv[2]).read())
+svgs = re.findall(r"<svg.*?</svg>", dom, re.S)
+arms, dials = (ET.fromstring(re.sub(r"&nbsp;", " ", s)) for s in svgs[:2])
+def named(root, tag):
+    return [e for e in root.iter() if e.tag.split("}")[-1] == tag]
+bad = []
+circles = named(arms, "circle")[1:]   # after the legend's
+squares = named(arms, "rect")[1:]
+if len(circles) != len(j["arms"]) or len(squares) != len(j["arms"]):
+    bad.append("marks per arm")
+for c, q, a in zip(circles, squares, j["arms"]):
+    if abs(float(c.get("cx")) - (130 + 480 * a["pass"]["rate"])) > 0.06: bad.append("pass " + a["arm"])
+    if abs(float(q.get("x")) + 4 - (130 + 480 * a["reached"]["rate"])) > 0.06: bad.append("reached " + a["arm"])
+segs = [named(r, "title")[0].text for r in named(dials, "rect")]
+want = ["%s %d" % kv for d in j["dials"] for kv in d["outcomes"].items() if kv[1]]
+if segs != want: bad.append("dial parts")
+h = open(sys.argv[3], encoding="utf-8").read()
+heading = re.search(r"<h2>(.*?)</h2>", h, re.S).group(1)
+if "<script" in h.lower() or not heading.startswith("Card: \"q'&lt;script&gt;alert(2)&lt;/script&gt;\\u{202e}evil"):
+    bad.append("hostile heading")
+print("%d arms, %d dial parts; wrong: %s" % (len(circles), len(segs), ", ".join(bad) or "none"))
+PY
+)
+    ok "the plots' marks, through the DOM" "24 arms, 6 dial parts; wrong: none" "$got"
+    browse sloppy --hide-scrollbars --window-size=900,2000 \
+        --screenshot="$PWD/card_html-sloppy.png" >/dev/null 2>&1
+    ok "chromium takes a picture of the page" "PNG" \
+        "$(head -c 4 "card_html-sloppy.png" 2>/dev/null | tail -c 3)"
 fi
 
 echo "card --html: $pass passed, $fail failed"

@@ -210,7 +210,7 @@ ok "a card of no episodes, --json" '{"count": 0, "rate": null, "ci95": null}' \
 ok "card --compare A A" "card: --compare takes two runs, and \"z\" is one run named twice; card z shows its card
 Try 'card --help'.
 exit 2" "$("$CARD" --db "$T/zero.db" --compare z z 2>&1; echo "exit $?")"
-ok "card --json --markdown" "card: --json and --markdown go apart: choose one
+ok "card --json --markdown" "card: --json, --markdown and --html go apart: choose one
 Try 'card --help'.
 exit 2" "$("$CARD" --db "$T/zero.db" --json --markdown z 2>&1; echo "exit $?")"
 
