@@ -471,7 +471,9 @@ static int args_from_schema(struct builder *b, tool *t, const value *schema)
     if (!props || props->kind != V_OBJECT || props->u.obj.len == 0)
         return 0;
     t->args = arena_alloc(b->ts->arena, props->u.obj.len * sizeof *t->args);
-    t->notes = arena_alloc(b->ts->arena, props->u.obj.len * sizeof *t->notes);
+    /* a note per pattern, and one for the required names with no property */
+    t->notes = arena_alloc(b->ts->arena,
+                           (props->u.obj.len + 1) * sizeof *t->notes);
     if (!t->args || !t->notes) {
         b->nomem = 1;
         return -1;
@@ -487,6 +489,19 @@ static int args_from_schema(struct builder *b, tool *t, const value *schema)
         a->required = in_required(req, k->u.str.ptr, k->u.str.len);
         a->in = NULL;
         note_pattern(b, t, a, props->u.obj.len);
+    }
+    /* a required name the properties leave out: no draw can give it */
+    for (size_t i = 0; req && req->kind == V_ARRAY && i < req->u.arr.len; i++) {
+        const value *r = req->u.arr.items[i];
+        if (r->kind != V_STRING ||
+            value_get(props, r->u.str.ptr, r->u.str.len) != NULL)
+            continue;
+        const char *n = dupf(b, "its input schema requires \"%s\" and gives "
+                                "it no property, so no task calls it",
+                             r->u.str.ptr);
+        if (n)
+            t->notes[t->nnotes++] = n;
+        break;
     }
     return 0;
 }

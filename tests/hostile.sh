@@ -51,6 +51,8 @@ ok "tasks on long-pattern.json" "replay: long-pattern.json: seed 1, arm depth:d1
 # --- a required name with no property: refused at once, not drawn 16
 # --- times over (with a long pattern beside it, that took seconds); the
 # --- name is shown escaped
+got=$(r tools "$cases/required-unknown.json" 2>&1 | tail -n 1)
+ok "tools on required-unknown.json" '  note: its input schema requires "from\x1b[31m" and gives it no property, so no task calls it' "$got"
 got=$(r tasks "$cases/required-unknown.json" --seeds 1 --arms depth:d1 2>&1)
 ok "tasks on required-unknown.json" 'replay: required-unknown.json: seed 1, arm depth:d1: cannot draw arguments that rename accepts for a task: its input schema requires "from\x1b[31m" and gives it no property' "$(echo "$got" | sed "s|$cases/||")"
 
