@@ -3,7 +3,8 @@
  * (toolset_build), then, for two seeds and six arms, the task made
  * (task_make) and an episode played by the simulator (sim.h): the target
  * write first (too early), each step's expected call, a call with empty
- * arguments to every tool, an unknown tool, and the verdict.  Checks that
+ * arguments to every tool, an unknown tool, the verdict, and on the lagged
+ * arm whether its dial can be seen (sim_lag_visible).  Checks that
  * nothing crashes, leaks or reads out of bounds, and that a task's JSON
  * written straight (task_write_json) is the canonical text of its value
  * (task_to_value): abort() when they differ.
@@ -79,6 +80,8 @@ static void episode(const toolset *ts, uint64_t seed, const char *arm_id)
     sim_verdict v;
     sim_judge(s, &v);
     sim_verdict_value(a, t, &v);
+    if (t->arm.knob == KNOB_LAGGED)
+        sim_lag_visible(ts, t, &e);
 out:
     sim_free(s);
     arena_free(a);
