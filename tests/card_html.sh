@@ -163,6 +163,19 @@ print("%d arms, %d dial parts; wrong: %s" % (len(circles), len(segs), ", ".join(
 PY
 )
     ok "the plots' marks, through the DOM" "24 arms, 6 dial parts; wrong: none" "$got"
+    "$CARD" --db "$db" --json --compare careful sloppy > "$T/cmp.json"
+    got=$("$PY" - "$T/cmp.dom" "$T/cmp.json" <<'PY'
+import json, re, sys, xml.etree.ElementTree as ET
+svg = ET.fromstring(re.search(r"<svg.*?</svg>", open(sys.argv[1], encoding="utf-8").read(), re.S).group(0))
+j = json.loads(open(sys.argv[2]).read())
+marks = [e for e in svg.iter() if e.tag.split("}")[-1] == "circle"]
+rows = [a for a in j["arms"] if a["a"]["episodes"] and a["b"]["episodes"]]
+wrong = [a["arm"] for m, a in zip(marks, rows)
+         if abs(float(m.get("cx")) - (130 + 480 * (a["difference"] + 1) / 2)) > 0.06]
+print("%d marks for %d arms; wrong: %s" % (len(marks), len(rows), ", ".join(wrong) or "none"))
+PY
+)
+    ok "the compare's marks, through the DOM" "25 marks for 25 arms; wrong: none" "$got"
     browse sloppy --hide-scrollbars --window-size=900,2000 \
         --screenshot="$PWD/card_html-sloppy.png" >/dev/null 2>&1
     ok "chromium takes a picture of the page" "PNG" \
