@@ -245,40 +245,32 @@ static int produce_tasks(buf *out, const toolset *ts, err *e)
     return 0;
 }
 
-int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e)
+/* Reads the probe text as a tool file and appends what fn makes of it. */
+static int run_probe(buf *out, const char *text, size_t len,
+                     int (*fn)(buf *, const toolset *, err *), err *e)
 {
     doc *d = NULL;
     toolset *ts = NULL;
+    int rc = doc_parse(&d, text, len, e);
+    if (rc == 0)
+        rc = toolset_build(&ts, d, e);
+    if (rc == 0)
+        rc = fn(out, ts, e);
+    toolset_free(ts);
+    doc_free(d);
+    return rc;
+}
+
+int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e)
+{
     buf out = BUF_INIT;
-    int rc = doc_parse(&d, probe, sizeof probe - 1, e);
+    int rc = run_probe(&out, probe, sizeof probe - 1, produce, e);
     if (rc == 0)
-        rc = toolset_build(&ts, d, e);
+        rc = run_probe(&out, shop, sizeof shop - 1, produce_tasks, e);
     if (rc == 0)
-        rc = produce(&out, ts, e);
-    toolset_free(ts);
-    doc_free(d);
-    ts = NULL;
-    d = NULL;
-    if (rc == 0)
-        rc = doc_parse(&d, shop, sizeof shop - 1, e);
-    if (rc == 0)
-        rc = toolset_build(&ts, d, e);
-    if (rc == 0)
-        rc = produce_tasks(&out, ts, e);
-    toolset_free(ts);
-    doc_free(d);
-    ts = NULL;
-    d = NULL;
-    if (rc == 0)
-        rc = doc_parse(&d, chains, sizeof chains - 1, e);
-    if (rc == 0)
-        rc = toolset_build(&ts, d, e);
-    if (rc == 0)
-        rc = produce_chains(&out, ts, e);
+        rc = run_probe(&out, chains, sizeof chains - 1, produce_chains, e);
     if (rc == 0 && sha256_hex(hex, out.data, out.len) < 0)
         rc = err_set(e, ERR_NOMEM, "SHA-256 is not available from OpenSSL");
     buf_free(&out);
-    toolset_free(ts);
-    doc_free(d);
     return rc;
 }
