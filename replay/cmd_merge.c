@@ -158,8 +158,8 @@ int cmd_merge(int argc, char **argv)
         }
         if (!quiet)
             say("replay: merged %s: %lu episodes (%lu new, %lu "
-                            "replaced, %lu unchanged)",
-                    argv[i], c.episodes, c.added, c.replaced, c.unchanged);
+                "replaced, %lu unchanged)",
+                argv[i], c.episodes, c.added, c.replaced, c.unchanged);
         all.episodes += c.episodes;
         all.added += c.added;
         all.replaced += c.replaced;
@@ -180,9 +180,9 @@ int cmd_merge(int argc, char **argv)
     }
     if (status == 0 && !quiet)
         say("replay: %d shard%s into %s: %lu episodes (%lu new, "
-                        "%lu replaced, %lu unchanged)",
-                argc - first - 1, argc - first - 1 == 1 ? "" : "s", out,
-                all.episodes, all.added, all.replaced, all.unchanged);
+            "%lu replaced, %lu unchanged)",
+            argc - first - 1, argc - first - 1 == 1 ? "" : "s", out,
+            all.episodes, all.added, all.replaced, all.unchanged);
 end:
     db_close(d, NULL);
     if (status != 0 && fresh)

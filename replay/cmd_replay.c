@@ -20,7 +20,6 @@
 
 #include "cmds.h"
 #include "night.h"
-#include "utf8.h"
 
 #define LINE_LIMIT TRANSCRIPT_LINE_LIMIT /* bytes of one transcript line */
 #define EXIT_INTERRUPTED 130 /* Ctrl-C: what was written stays */
@@ -83,9 +82,7 @@ static int ends_with(const char *s, const char *tail)
  * goes on. */
 static int skip(struct inputs *in, const char *path, const char *why)
 {
-    fputs("replay: ", stderr);
-    fput_shown(stderr, path);
-    say(": skipped: %s", why);
+    say("replay: %s: skipped: %s", path, why);
     in->skipped++;
     return 0;
 }
@@ -105,9 +102,7 @@ static int collect(struct inputs *in, const char *path, int named)
             return ends_with(path, ".jsonl") ? skip(in, path, strerror(errno))
                                              : 0;
         int why = errno;
-        fputs("replay: cannot read ", stderr);
-        fput_shown(stderr, path);
-        say(": %s", strerror(why));
+        say("replay: cannot read %s: %s", path, strerror(why));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
@@ -128,9 +123,7 @@ static int collect(struct inputs *in, const char *path, int named)
     DIR *d = opendir(path);
     if (!d) {
         int why = errno;
-        fputs("replay: cannot read the folder ", stderr);
-        fput_shown(stderr, path);
-        say(": %s", strerror(why));
+        say("replay: cannot read the folder %s: %s", path, strerror(why));
         return -1;
     }
     char **names = NULL;
@@ -169,9 +162,7 @@ static int collect(struct inputs *in, const char *path, int named)
     in->depth--;
     free(names);
     if (rc == 0 && named && in->n == had) {
-        fputs("replay: no *.jsonl files in ", stderr);
-        fput_shown(stderr, path);
-        fputs(" (subfolders included)\n", stderr);
+        say("replay: no *.jsonl files in %s (subfolders included)", path);
         in->empty_folders++;
     }
     if (rc < 0 && errno == ENOMEM)
@@ -432,14 +423,14 @@ static void summary(const night_counts *c, const char *db_path)
         fprintf(stderr, ", %lu for other shards", c->other_shards);
     fputc('\n', stderr);
     say("replay: %lu run%s; %lu episode%s written (%lu replaced, "
-                    "%lu unfinished), %lu unchanged; %lu calls; into %s",
-            c->runs, c->runs == 1 ? "" : "s", c->episodes,
-            c->episodes == 1 ? "" : "s", c->replaced, c->unfinished,
-            c->skipped, c->calls, db_path);
+        "%lu unfinished), %lu unchanged; %lu calls; into %s",
+        c->runs, c->runs == 1 ? "" : "s", c->episodes,
+        c->episodes == 1 ? "" : "s", c->replaced, c->unfinished,
+        c->skipped, c->calls, db_path);
     if (c->evicted)
         say("replay: %lu episode%s written unfinished to keep at "
-                        "most --max-open open at once",
-                c->evicted, c->evicted == 1 ? "" : "s");
+            "most --max-open open at once",
+            c->evicted, c->evicted == 1 ? "" : "s");
 }
 
 /* --timings: where the time went, thread by thread. */
@@ -450,10 +441,10 @@ static void say_timings(const night_counts *c, const struct timespec *began)
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) != 0)
         cpu = zero;
     say("replay: %.2f s; CPU seconds: %.2f reading and "
-                    "answering, %.2f writing the database, %.2f copying "
-                    "its log",
-            seconds(began, &now), seconds(&zero, &cpu), c->cpu_write,
-            c->cpu_copy);
+        "answering, %.2f writing the database, %.2f copying "
+        "its log",
+        seconds(began, &now), seconds(&zero, &cpu), c->cpu_write,
+        c->cpu_copy);
 }
 
 int cmd_replay(int argc, char **argv)
@@ -553,7 +544,7 @@ int cmd_replay(int argc, char **argv)
         }
         if (from && !quiet)
             say("replay: shard %u/%u (from %s)", o.shard,
-                    o.shards, from);
+                o.shards, from);
     }
 
     struct timespec began;
@@ -691,12 +682,12 @@ int cmd_replay(int argc, char **argv)
         say_timings(&c, &began);
     if (!fatal && in.skipped)
         say("replay: %lu entr%s of the folders skipped (see "
-                        "above)",
-                in.skipped, in.skipped == 1 ? "y" : "ies");
+            "above)",
+            in.skipped, in.skipped == 1 ? "y" : "ies");
     if (!fatal && c.skipped_files)
         say("replay: %lu file%s skipped: not transcripts (see "
-                        "above)",
-                c.skipped_files, c.skipped_files == 1 ? "" : "s");
+            "above)",
+            c.skipped_files, c.skipped_files == 1 ? "" : "s");
     status = fatal         ? EXIT_CANNOT
              : interrupted ? EXIT_INTERRUPTED
              : c.problems || in.skipped || c.skipped_files ? EXIT_REFUSED

@@ -161,8 +161,8 @@ static void emit(struct session *s, FILE *f, const char *what, buf *line)
                                          line->len ||
         fflush(f) != 0) {
         say("replay sim: cannot write the %s %s: %s", what,
-                f == s->transcript ? s->transcript_path : s->report_path,
-                strerror(errno));
+            f == s->transcript ? s->transcript_path : s->report_path,
+            strerror(errno));
         s->failed_write = 1;
     }
 }
@@ -281,7 +281,7 @@ static int one_line(struct session *s, const char *text, size_t len,
         sim_call(s->sim, c.name, c.name_len, c.args, c.bad_args, r, &e) < 0) {
         if (e.code != ERR_NOMEM) { /* a schema no answer can be drawn from */
             say("replay sim: <stdin>:%lu: cannot answer: %s", n,
-                    e.msg);
+                e.msg);
             rc = -2;
             goto done;
         }
@@ -447,13 +447,13 @@ int cmd_sim(int argc, char **argv)
     if (s.transcript_path &&
         !(s.transcript = open_output(s.transcript_path, "a"))) {
         say("replay sim: cannot open the transcript %s: %s",
-                s.transcript_path, strerror(errno));
+            s.transcript_path, strerror(errno));
         status = EXIT_REFUSED;
         goto out;
     }
     if (s.report_path && !(s.report = open_output(s.report_path, "w"))) {
         say("replay sim: cannot open the report %s: %s",
-                s.report_path, strerror(errno));
+            s.report_path, strerror(errno));
         status = EXIT_REFUSED;
         goto out;
     }
@@ -488,7 +488,7 @@ int cmd_sim(int argc, char **argv)
         if (rc < 0) {
             if (rc == -1)
                 say("replay sim: <stdin>:%lu: out of memory, or "
-                                "standard output is closed", n);
+                    "standard output is closed", n);
             status = EXIT_REFUSED;
             break;
         }

@@ -38,10 +38,6 @@ int load_tools(const char *path, doc **d, toolset **ts);
 /* Loads the tool file at path, "-" meaning standard input. */
 int load_doc(doc **d, const char *path, err *e);
 
-/* Writes text from input (a path, a name) to f with its control
- * characters escaped (utf8_shown). */
-void fput_shown(FILE *f, const char *text);
-
 /* What a file looks like, from its first line that is not blank. */
 enum input_kind {
     LOOKS_TRANSCRIPT, /* a JSON object a line (or not sure: the lines say) */

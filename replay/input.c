@@ -37,34 +37,19 @@ int load_doc(doc **d, const char *path, err *e)
     return rc;
 }
 
-void fput_shown(FILE *f, const char *text)
-{
-    buf b = BUF_INIT;
-    utf8_shown(&b, text, strlen(text), (size_t)-1);
-    if (!b.failed && b.len)
-        fwrite(b.data, 1, b.len, f);
-    buf_free(&b);
-}
-
-/* One line to stderr, made safe (utf8_safe), then a newline. */
-static void vsay(const char *fmt, va_list ap)
+void say(const char *fmt, ...)
 {
     char line[8192];
+    va_list ap;
+    va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
     buf b = BUF_INIT;
     utf8_safe(&b, line, strlen(line));
     if (!b.failed && b.len)
         fwrite(b.data, 1, b.len, stderr);
     buf_free(&b);
     fputc('\n', stderr);
-}
-
-void say(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsay(fmt, ap);
-    va_end(ap);
 }
 
 int usage_error(const char *fmt, ...)
@@ -165,9 +150,9 @@ int load_tools(const char *path, doc **d, toolset **ts)
         if (e.code == ERR_NOMEM || !looks_like_transcript(path)) {
             say("%s", line);
         } else {
-            fput_shown(stderr, path);
-            fputs(": it looks like a transcript (JSON Lines), not a tool "
-                  "file: replay FILE replays it\n", stderr);
+            say("%s: it looks like a transcript (JSON Lines), not a tool "
+                "file: replay FILE replays it",
+                path);
         }
         doc_free(*d);
         *d = NULL;

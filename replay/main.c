@@ -1,6 +1,5 @@
 /* replay: the command-line front of taskreplay.  Dispatches to the
  * subcommands; only this program decides what is printed and how it exits. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -84,7 +83,7 @@ int main(int argc, char **argv)
         err_clear(&e);
         if (generator_fingerprint(fp, &e) < 0) {
             say("replay: cannot fingerprint the generator: %s",
-                    e.msg);
+                e.msg);
             return EXIT_REFUSED;
         }
         printf("replay (%s) %s\ngenerator %d, fingerprint %s\n",
