@@ -137,9 +137,6 @@ static const char *intern(night *n, const char *file)
     return n->names[n->nnames++];
 }
 
-/* A line refused because its run was: recorded, counted for the run, and
- * said only in the closing count, so a refused run of 681 lines says one
- * line and not 681.  1 when --strict says stop. */
 typedef int (*put_fn)(writer *w, const db_problem *p, err *e);
 
 /* Records a problem line through put (one of writer_put_problem*);
@@ -156,6 +153,9 @@ static int problem_by(night *n, put_fn put, const char *file,
     return n->o.strict ? 1 : 0;
 }
 
+/* A line refused because its run was: recorded, counted for the run, and
+ * said only in the closing count, so a refused run of 681 lines says one
+ * line and not 681.  1 when --strict says stop. */
 static int quiet_problem(night *n, size_t ri, const char *file,
                          unsigned long line, const char *run,
                          const char *episode, const char *msg,

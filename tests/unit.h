@@ -17,6 +17,7 @@ Suite *schema_suite(void);
 Suite *task_suite(void);
 Suite *sim_suite(void);
 Suite *keymap_suite(void);
+Suite *taskcache_suite(void);
 Suite *stats_suite(void);
 
 #endif
