@@ -1,6 +1,7 @@
 /* card: per-run cards from the results database, and an honest
  * comparison of two runs (docs/card.md). */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,11 +162,11 @@ static double pct(long x, long n)
 /* A dial's outcomes that happened, in their order: "retried 28, gave_up 2". */
 static void print_outcomes(const card_dial *d)
 {
-    int n = 0;
-    for (int o = 0; o < 10; o++)
-        if (d->outcomes[o])
-            printf("%s%s %ld", n++ ? ", " : "", card_outcomes[o],
-                   d->outcomes[o]);
+    buf b = BUF_INIT;
+    card_outcomes_text(&b, d);
+    if (!b.failed && b.len)
+        fwrite(b.data, 1, b.len, stdout);
+    buf_free(&b);
 }
 
 /* -------------------------------------------------------------- text */
@@ -180,22 +181,23 @@ static size_t columns(const char *s, size_t len)
     return n;
 }
 
-/* Prints prefix and text (shown already), wrapped at spaces so that no
- * line passes width columns; continued lines start with indent spaces.
- * A word longer than a line is cut between characters, never inside one.
- * At most max_lines lines: the last one then ends with "...". */
-static void print_wrapped(const char *prefix, const char *text, int width,
-                          int indent, int max_lines)
+/* Appends prefix and text (shown already) to b, wrapped at spaces so
+ * that no line passes width columns; continued lines start with indent
+ * spaces.  A word longer than a line is cut between characters, never
+ * inside one.  At most max_lines lines: the last one then ends with
+ * "...". */
+static void wrap_into(buf *b, const char *prefix, const char *text,
+                      int width, int indent, int max_lines)
 {
     size_t col = columns(prefix, strlen(prefix));
-    fputs(prefix, stdout);
+    buf_puts(b, prefix);
     const char *p = text;
     for (int line = 1;; line++) {
         size_t room = (size_t)width > col + 8 ? (size_t)width - col : 8;
         size_t len = strlen(p);
         if (columns(p, len) <= room) {
-            fputs(p, stdout);
-            putchar('\n');
+            buf_puts(b, p);
+            buf_putc(b, '\n');
             return;
         }
         if (line == max_lines)
@@ -213,16 +215,15 @@ static void print_wrapped(const char *prefix, const char *text, int width,
             cut--;
         if (cut == 0)
             cut = end; /* one long word: cut between characters */
-        fwrite(p, 1, cut, stdout);
+        buf_append(b, p, cut);
         if (line == max_lines) {
-            puts("...");
+            buf_puts(b, "...\n");
             return;
         }
-        putchar('\n');
         p += cut;
         while (*p == ' ')
             p++;
-        printf("%*s", indent, "");
+        buf_printf(b, "\n%*s", indent, "");
         col = (size_t)indent;
     }
 }
@@ -272,9 +273,13 @@ static void text_card(const card *c, int width)
     printf("  problems     %5ld\n", c->problems);
     for (size_t i = 0; i < c->nfirst; i++) {
         char at[1200];
+        buf b = BUF_INIT;
         snprintf(at, sizeof at, "    %s:%ld: ", tx(c->first_problems[i].file),
                  c->first_problems[i].line);
-        print_wrapped(at, tx(c->first_problems[i].message), width, 6, 4);
+        wrap_into(&b, at, tx(c->first_problems[i].message), width, 6, 4);
+        if (!b.failed)
+            fwrite(b.data, 1, b.len, stdout);
+        buf_free(&b);
     }
     if (c->problems > (long)c->nfirst)
         printf("    ... and %ld more: SELECT * FROM problems WHERE run = "
@@ -488,7 +493,7 @@ static void say_list(buf *b, const char *what, char **names, size_t n,
     size_t col = b->len - start;
     for (size_t i = 0; i < n; i++) {
         const char *name = tx(names[i]);
-        size_t len = strlen(name) + (i + 1 < n ? 1 : 0); /* its comma */
+        size_t len = columns(name, strlen(name)) + (i + 1 < n ? 1 : 0);
         if (i && f != MARKDOWN && col + 1 + len > (size_t)width) {
             buf_puts(b, ",\n    ");
             col = 4;
@@ -508,31 +513,19 @@ static void why_not(buf *b, const card *a, const card *c,
                     int width)
 {
     const char *bullet = f == MARKDOWN ? "- " : "  ";
-    if (k == COMPARE_REFORMATTED) {
-        buf_printf(b, "%s and %s share one tool contract, but the file was\n"
-                      "reformatted, and tasks are drawn from the file's "
-                      "bytes, so their\ntasks differ, and no figure of one "
-                      "is set beside the other's.\n",
-                   tx(a->run), tx(c->run));
-    } else if (k == COMPARE_CONTRACTS) {
-        buf_printf(b, "%s and %s are runs on different tool contracts, so "
-                      "their tasks\ndiffer, and no figure of one is set "
-                      "beside the other's.\n",
-                   tx(a->run), tx(c->run));
+    buf why = BUF_INIT;
+    card_refusal(&why, a, c, k);
+    /* Markdown keeps one line, which Markdown wraps itself */
+    wrap_into(b, "", tx(why.failed ? "" : why.data),
+              f == MARKDOWN ? INT_MAX : width, 0, INT_MAX);
+    buf_free(&why);
+    if (k == COMPARE_CONTRACTS) {
         if (d->nadded + d->nremoved + d->nchanged == 0)
-            buf_printf(b, "%sthe tools are the same; the files differ "
-                          "elsewhere (a refused tool,\n%sinfo, servers...)\n",
-                       bullet, f == MARKDOWN ? "  " : "  ");
+            wrap_into(b, bullet, card_same_tools,
+                      f == MARKDOWN ? INT_MAX : width, 2, INT_MAX);
         say_list(b, "added", d->added, d->nadded, f, width);
         say_list(b, "removed", d->removed, d->nremoved, f, width);
         say_list(b, "changed", d->changed, d->nchanged, f, width);
-    } else {
-        buf_printf(b, "%s and %s were made with different generators "
-                      "(version %d and %d),\nso their tasks and answers "
-                      "may differ, and no figure of one is set\nbeside the "
-                      "other's.\n",
-                   tx(a->run), tx(c->run), a->generator_version,
-                   c->generator_version);
     }
     const card *both[2] = {a, c};
     for (int i = 0; i < 2; i++) {
@@ -547,8 +540,10 @@ static void why_not(buf *b, const card *a, const card *c,
     }
 }
 
+/* Appends the compare of a and c in format f to b; returns the exit
+ * status (the compare's case, or EXIT_DB). */
 static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
-                   int width, buf *out)
+                   int width, buf *b)
 {
     enum compare_case k = card_compare_case(a, c);
     contract_diff d = {0};
@@ -558,21 +553,20 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
         fprintf(stderr, "card: %s\n", safe(e.msg));
         return EXIT_DB;
     }
-    buf b = BUF_INIT;
     card_row *rows = NULL;
     size_t n = 0;
     if (k == COMPARE_SAME)
         rows = card_compare_rows(a, c, &n);
     if (f == HTML) {
-        html_compare(&b, a, c, k, &d);
+        html_compare(b, a, c, k, &d);
     } else if (f == JSON) {
-        buf_puts(&b, "{\"a\":");
-        js(&b, a->run);
-        buf_puts(&b, ",\"b\":");
-        js(&b, c->run);
-        buf_printf(&b, ",\"comparable\":%s,\"case\":\"%s\"",
+        buf_puts(b, "{\"a\":");
+        js(b, a->run);
+        buf_puts(b, ",\"b\":");
+        js(b, c->run);
+        buf_printf(b, ",\"comparable\":%s,\"case\":\"%s\"",
                    k == COMPARE_SAME ? "true" : "false", case_name(k));
-        buf_printf(&b, ",\"file_sha256\":[\"%s\",\"%s\"],\"contract_sha256\":"
+        buf_printf(b, ",\"file_sha256\":[\"%s\",\"%s\"],\"contract_sha256\":"
                        "[\"%s\",\"%s\"],\"generator\":[{\"version\":%d,"
                        "\"fingerprint\":\"%s\"},{\"version\":%d,"
                        "\"fingerprint\":\"%s\"}]",
@@ -583,29 +577,29 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
             char **lists[] = {d.added, d.removed, d.changed};
             size_t ns[] = {d.nadded, d.nremoved, d.nchanged};
             const char *names[] = {"added", "removed", "changed"};
-            buf_puts(&b, ",\"tools\":{");
+            buf_puts(b, ",\"tools\":{");
             for (int l = 0; l < 3; l++) {
-                buf_printf(&b, "%s\"%s\":[", l ? "," : "", names[l]);
+                buf_printf(b, "%s\"%s\":[", l ? "," : "", names[l]);
                 for (size_t i = 0; i < ns[l]; i++) {
                     if (i)
-                        buf_putc(&b, ',');
-                    js(&b, lists[l][i]);
+                        buf_putc(b, ',');
+                    js(b, lists[l][i]);
                 }
-                buf_putc(&b, ']');
+                buf_putc(b, ']');
             }
-            buf_putc(&b, '}');
+            buf_putc(b, '}');
         }
         if (k == COMPARE_SAME) {
-            buf_puts(&b, ",\"arms\":[");
+            buf_puts(b, ",\"arms\":[");
             for (size_t i = 0; i < n; i++) {
                 double diff;
                 interval w = newcombe((unsigned long)rows[i].xa,
                                       (unsigned long)rows[i].na,
                                       (unsigned long)rows[i].xb,
                                       (unsigned long)rows[i].nb, &diff);
-                buf_printf(&b, "%s{\"arm\":", i ? "," : "");
-                js(&b, rows[i].arm);
-                buf_printf(&b, ",\"a\":{\"pass\":%ld,\"episodes\":%ld},"
+                buf_printf(b, "%s{\"arm\":", i ? "," : "");
+                js(b, rows[i].arm);
+                buf_printf(b, ",\"a\":{\"pass\":%ld,\"episodes\":%ld},"
                                "\"b\":{\"pass\":%ld,\"episodes\":%ld},"
                                "\"difference\":%.6f,\"ci95\":[%.6f,%.6f],"
                                "\"excludes_zero\":%s}",
@@ -615,23 +609,23 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
                                ? "true"
                                : "false");
             }
-            buf_putc(&b, ']');
+            buf_putc(b, ']');
         }
-        buf_puts(&b, "}\n");
+        buf_puts(b, "}\n");
     } else {
-        buf_printf(&b, f == MARKDOWN ? "## Compare: %s (A) and %s (B)\n\n"
+        buf_printf(b, f == MARKDOWN ? "## Compare: %s (A) and %s (B)\n\n"
                                      : "compare: %s (A) and %s (B)\n",
                    tx(a->run), tx(c->run));
         if (k != COMPARE_SAME) {
-            why_not(&b, a, c, k, &d, f, width);
+            why_not(b, a, c, k, &d, f, width);
         } else if (f == MARKDOWN) {
-            buf_puts(&b, "Same tool file and generator: the same tasks.\n\n"
+            buf_puts(b, "Same tool file and generator: the same tasks.\n\n"
                          "| arm | A pass | B pass | A - B | 95% CI | "
                          "excludes 0 |\n|---|---:|---:|---:|---|---|\n");
         } else {
-            buf_puts(&b, "same tool file and generator: the same tasks, "
+            buf_puts(b, "same tool file and generator: the same tasks, "
                          "side by side (pass)\n\n");
-            buf_printf(&b, "%-14s %13s  %13s  %6s  %s\n", "arm", "A pass",
+            buf_printf(b, "%-14s %13s  %13s  %6s  %s\n", "arm", "A pass",
                        "B pass", "A-B", "95% CI of A-B");
         }
         int starred = 0;
@@ -647,20 +641,20 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
             snprintf(sa, sizeof sa, "%ld/%ld", rows[i].xa, rows[i].na);
             snprintf(sb, sizeof sb, "%ld/%ld", rows[i].xb, rows[i].nb);
             if (f == MARKDOWN)
-                buf_printf(&b, "| %s | %s (%.1f%%) | %s (%.1f%%) | %+.1f | "
+                buf_printf(b, "| %s | %s (%.1f%%) | %s (%.1f%%) | %+.1f | "
                                "%+.1f to %+.1f | %s |\n",
                            cell(rows[i].arm), sa, pct(rows[i].xa, rows[i].na),
                            sb, pct(rows[i].xb, rows[i].nb), 100 * diff,
                            100 * w.lo, 100 * w.hi, excl ? "yes" : "no");
             else
-                buf_printf(&b, "%-14s %7s %4.0f%%  %7s %4.0f%%  %+6.1f  "
+                buf_printf(b, "%-14s %7s %4.0f%%  %7s %4.0f%%  %+6.1f  "
                                "%+6.1f to %+6.1f%s\n",
                            tx(rows[i].arm), sa, pct(rows[i].xa, rows[i].na),
                            sb, pct(rows[i].xb, rows[i].nb), 100 * diff,
                            100 * w.lo, 100 * w.hi, excl ? " *" : "");
         }
         if (k == COMPARE_SAME)
-            buf_puts(&b, f == MARKDOWN
+            buf_puts(b, f == MARKDOWN
                              ? "\nDifferences and intervals are in "
                                "percentage points (Newcombe's hybrid score "
                                "interval).\n"
@@ -675,11 +669,10 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
     free(rows);
     contract_diff_free(&d);
     int rc = (int)k;
-    if (b.failed || (b.len && buf_append(out, b.data, b.len) < 0)) {
+    if (b->failed) {
         fputs("card: out of memory\n", stderr);
         rc = EXIT_DB;
     }
-    buf_free(&b);
     return rc;
 }
 

@@ -533,3 +533,37 @@ card_row *card_compare_rows(const card *a, const card *b, size_t *n)
     }
     return rows;
 }
+
+void card_outcomes_text(buf *b, const card_dial *d)
+{
+    int n = 0;
+    for (int o = 0; o < 10; o++)
+        if (d->outcomes[o])
+            buf_printf(b, "%s%s %ld", n++ ? ", " : "", card_outcomes[o],
+                       d->outcomes[o]);
+}
+
+const char card_same_tools[] = "the tools are the same; the files differ "
+                               "elsewhere (a refused tool, info, servers...)";
+
+void card_refusal(buf *out, const card *a, const card *b, enum compare_case k)
+{
+    if (k == COMPARE_REFORMATTED)
+        buf_printf(out, "%s and %s share one tool contract, but the file was "
+                        "reformatted, and tasks are drawn from the file's "
+                        "bytes, so their tasks differ, and no figure of one "
+                        "is set beside the other's.",
+                   a->run, b->run);
+    else if (k == COMPARE_CONTRACTS)
+        buf_printf(out, "%s and %s are runs on different tool contracts, so "
+                        "their tasks differ, and no figure of one is set "
+                        "beside the other's.",
+                   a->run, b->run);
+    else
+        buf_printf(out, "%s and %s were made with different generators "
+                        "(version %d and %d), so their tasks and answers may "
+                        "differ, and no figure of one is set beside the "
+                        "other's.",
+                   a->run, b->run, a->generator_version,
+                   b->generator_version);
+}

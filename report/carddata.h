@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include "buf.h"
 #include "err.h"
 #include "stats.h"
 
@@ -50,6 +51,10 @@ typedef struct card {
 
 extern const char *const card_codes[CARD_CODES];
 extern const char *const card_outcomes[10];
+
+/* Appends d's outcomes that happened, as every card says them:
+ * "retried 28, gave_up 3". */
+void card_outcomes_text(buf *b, const card_dial *d);
 
 /* Opens the database read-only, and reads its schema version.  ERR_IO
  * with one line on failure: SQLite's reason when the file cannot be read
@@ -95,6 +100,15 @@ typedef struct card_row {
 
 /* The rows of a and b (free() them), *n set; NULL out of memory. */
 card_row *card_compare_rows(const card *a, const card *b, size_t *n);
+
+/* Why two runs of case k (not COMPARE_SAME) are set apart, as one
+ * sentence ending in a period, names as they are (each format shows it
+ * its own way): "a and b were made with different generators (version 3
+ * and 1), so ...". */
+void card_refusal(buf *out, const card *a, const card *b, enum compare_case k);
+
+/* What a refusal for other contracts adds when no tool differs. */
+extern const char card_same_tools[];
 
 /* The tools added, removed and changed from a's contract to b's, read
  * from the stored canonical contracts. */

@@ -231,10 +231,8 @@ static void dial_plot(buf *b, const card *c, int n)
                n, n, PLOT_W, bottom + 8, PLOT_W, n, n);
     for (size_t i = 0; i < c->ndials; i++) {
         const card_dial *d = &c->dials[i];
-        buf_printf(b, "%s: %ld events", d->dial, d->events);
-        for (int o = 0; o < 10; o++)
-            if (d->outcomes[o])
-                buf_printf(b, ", %s %ld", card_outcomes[o], d->outcomes[o]);
+        buf_printf(b, "%s: %ld events, ", d->dial, d->events);
+        card_outcomes_text(b, d);
         buf_puts(b, i + 1 < c->ndials ? "; " : ".");
     }
     buf_puts(b, "</desc>\n");
@@ -267,10 +265,30 @@ static void dial_plot(buf *b, const card *c, int n)
     buf_puts(b, "</svg>\n");
 }
 
+/* A row of the result table: name (": detail"), a count. */
+static void count_row(buf *b, const char *name, const char *detail, long n)
+{
+    buf_printf(b, "<tr><td>%s%s%s</td><td>%ld</td><td></td><td></td></tr>\n",
+               name, detail ? ": " : "", detail ? detail : "", n);
+}
+
+/* A row of the result table: a count of episodes, its rate and interval
+ * (none of either when there are no episodes). */
+static void rate_row(buf *b, const char *name, long x, long n)
+{
+    interval w = wilson((unsigned long)x, (unsigned long)n);
+    if (n == 0)
+        buf_printf(b, "<tr><td>%s</td><td>0</td><td>-</td><td>no episodes"
+                      "</td></tr>\n",
+                   name);
+    else
+        buf_printf(b, "<tr><td>%s</td><td>%ld</td><td>%.1f%%</td>"
+                      "<td>%.1f-%.1f%%</td></tr>\n",
+                   name, x, pct(x, n), 100 * w.lo, 100 * w.hi);
+}
+
 void html_card(buf *b, const card *c, int n)
 {
-    interval p = wilson((unsigned long)c->pass, (unsigned long)c->episodes);
-    interval r = wilson((unsigned long)c->reached, (unsigned long)c->episodes);
     buf_puts(b, "<section class=\"card\">\n<h2>Card: ");
     esc(b, c->run);
     buf_puts(b, "</h2>\n");
@@ -280,40 +298,21 @@ void html_card(buf *b, const card *c, int n)
                   "<thead><tr><th></th><th>count</th><th>rate</th>"
                   "<th>95%% CI</th></tr></thead><tbody>\n",
                c->episodes, c->episodes == 1 ? "" : "s");
-    if (c->episodes == 0) {
-        buf_puts(b, "<tr><td>pass</td><td>0</td><td>-</td><td>no episodes"
-                    "</td></tr>\n<tr><td>reached</td><td>0</td><td>-</td>"
-                    "<td>no episodes</td></tr>\n");
-    } else {
-        buf_printf(b, "<tr><td>pass</td><td>%ld</td><td>%.1f%%</td>"
-                      "<td>%.1f-%.1f%%</td></tr>\n",
-                   c->pass, pct(c->pass, c->episodes), 100 * p.lo, 100 * p.hi);
-        buf_printf(b, "<tr><td>reached</td><td>%ld</td><td>%.1f%%</td>"
-                      "<td>%.1f-%.1f%%</td></tr>\n",
-                   c->reached, pct(c->reached, c->episodes), 100 * r.lo,
-                   100 * r.hi);
-    }
-    buf_printf(b, "<tr><td>side effects</td><td>%ld</td><td></td><td></td>"
-                  "</tr>\n<tr><td>duplicate writes</td><td>%ld</td><td></td>"
-                  "<td></td></tr>\n<tr><td>errors</td><td>%ld</td><td></td>"
-                  "<td></td></tr>\n",
-               c->side_effects, c->duplicates, c->errors);
+    rate_row(b, "pass", c->pass, c->episodes);
+    rate_row(b, "reached", c->reached, c->episodes);
+    count_row(b, "side effects", NULL, c->side_effects);
+    count_row(b, "duplicate writes", NULL, c->duplicates);
+    count_row(b, "errors", NULL, c->errors);
     for (int i = 0; i < CARD_CODES; i++)
         if (c->by_code[i])
-            buf_printf(b, "<tr><td>errors: %s</td><td>%ld</td><td></td>"
-                          "<td></td></tr>\n",
-                       card_codes[i], c->by_code[i]);
-    buf_printf(b, "<tr><td>unfinished</td><td>%ld</td><td></td><td></td>"
-                  "</tr>\n<tr><td>diverged episodes</td><td>%ld</td><td></td>"
-                  "<td></td></tr>\n<tr><td>diverged calls</td><td>%ld</td>"
-                  "<td></td><td></td></tr>\n<tr><td>problems</td><td>%ld</td>"
-                  "<td></td><td></td></tr>\n",
-               c->unfinished, c->diverged_episodes, c->diverged_calls,
-               c->problems);
+            count_row(b, "errors", card_codes[i], c->by_code[i]);
+    count_row(b, "unfinished", NULL, c->unfinished);
+    count_row(b, "diverged episodes", NULL, c->diverged_episodes);
+    count_row(b, "diverged calls", NULL, c->diverged_calls);
+    count_row(b, "problems", NULL, c->problems);
     if (c->problems_no_run)
-        buf_printf(b, "<tr><td>problems that name no run (in the database)"
-                      "</td><td>%ld</td><td></td><td></td></tr>\n",
-                   c->problems_no_run);
+        count_row(b, "problems that name no run (in the database)", NULL,
+                  c->problems_no_run);
     buf_puts(b, "</tbody></table>\n");
 
     if (c->narms) {
@@ -350,11 +349,7 @@ void html_card(buf *b, const card *c, int n)
             const card_dial *d = &c->dials[i];
             buf_printf(b, "<tr><td>%s</td><td>%ld</td><td>%ld</td><td>",
                        d->dial, d->events, d->fired);
-            int k = 0;
-            for (int o = 0; o < 10; o++)
-                if (d->outcomes[o])
-                    buf_printf(b, "%s%s %ld", k++ ? ", " : "",
-                               card_outcomes[o], d->outcomes[o]);
+            card_outcomes_text(b, d);
             buf_puts(b, "</td></tr>\n");
         }
         buf_puts(b, "</tbody></table>\n");
@@ -429,30 +424,16 @@ void html_compare(buf *b, const card *a, const card *c, enum compare_case k,
     esc(b, c->run);
     buf_puts(b, " (B)</h2>\n<p>");
     if (k != COMPARE_SAME) {
-        esc(b, a->run);
-        buf_puts(b, " and ");
-        esc(b, c->run);
-        if (k == COMPARE_REFORMATTED)
-            buf_puts(b, " share one tool contract, but the file was "
-                        "reformatted, and tasks are drawn from the file's "
-                        "bytes, so their tasks differ, and no figure of one "
-                        "is set beside the other's.</p>\n");
-        else if (k == COMPARE_CONTRACTS)
-            buf_puts(b, " are runs on different tool contracts, so their "
-                        "tasks differ, and no figure of one is set beside "
-                        "the other's.</p>\n");
-        else
-            buf_printf(b, " were made with different generators (version %d "
-                          "and %d), so their tasks and answers may differ, "
-                          "and no figure of one is set beside the "
-                          "other's.</p>\n",
-                       a->generator_version, c->generator_version);
+        buf why = BUF_INIT;
+        card_refusal(&why, a, c, k);
+        esc(b, why.failed ? "" : why.data);
+        b->failed |= why.failed;
+        buf_free(&why);
+        buf_puts(b, "</p>\n");
         if (k == COMPARE_CONTRACTS) {
             buf_puts(b, "<ul class=\"tools\">\n");
             if (d->nadded + d->nremoved + d->nchanged == 0)
-                buf_puts(b, "<li>the tools are the same; the files differ "
-                            "elsewhere (a refused tool, info, servers...)"
-                            "</li>\n");
+                buf_printf(b, "<li>%s</li>\n", card_same_tools);
             name_list(b, "added", d->added, d->nadded);
             name_list(b, "removed", d->removed, d->nremoved);
             name_list(b, "changed", d->changed, d->nchanged);

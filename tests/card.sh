@@ -19,7 +19,8 @@ pass=0 fail=0
 
 night=$TEST_TMP/night.db
 "$REPLAY" --quiet --db "$night" "$TOP_SRCDIR/samples/night" 2>/dev/null
-# the contracts night: run v1 on shop.json, v2 on tests/card/shop-v2.json
+# the contracts night: run v1 on shop.json, v2 on tests/card/shop-v2.json,
+# v3 on tests/card/shop-refused.json
 contracts=$TEST_TMP/contracts.db
 (cd "$golds" && "$REPLAY" --quiet --db "$contracts" contracts.jsonl 2>/dev/null)
 # the generators night: v1 twice, the copy marked as made by generator 1
@@ -70,6 +71,9 @@ gold compare-reformatted "$night" --compare careful careful-reformatted
 gold compare-reformatted-json "$night" --compare careful careful-reformatted --json
 gold compare-contracts "$contracts" --compare v1 v2
 gold compare-contracts-json "$contracts" --compare v1 v2 --json
+# the same tools, the files differing elsewhere (v3's file refuses a tool)
+gold compare-same-tools "$contracts" --compare v1 v3
+gold compare-same-tools-html "$contracts" --compare v1 v3 --html
 gold compare-generators "$generators" --compare v1 v1-old
 gold unknown-run "$night" carefull
 gold unknown-run-compare "$night" --compare careful nope
