@@ -155,9 +155,11 @@ int cmd_tasks(int argc, char **argv)
                 "what the next one says (see docs/simulator.md)",
                 shown_path(path), arm_text, unseen[i], arm_made[i]);
         }
-    if (refused > 1 && !stop)
+    if (refused > 1 && !stop && made)
         say("replay: %lu of %lu tasks could not be made; the other %lu were "
             "written", refused, refused + made, made);
+    else if (refused > 1 && !stop)
+        say("replay: none of the %lu tasks could be made", refused);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         say("replay: cannot write the tasks to standard output");
         return EXIT_REFUSED;

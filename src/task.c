@@ -322,9 +322,6 @@ static int fits(struct maker *m, const value *schema, const value *v)
     return r != 0;
 }
 
-/* The arguments a step states: the required ones (a read with none
- * required states its first argument of a scalar type), drawn, and the
- * handed one when it takes it; checked against the input schema. */
 static int word_byte(unsigned char c)
 {
     return isalnum(c) || c >= 0x80;
@@ -377,34 +374,9 @@ static int mentions(const value *v, const value *h)
     }
 }
 
-/* The first name the input schema of t requires that is none of its
- * arguments (drawing gives only those, so no draw can be accepted), or
- * NULL. */
-static const char *required_unknown(const toolset *ts, const tool *t)
-{
-    err e;
-    const value *s = t->input_schema
-                         ? schema_deref(ts->doc->root, t->input_schema, &e)
-                         : NULL;
-    const value *req = s && s->kind == V_OBJECT ? schema_kw(s, "required")
-                                                : NULL;
-    if (!req || req->kind != V_ARRAY)
-        return NULL;
-    for (size_t i = 0; i < req->u.arr.len; i++) {
-        const value *r = req->u.arr.items[i];
-        if (r->kind != V_STRING)
-            continue;
-        size_t j = 0;
-        while (j < t->nargs && (strlen(t->args[j].name) != r->u.str.len ||
-                                memcmp(t->args[j].name, r->u.str.ptr,
-                                       r->u.str.len) != 0))
-            j++;
-        if (j == t->nargs)
-            return r->u.str.ptr;
-    }
-    return NULL;
-}
-
+/* The arguments a step states: the required ones (a read with none
+ * required states its first argument of a scalar type), drawn, and the
+ * handed one when it takes it; checked against the input schema. */
 static int step_args(struct maker *m, int k, const tool *t, int handed,
                      const char *prefix, value **out)
 {
@@ -420,15 +392,14 @@ static int step_args(struct maker *m, int k, const tool *t, int handed,
                        strcmp(ty, "enum") == 0))
             first = &t->args[i];
     }
-    const char *missing = required_unknown(m->ts, t);
-    if (missing)
+    if (t->unknown_required) {
         mark_bad(m, t);
-    if (missing)
         return err_set(m->e, ERR_VALUE,
                        "cannot draw arguments that %s accepts for a task: "
                        "its input schema requires \"%s\" and gives it no "
                        "property",
-                       t->name, missing);
+                       t->name, t->unknown_required);
+    }
     for (int attempt = 0; attempt < TRIES; attempt++) {
         char where[64], num[FMT_UINT_MAX + 1];
         size_t n = 0;
@@ -841,7 +812,7 @@ static int build_chain(struct maker *m, draw_stream *st)
         for (size_t i = 0; i < l.nreads; i++)
             if (l.reads_with_args && l.reads[i]->nargs == 0)
                 reads[nreads++] = l.reads[i];
-        draw_stream hs = st[0];
+        draw_stream hs = *st;
         if (hi > 0) {
             char path[300];
             snprintf(path, sizeof path, "$.task.chain.%.280s", h);
@@ -886,12 +857,15 @@ static int build_chain(struct maker *m, draw_stream *st)
 none:
     *m->e = first;
     if (tried > 1) {
-        char more[96];
-        snprintf(more, sizeof more, " (nor can any of the %zu other chains "
-                                    "of depth %d tried)",
-                 tried - 1, t->depth);
         size_t len = strlen(m->e->msg);
-        snprintf(m->e->msg + len, sizeof m->e->msg - len, "%s", more);
+        if (tried == 2)
+            snprintf(m->e->msg + len, sizeof m->e->msg - len,
+                     " (nor can the other chain of depth %d)", t->depth);
+        else
+            snprintf(m->e->msg + len, sizeof m->e->msg - len,
+                     " (nor can any of the %zu other chains of depth %d "
+                     "tried)",
+                     tried - 1, t->depth);
     }
     return -1;
 }
@@ -922,11 +896,15 @@ static int build_single(struct maker *m, draw_stream *st)
             first = *m->e;
     }
     *m->e = first;
-    if (n > 1) {
+    size_t others = (n < CHAIN_TRIES ? n : CHAIN_TRIES) - 1;
+    if (others) {
         size_t len = strlen(m->e->msg);
-        snprintf(m->e->msg + len, sizeof m->e->msg - len,
-                 " (nor for any of the %zu other writes)",
-                 (n < CHAIN_TRIES ? n : CHAIN_TRIES) - 1);
+        if (others == 1)
+            snprintf(m->e->msg + len, sizeof m->e->msg - len,
+                     " (nor for the other write)");
+        else
+            snprintf(m->e->msg + len, sizeof m->e->msg - len,
+                     " (nor for any of the %zu other writes)", others);
     }
     return -1;
 }

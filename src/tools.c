@@ -468,17 +468,25 @@ static int args_from_schema(struct builder *b, tool *t, const value *schema)
     const value *s = deref(b, schema, &e);
     const value *props = s ? value_getz(s, "properties") : NULL;
     const value *req = s ? value_getz(s, "required") : NULL;
-    if (!props || props->kind != V_OBJECT || props->u.obj.len == 0)
-        return 0;
-    t->args = arena_alloc(b->ts->arena, props->u.obj.len * sizeof *t->args);
-    /* a note per pattern, and one for the required names with no property */
-    t->notes = arena_alloc(b->ts->arena,
-                           (props->u.obj.len + 1) * sizeof *t->notes);
-    if (!t->args || !t->notes) {
+    size_t nprops = props && props->kind == V_OBJECT ? props->u.obj.len : 0;
+    /* a required name the properties leave out: no draw can give it */
+    for (size_t i = 0; req && req->kind == V_ARRAY && i < req->u.arr.len &&
+                       !t->unknown_required;
+         i++) {
+        const value *r = req->u.arr.items[i];
+        if (r->kind == V_STRING &&
+            !(nprops && value_get(props, r->u.str.ptr, r->u.str.len)))
+            t->unknown_required = r->u.str.ptr;
+    }
+    /* a note per pattern, and one for that name */
+    t->notes = arena_alloc(b->ts->arena, (nprops + 1) * sizeof *t->notes);
+    t->args = nprops ? arena_alloc(b->ts->arena, nprops * sizeof *t->args)
+                     : NULL;
+    if (!t->notes || (nprops && !t->args)) {
         b->nomem = 1;
         return -1;
     }
-    for (size_t i = 0; i < props->u.obj.len; i++) {
+    for (size_t i = 0; i < nprops; i++) {
         const value *k = props->u.obj.items[i].key;
         if (k->kind != V_STRING)
             continue;
@@ -488,20 +496,14 @@ static int args_from_schema(struct builder *b, tool *t, const value *schema)
         a->type = type_text(b, a->schema);
         a->required = in_required(req, k->u.str.ptr, k->u.str.len);
         a->in = NULL;
-        note_pattern(b, t, a, props->u.obj.len);
+        note_pattern(b, t, a, nprops);
     }
-    /* a required name the properties leave out: no draw can give it */
-    for (size_t i = 0; req && req->kind == V_ARRAY && i < req->u.arr.len; i++) {
-        const value *r = req->u.arr.items[i];
-        if (r->kind != V_STRING ||
-            value_get(props, r->u.str.ptr, r->u.str.len) != NULL)
-            continue;
+    if (t->unknown_required) {
         const char *n = dupf(b, "its input schema requires \"%s\" and gives "
                                 "it no property, so no task calls it",
-                             r->u.str.ptr);
+                             t->unknown_required);
         if (n)
             t->notes[t->nnotes++] = n;
-        break;
     }
     return 0;
 }

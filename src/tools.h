@@ -51,6 +51,9 @@ typedef struct tool {
     const char *method, *path; /* OpenAPI operations; else NULL */
     const char **notes;        /* what a user should know (patterns
                                   outside the supported subset) */
+    const char *unknown_required; /* a name the input schema requires and
+                                     gives no property, or NULL: drawing
+                                     can never give it */
     size_t nnotes;
     unsigned line, col;
 } tool;

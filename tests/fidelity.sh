@@ -96,6 +96,15 @@ replay: $cases/chains-none.json: seed 2, arm depth:d2: cannot draw a value for r
 replay: 2 of 4 tasks could not be made; the other 2 were written
 exit 1" "$got"
 
+# --- the other chains and writes tried are counted in the refusal
+got=$(r tasks "$cases/chains-none-2.json" --seeds 1 --arms depth:d2 2>&1)
+ok "chains: the other chain tried" "replay: $cases/chains-none-2.json: seed 1, arm depth:d2: cannot draw a value for ref_id that every step of the task accepts (nor can the other chain of depth 2)" "$got"
+got=$(r tasks "$cases/writes-none.json" --seeds 1-2 --arms depth:d1 2>&1; echo "exit $?")
+ok "chains: the other write tried" "replay: $cases/writes-none.json: seed 1, arm depth:d1: cannot draw arguments that file_b accepts for a task: its input schema requires \"b_id\" and gives it no property (nor for the other write)
+replay: $cases/writes-none.json: seed 2, arm depth:d1: cannot draw arguments that file_a accepts for a task: its input schema requires \"a_id\" and gives it no property (nor for the other write)
+replay: none of the 2 tasks could be made
+exit 1" "$got"
+
 # --- an arm whose dial cannot be seen on a file is said (the read of
 # --- shop-mcp.json shares only order_id with the refund); not on shop.json
 samples=$TOP_SRCDIR/samples/tools
