@@ -21,7 +21,6 @@
 
 #define DEEP 3      /* past this depth, only required members are drawn */
 #define TOO_DEEP 24 /* a schema that needs itself deeper has no end */
-#define PARTS_MAX SHAPE_MAX /* schemas an object is drawn from */
 #define CHAIN_MAX 32 /* schemas entered at one place ($ref, allOf, a branch) */
 
 struct dctx {
@@ -639,10 +638,10 @@ static value *gen_object(struct dctx *c, const value *const *parts,
                          size_t nparts, unsigned depth, int minimal)
 {
     /* Each part's properties and required, looked up once. */
-    const value *props_of[PARTS_MAX], *req_of[PARTS_MAX];
+    const value *props_of[SHAPE_MAX], *req_of[SHAPE_MAX];
     size_t cap = 0;
-    if (nparts > PARTS_MAX)
-        nparts = PARTS_MAX;
+    if (nparts > SHAPE_MAX)
+        nparts = SHAPE_MAX;
     for (size_t p = 0; p < nparts; p++) {
         const value *props = props_of[p] = schema_kw(parts[p], "properties");
         const value *req = req_of[p] = schema_kw(parts[p], "required");
@@ -675,9 +674,9 @@ static value *gen_object(struct dctx *c, const value *const *parts,
             /* Parts may each describe the property (a oneOf branch narrows
              * an enum): draw from the last that does, and keep a value all
              * of them accept, trying the earlier ones in turn. */
-            const value *defs[PARTS_MAX];
+            const value *defs[SHAPE_MAX];
             size_t nd = 0;
-            for (size_t q = 0; q < nparts && nd < PARTS_MAX; q++) {
+            for (size_t q = 0; q < nparts && nd < SHAPE_MAX; q++) {
                 const value *d =
                     value_get(props_of[q], k->u.str.ptr, k->u.str.len);
                 if (d)
@@ -838,20 +837,6 @@ static enum draw_type draw_type_of(const char *name)
     }
 }
 
-static int is_object_keywords(const schema_keywords *K)
-{
-    const value *t = schema_keyword(K, SK_TYPE);
-    return schema_keyword(K, SK_PROPERTIES) != NULL ||
-           (t && t->kind == V_STRING && strcmp(t->u.str.ptr, "object") == 0);
-}
-
-static int is_object_schema(const value *s)
-{
-    schema_keywords keys;
-    schema_keywords_read(&keys, s);
-    return is_object_keywords(&keys);
-}
-
 static value *gen_in(struct dctx *c, const value *s, schema_keywords *K,
                      const char *name, unsigned depth);
 
@@ -932,7 +917,7 @@ static value *gen_in(struct dctx *c, const value *s, schema_keywords *K,
         int object = 0;
         shape_add(&sh, c->root, s);
         for (size_t i = 0; i < sh.n; i++)
-            object |= is_object_schema(sh.parts[i]);
+            object |= shape_objectish(sh.parts[i]);
         if (object)
             return gen_object(c, sh.parts, sh.n, depth, 0);
         return gen(c, all->u.arr.items[0], name, depth);
@@ -945,7 +930,7 @@ static value *gen_in(struct dctx *c, const value *s, schema_keywords *K,
          * accepts wins (oneOf branches may overlap). */
         draw_stream st = stream_here(c);
         size_t n = alt->u.arr.len, first = (size_t)draw_below(&st, n);
-        int object = is_object_keywords(K);
+        int object = shape_objectish(s);
         value *fallback = NULL;
         for (size_t i = 0; i < n; i++) {
             const value *branch = alt->u.arr.items[(first + i) % n];

@@ -28,8 +28,7 @@ void shape_add(shape *sh, const value *root, const value *s)
     add(sh, root, s, 0);
 }
 
-/* Whether s describes an object by itself: properties, or type object. */
-static int objectish(const value *s)
+int shape_objectish(const value *s)
 {
     const value *t = schema_kw(s, "type");
     return schema_kw(s, "properties") != NULL ||
@@ -54,10 +53,13 @@ int shape_of(shape *sh, const value *root, const value *schema,
         const value *alt = schema_kw(s, "oneOf");
         if (!alt)
             alt = schema_kw(s, "anyOf");
+        if (!alt || alt->kind != V_ARRAY || !alt->u.arr.len) {
+            shape_add(sh, root, s);
+            return 0;
+        }
+        /* the branch drawn: the first that the drawn value conforms to */
         const value *branch = NULL;
-        for (size_t i = 0; drawn && alt && alt->kind == V_ARRAY &&
-                           i < alt->u.arr.len && !branch;
-             i++) {
+        for (size_t i = 0; drawn && i < alt->u.arr.len && !branch; i++) {
             buf msg = BUF_INIT;
             int r = schema_check(root, alt->u.arr.items[i], drawn, NULL, &msg);
             buf_free(&msg);
@@ -66,11 +68,7 @@ int shape_of(shape *sh, const value *root, const value *schema,
             if (r == 0)
                 branch = alt->u.arr.items[i];
         }
-        if (!alt || alt->kind != V_ARRAY || !alt->u.arr.len) {
-            shape_add(sh, root, s);
-            return 0;
-        }
-        if (objectish(s)) {
+        if (shape_objectish(s)) {
             /* properties beside the branches: the branch adds to them */
             shape_add(sh, root, s);
             if (branch)
@@ -84,15 +82,20 @@ int shape_of(shape *sh, const value *root, const value *schema,
     return 0;
 }
 
+/* The properties of part p of sh, or NULL. */
+static const value *props_of(const shape *sh, size_t p)
+{
+    const value *props = schema_kw(sh->parts[p], "properties");
+    return props && props->kind == V_OBJECT ? props : NULL;
+}
+
 size_t shape_field(const shape *sh, const char *name, size_t len,
                    const value **defs, size_t cap)
 {
     size_t n = 0;
     for (size_t p = 0; p < sh->n && n < cap; p++) {
-        const value *props = schema_kw(sh->parts[p], "properties");
-        const value *d =
-            props && props->kind == V_OBJECT ? value_get(props, name, len)
-                                             : NULL;
+        const value *props = props_of(sh, p);
+        const value *d = props ? value_get(props, name, len) : NULL;
         if (d)
             defs[n++] = d;
     }
@@ -104,8 +107,8 @@ const value_member *shape_next(const shape *sh, size_t *at)
     /* *at counts members over the parts in order */
     size_t skip = *at;
     for (size_t p = 0; p < sh->n; p++) {
-        const value *props = schema_kw(sh->parts[p], "properties");
-        size_t len = props && props->kind == V_OBJECT ? props->u.obj.len : 0;
+        const value *props = props_of(sh, p);
+        size_t len = props ? props->u.obj.len : 0;
         if (skip >= len) {
             skip -= len;
             continue;
@@ -115,13 +118,11 @@ const value_member *shape_next(const shape *sh, size_t *at)
             (*at)++;
             if (m->key->kind != V_STRING)
                 continue;
-            int seen = 0;
-            for (size_t q = 0; q < p && !seen; q++) {
-                const value *earlier = schema_kw(sh->parts[q], "properties");
-                seen = earlier && earlier->kind == V_OBJECT &&
-                       value_get(earlier, m->key->u.str.ptr,
+            int seen = 0; /* an earlier part describes it: said there */
+            for (size_t q = 0; q < p && !seen; q++)
+                seen = props_of(sh, q) &&
+                       value_get(props_of(sh, q), m->key->u.str.ptr,
                                  m->key->u.str.len) != NULL;
-            }
             if (!seen)
                 return m;
         }

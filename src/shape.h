@@ -30,10 +30,16 @@ void shape_add(shape *sh, const value *root, const value *s);
 /* The shape of an object drawn from schema: shape_add of the schema, and
  * for a oneOf/anyOf the branch that drawn conforms to (the first in the
  * list; none when drawn is NULL or conforms to none).  Where schema is a
- * bare oneOf/anyOf, the shape is that branch's.  Empty when the schema
- * describes no object members.  0, or -1 out of memory. */
+ * bare oneOf/anyOf, the shape is that branch's.  Without members when
+ * the schema describes none (an array, a string).  0, or -1 out of
+ * memory. */
 int shape_of(shape *sh, const value *root, const value *schema,
              const value *drawn);
+
+/* Whether schema s (its $ref followed) describes an object by itself:
+ * it has properties, or "type": "object".  Drawing merges such a schema
+ * with its allOf and its oneOf/anyOf branch into one object. */
+int shape_objectish(const value *s);
 
 /* The schemas of sh that describe member name (len bytes), up to cap into
  * defs; returns how many. */

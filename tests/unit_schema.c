@@ -12,6 +12,7 @@
 #include "arena.h"
 #include "json_load.h"
 #include "schema.h"
+#include "shape.h"
 #include "unit.h"
 #include "yaml_load.h"
 
@@ -1357,6 +1358,60 @@ START_TEST(keywords_read_in_one_pass)
 }
 END_TEST
 
+/* The names of the members shape_next gives, in order, comma-separated. */
+static const char *members(const shape *sh)
+{
+    static char out[256];
+    size_t n = 0, at = 0;
+    out[0] = '\0';
+    for (const value_member *m; (m = shape_next(sh, &at));)
+        n += (size_t)snprintf(out + n, sizeof out - n, "%s%s", n ? "," : "",
+                              m->key->u.str.ptr);
+    return out;
+}
+
+/* shape: what drawing merges (allOf, the branch the value conforms to),
+ * each member once, from the first part that describes it. */
+START_TEST(shape_merges_what_drawing_merges)
+{
+    arena *a = arena_new();
+    value *root = load(a, "{'d':{"
+        "'Pet':{'allOf':[{'$ref':'#/d/New'},{'properties':{'id':{},"
+        "'name':{'maxLength':3}}}]},"
+        "'New':{'type':'object','properties':{'name':{},'tag':{}}},"
+        "'Kind':{'type':'object','properties':{'id':{}},'oneOf':["
+        "{'required':['a'],'properties':{'a':{'type':'string'}}},"
+        "{'required':['b'],'properties':{'b':{'type':'integer'}}}]},"
+        "'Bare':{'oneOf':[{'type':'string'},{'properties':{'x':{}}}]},"
+        "'List':{'type':'array','items':{'$ref':'#/d/New'}}}}");
+    value *pet = load(a, "{'$ref':'#/d/Pet'}");
+    value *kind = load(a, "{'$ref':'#/d/Kind'}");
+    value *bare = load(a, "{'$ref':'#/d/Bare'}");
+    value *list = load(a, "{'$ref':'#/d/List'}");
+    shape sh;
+    ck_assert_int_eq(shape_of(&sh, root, pet, NULL), 0);
+    ck_assert_uint_eq(sh.n, 3);
+    ck_assert_str_eq(members(&sh), "name,tag,id");
+    const value *defs[SHAPE_MAX];
+    ck_assert_uint_eq(shape_field(&sh, "name", 4, defs, SHAPE_MAX), 2);
+    /* the branch the value was drawn from, never the other */
+    ck_assert_int_eq(shape_of(&sh, root, kind, load(a, "{'id':'x','b':2}")), 0);
+    ck_assert_str_eq(members(&sh), "id,b");
+    ck_assert_int_eq(shape_of(&sh, root, kind, NULL), 0);
+    ck_assert_str_eq(members(&sh), "id");
+    /* a bare oneOf is its branch; no object, no members */
+    ck_assert_int_eq(shape_of(&sh, root, bare, load(a, "{'x':1}")), 0);
+    ck_assert_str_eq(members(&sh), "x");
+    ck_assert_int_eq(shape_of(&sh, root, bare, load(a, "'s'")), 0);
+    ck_assert_str_eq(members(&sh), "");
+    ck_assert_int_eq(shape_of(&sh, root, list, NULL), 0);
+    ck_assert_str_eq(members(&sh), "");
+    ck_assert(shape_objectish(load(a, "{'type':'object'}")));
+    ck_assert(!shape_objectish(load(a, "{'type':'objects'}")));
+    arena_free(a);
+}
+END_TEST
+
 Suite *schema_suite(void)
 {
     Suite *s = suite_create("schema");
@@ -1377,6 +1432,7 @@ Suite *schema_suite(void)
 
     TCase *kw = tcase_create("keywords");
     tcase_set_timeout(kw, 120); /* room for a busy machine, under ASan */
+    tcase_add_test(kw, shape_merges_what_drawing_merges);
     tcase_add_test(kw, type_single);
     tcase_add_test(kw, type_integer_accepts_integral_floats);
     tcase_add_test(kw, type_lists);
