@@ -51,7 +51,7 @@ static const char usage_text[] =
     "Exit status: 0 printed (compared); 4 not compared: same contract, the\n"
     "file reformatted; 5 not compared: other contracts; 6 not compared:\n"
     "other generators; 2 usage error or no such run; 3 the database cannot\n"
-    "be read.  See docs/card.md.\n";
+    "be read, or the page cannot be written to -o FILE.  See docs/card.md.\n";
 
 
 /* ------------------------------------------------- text from the database */

@@ -96,6 +96,11 @@ exit 2" "$got"
 got=$("$CARD" --db "$db" --html -o "$T/no/such/dir/p.html" sloppy 2>&1; echo "exit $?")
 ok "-o into a missing folder" "card: cannot write $T/no/such/dir/p.html: No such file or directory; nothing was written
 exit 3" "$got"
+mkdir "$T/adir"
+got=$("$CARD" --db "$db" --html -o "$T/adir" sloppy 2>&1; echo "exit $?"; ls "$T" | grep -c 'adir.tmp')
+ok "-o onto a folder: the page beside it is removed" "card: cannot write $T/adir: Is a directory; nothing was written
+exit 3
+0" "$got"
 
 # --- a hostile run name (quotes, a script, a right-to-left override, 300
 # --- characters): text in the page, as the text card shows it
