@@ -605,6 +605,7 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     row->errors = errors;
     row->unfinished = unfinished;
     row->diverged = ep->diverged;
+    row->success = -1;
     row->status = ep->status;
     row->final = ep->final;
     row->content_xxh3 = arena_memdup(ep->a, hash, 16);
@@ -884,6 +885,15 @@ static int on_call(night *n, const char *file, unsigned long line,
                         : NULL;
     if (n->r.arguments.len) /* NULL when they could not be read */
         c->arguments = arena_text(ep->a, &n->r.arguments);
+    if (tl->call.raw_args) { /* and then what was sent is kept as it is */
+        c->arguments_raw = arena_memdup(ep->a, tl->call.raw_args,
+                                        tl->call.raw_args_len);
+        c->arguments_raw_len = tl->call.raw_args_len;
+        oom |= !c->arguments_raw;
+    }
+    c->arguments_valid = -1;
+    c->answer_valid = -1;
+    c->diverged = -1; /* no answer logged: nothing compared */
     c->answer = arena_text(ep->a, &n->r.answer);
     c->error = n->r.error >= 0 ? sim_error_code((enum sim_error)n->r.error)
                                : NULL;
@@ -898,6 +908,7 @@ static int on_call(night *n, const char *file, unsigned long line,
             (same_as_text(n, ep, tl->answer, c->answer, &oom) ||
              same_as_mcp_result(n, ep, tl->answer, c->answer, &oom)))
             logged = c->answer;
+        c->diverged = 0;
         if (!logged || strcmp(logged, c->answer) != 0) {
             c->diverged = 1;
             c->logged_answer = logged;
@@ -1052,7 +1063,19 @@ int night_open(night **out, const night_opts *o, err *e)
     if (!(n->tasks = taskcache_new(0)))
         return nomem(e);
     if (generator_fingerprint(n->fingerprint, e) < 0 ||
-        db_open(&n->db, o->db_path, e) < 0 ||
+        db_open(&n->db, o->db_path, e) < 0)
+        return -1;
+    if (db_migrated(n->db)) {
+        buf b = BUF_INIT;
+        buf_puts(&b, "replay: ");
+        utf8_shown(&b, o->db_path, strlen(o->db_path), (size_t)-1);
+        buf_printf(&b, ": migrated from schema version %d to %d\n",
+                   db_migrated(n->db), DB_SCHEMA_VERSION);
+        if (!b.failed)
+            fwrite(b.data, 1, b.len, o->diag);
+        buf_free(&b);
+    }
+    if (db_load_begin(n->db, e) < 0 ||
         writer_start(&n->w, n->db, o->db_path, o->diag, o->batch ? o->batch : BATCH,
                      QUEUE, SAID_PROBLEMS, e) < 0)
         return -1;
@@ -1195,7 +1218,7 @@ int night_finish(night *n, int write_open, err *e)
         else if (write_ep(n, ep, 1, e) < 0)
             return -1;
     }
-    if (writer_finish(n->w, e) < 0)
+    if (writer_finish(n->w, e) < 0 || db_load_end(n->db, e) < 0)
         return -1;
     for (size_t i = 0; i < n->nruns; i++)
         if (n->runs[i].quiet) {

@@ -3,6 +3,8 @@
 #define _XOPEN_SOURCE 700
 #include "writer.h"
 
+#include "generator.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #endif
 
 #include "buf.h"
+#include "generator.h"
 #include "utf8.h"
 
 
@@ -236,7 +239,8 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
                                        row->episode, row->run);
     }
     if (db_put_task(w->d, row->task_id, ep->file_sha256, row->seed, row->arm,
-                    ep->depth, ep->request, ep->task_json, e) < 0)
+                    ep->depth, GENERATOR_VERSION, ep->request, ep->task_json,
+                    e) < 0)
         return -1;
     add.used = ep->lines;
     add.episodes = 1;

@@ -11,6 +11,7 @@
 #include "canon.h"
 #include "carddata.h"
 #include "config.h"
+#include "db.h"
 #include "html.h"
 #include "utf8.h"
 
@@ -893,10 +894,14 @@ int main(int argc, char **argv)
     sqlite3 *db = NULL;
     err e;
     err_clear(&e);
-    if (card_db_open(&db, db_path, &e) < 0) {
+    int migrated = 0;
+    if (card_db_open(&db, db_path, &migrated, &e) < 0) {
         fprintf(stderr, "card: %s\n", safe(e.msg));
         return EXIT_DB;
     }
+    if (migrated)
+        fprintf(stderr, "card: %s: migrated from schema version %d to %d\n",
+                safe(db_path), migrated, DB_SCHEMA_VERSION);
     int status = 0;
     char *latest = NULL;
     if (list) {

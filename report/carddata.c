@@ -87,15 +87,30 @@ static int read_version(sqlite3 *h, const char *path, int *version, err *e)
     return 0;
 }
 
-int card_db_open(sqlite3 **out, const char *path, err *e)
+int card_db_open(sqlite3 **out, const char *path, int *migrated, err *e)
 {
     *out = NULL;
+    int ignored = 0;
+    if (!migrated)
+        migrated = &ignored;
+    *migrated = 0;
     int version = 0;
     if (sqlite3_open_v2(path, out, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
         err_set(e, ERR_IO, "%s: cannot open it: %s", path,
                 *out ? sqlite3_errmsg(*out) : "out of memory");
     } else if (read_version(*out, path, &version, e) < 0) {
         /* e says why */
+    } else if (version > 0 && version < DB_SCHEMA_VERSION) {
+        /* an older results database: migrated (by db_open), then read */
+        sqlite3_close(*out);
+        *out = NULL;
+        db *d = NULL;
+        if (db_open(&d, path, e) < 0)
+            return -1;
+        *migrated = db_migrated(d);
+        if (db_close(d, e) < 0)
+            return -1;
+        return card_db_open(out, path, NULL, e);
     } else if (version != DB_SCHEMA_VERSION) {
         err_set(e, ERR_IO, "%s: is not a results database replay wrote "
                            "(schema version %d)%s",

@@ -60,8 +60,10 @@ void card_outcomes_text(buf *b, const card_dial *d);
  * with one line on failure: SQLite's reason when the file cannot be read
  * (with what a database in WAL mode needs, when that is why); "is not a
  * results database replay wrote" only when it reads fine but records no
- * schema version of this card's. */
-int card_db_open(sqlite3 **out, const char *path, err *e);
+ * schema version of this card's.  A database of an older schema version
+ * is migrated first (db_open), and *migrated (when not NULL) gets the
+ * version it had; else 0. */
+int card_db_open(sqlite3 **out, const char *path, int *migrated, err *e);
 
 /* The run's card.  ERR_VALUE when no run has that name: the message lists
  * the runs there are and the nearest name. */

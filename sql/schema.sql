@@ -1,4 +1,4 @@
--- taskreplay results database, schema version 1.
+-- taskreplay results database, schema version 2.
 --
 -- `replay` creates it (results.db by default) and fills it from a night's
 -- transcripts; `card` reads it; so can you:  sqlite3 results.db
@@ -7,9 +7,21 @@
 -- SQLite's json_extract().  sql/examples.sql holds queries to start from.
 -- The REFERENCES clauses document how tables join; replay keeps them true
 -- itself (foreign key enforcement is left off, for speed).
+--
+-- Query the views episodes, calls, dial_outcomes and tasks (and the
+-- summaries at the end): they have the columns that schema version 1's
+-- tables of those names had, and keep them.  The tables under them
+-- (episode_rows, call_rows, outcome_rows, task_rows) are laid out for
+-- loading a night fast: integer keys given in the order rows are written,
+-- and child rows keyed by them.
+--
+-- Figures that only a replay against a task can give (a replayed answer,
+-- an effect, reached, pass...) are NULL, never 0, where there was nothing
+-- to judge: for a call, NULL diverged means that no answer was logged.
 
 -- What wrote this database.  schema_version is checked on every open: an
--- older version is migrated, a newer one refused.
+-- older version is migrated (in one transaction; replay and card say
+-- so), a newer one refused.
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -18,7 +30,8 @@ CREATE TABLE IF NOT EXISTS meta (
 -- One row per tool file content seen (a reformatted file is another row
 -- with the same contract_sha256).
 CREATE TABLE IF NOT EXISTS tool_files (
-    file_sha256     TEXT PRIMARY KEY,  -- SHA-256 of the bytes: tasks come from it
+    file_id         INTEGER PRIMARY KEY,
+    file_sha256     TEXT NOT NULL UNIQUE, -- SHA-256 of the bytes: tasks come from it
     contract_sha256 TEXT NOT NULL,     -- SHA-256 of the canonical contract
     format          TEXT NOT NULL,     -- 'openai', 'mcp' or 'openapi'
     path            TEXT NOT NULL,     -- where it was first read from
@@ -29,7 +42,8 @@ CREATE TABLE IF NOT EXISTS tool_files (
 
 -- One row per run: episodes of one model on one tool file.
 CREATE TABLE IF NOT EXISTS runs (
-    run                   TEXT PRIMARY KEY,
+    run_id                INTEGER PRIMARY KEY,
+    run                   TEXT NOT NULL UNIQUE,
     model                 TEXT,             -- the run line's "model", if any
     meta                  TEXT,             -- the run line's "meta", as JSON
     file_sha256           TEXT NOT NULL REFERENCES tool_files(file_sha256),
@@ -39,77 +53,92 @@ CREATE TABLE IF NOT EXISTS runs (
     replayed_at           TEXT NOT NULL     -- UTC, ISO 8601; SOURCE_DATE_EPOCH when set
 ) STRICT;
 
--- One row per task: made from (file, seed, arm), or given by the
--- transcript's episode line.
-CREATE TABLE IF NOT EXISTS tasks (
-    task_id     TEXT PRIMARY KEY,
-    file_sha256 TEXT NOT NULL REFERENCES tool_files(file_sha256),
-    seed        INTEGER NOT NULL,
-    arm         TEXT NOT NULL,
-    depth       INTEGER NOT NULL,
-    request     TEXT NOT NULL,
-    task        TEXT NOT NULL      -- the task as `replay tasks` prints it
+-- One row per task: made from (file, seed, arm), or handed in by the
+-- transcript's episode line.  The task's JSON, as `replay tasks` prints
+-- it, is the tasks view's `task` column, put together from these.
+CREATE TABLE IF NOT EXISTS task_rows (
+    task_key  INTEGER PRIMARY KEY,
+    task_id   TEXT NOT NULL,
+    file_id   INTEGER NOT NULL REFERENCES tool_files(file_id),
+    seed      INTEGER NOT NULL,
+    arm       TEXT NOT NULL,
+    depth     INTEGER NOT NULL,
+    generator INTEGER NOT NULL,  -- the generator version that made it
+    request   TEXT NOT NULL,
+    steps     TEXT NOT NULL,     -- JSON: the chain
+    events    TEXT NOT NULL,     -- JSON: the planned dial events
+    baddata   TEXT               -- JSON: the bad data arm's wrong value, or NULL
 ) STRICT;
 
--- One row per episode, with its verdicts.
-CREATE TABLE IF NOT EXISTS episodes (
-    run              TEXT NOT NULL REFERENCES runs(run),
+-- One row per episode, with its verdicts.  An observed episode (one that
+-- ran against something other than the simulator: no seed, no arm) has
+-- NULL in every figure that needs a task.
+CREATE TABLE IF NOT EXISTS episode_rows (
+    episode_id       INTEGER PRIMARY KEY,  -- in the order written
+    run_id           INTEGER NOT NULL REFERENCES runs(run_id),
     episode          TEXT NOT NULL,
-    seed             INTEGER NOT NULL,
-    arm              TEXT NOT NULL,     -- 'base', 'depth:d3', 'landed:l1'...
-    knob             TEXT NOT NULL,     -- 'base', 'depth', 'faults', ...
-    level            INTEGER NOT NULL,  -- 0 for base
-    task_id          TEXT NOT NULL REFERENCES tasks(task_id),
+    seed             INTEGER,           -- NULL: observed
+    arm              TEXT,              -- 'base', 'depth:d3', 'landed:l1'...
+    knob             TEXT,              -- 'base', 'depth', 'faults', ...
+    level            INTEGER,           -- 0 for base
+    task_id          TEXT,              -- the task replayed (task_rows.task_id)
+    task_name        TEXT,              -- the harness's name of the task attempted
     calls            INTEGER NOT NULL,
-    reached          INTEGER NOT NULL,  -- every write step done
-    pass             INTEGER NOT NULL,  -- reached, no side effect, no duplicate write,
+    reached          INTEGER,           -- every write step done
+    pass             INTEGER,           -- reached, no side effect, no duplicate write,
                                         -- and finished (an unfinished episode never passes)
-    side_effects     INTEGER NOT NULL,  -- duplicate writes included
-    duplicate_writes INTEGER NOT NULL,
-    errors           INTEGER NOT NULL,  -- all error answers; by code below
-    err_not_found         INTEGER NOT NULL,
-    err_invalid_arguments INTEGER NOT NULL,
-    err_not_ready         INTEGER NOT NULL,
-    err_unavailable       INTEGER NOT NULL,
-    err_timeout           INTEGER NOT NULL,
-    err_rate_limited      INTEGER NOT NULL,
+    side_effects     INTEGER,           -- duplicate writes included
+    duplicate_writes INTEGER,
+    errors           INTEGER,           -- all error answers; by code below
+    err_not_found         INTEGER,
+    err_invalid_arguments INTEGER,
+    err_not_ready         INTEGER,
+    err_unavailable       INTEGER,
+    err_timeout           INTEGER,
+    err_rate_limited      INTEGER,
     unfinished       INTEGER NOT NULL,  -- no end line
-    diverged         INTEGER NOT NULL,  -- calls whose logged answer differs from the replay
+    diverged         INTEGER,           -- calls whose logged answer differs from the replay
+    success          INTEGER,           -- the end line's "success" (the harness's verdict)
+    reward           REAL,              -- the end line's "reward"
     status           TEXT,              -- the end line's "status"
     final            TEXT,              -- the end line's "final"
     content_xxh3     TEXT NOT NULL,     -- XXH3-64 of the episode's lines: unchanged => skipped
     source_file      TEXT NOT NULL,     -- the episode line's file and line
-    source_line      INTEGER NOT NULL,
-    PRIMARY KEY (run, episode)
+    source_line      INTEGER NOT NULL
 ) STRICT;
 
 -- One row per call, in the episode's order.
-CREATE TABLE IF NOT EXISTS calls (
-    run          TEXT NOT NULL,
-    episode      TEXT NOT NULL,
-    seq          INTEGER NOT NULL,   -- 1, 2, ... within the episode
-    step         INTEGER,            -- the task step the call matched, or NULL
-    tool         TEXT NOT NULL,      -- as called (may name no tool)
-    kind         TEXT,               -- 'read', 'write', NULL for an unknown tool
-    arguments    TEXT,               -- JSON (for an unknown tool too); NULL when
-                                     -- they could not be read (not JSON text)
-    answer       TEXT NOT NULL,      -- the replayed answer, JSON
-    error        TEXT,               -- its error code, or NULL
-    effect       TEXT NOT NULL,      -- 'read', 'expected_write', 'side_effect',
-                                     -- 'duplicate_write', 'refused'
-    dial         TEXT,               -- the dial whose event the call fired, or NULL
-    diverged     INTEGER NOT NULL,   -- 1 when the transcript's answer differs
-    logged_answer TEXT,              -- that answer, when it differs
-    source_file  TEXT NOT NULL,
-    source_line  INTEGER NOT NULL,
-    PRIMARY KEY (run, episode, seq),
-    FOREIGN KEY (run, episode) REFERENCES episodes(run, episode)
-) STRICT;
+CREATE TABLE IF NOT EXISTS call_rows (
+    episode_id    INTEGER NOT NULL REFERENCES episode_rows(episode_id),
+    seq           INTEGER NOT NULL,  -- 1, 2, ... within the episode
+    step          INTEGER,           -- the task step the call matched, or NULL
+    tool          TEXT NOT NULL,     -- as called (may name no tool)
+    kind          TEXT,              -- 'read', 'write', NULL for an unknown tool
+    arguments     TEXT,              -- canonical JSON (for an unknown tool too);
+                                     -- NULL when what was sent is not JSON
+    arguments_raw TEXT,              -- what was sent, when it is not JSON
+    arguments_valid INTEGER,         -- valid against the tool's input schema;
+                                     -- NULL for an unknown tool
+    arguments_rule TEXT,             -- the rule they break, or NULL
+    answer        TEXT,              -- the replayed answer, JSON (NULL: observed)
+    error         TEXT,              -- its error code, or NULL
+    effect        TEXT,              -- 'read', 'expected_write', 'side_effect',
+                                     -- 'duplicate_write', 'refused' (NULL: observed)
+    dial          TEXT,              -- the dial whose event the call fired, or NULL
+    diverged      INTEGER,           -- 1 when the logged answer differs from the
+                                     -- replayed one, 0 when it is the same, NULL
+                                     -- when no answer was logged
+    logged_answer TEXT,              -- that answer, when it differs (or observed)
+    answer_valid  INTEGER,           -- the logged answer fits the tool's output
+                                     -- schema; NULL: no answer or no schema
+    source_file   TEXT,              -- NULL: the episode line's file
+    source_line   INTEGER NOT NULL,
+    PRIMARY KEY (episode_id, seq)
+) STRICT, WITHOUT ROWID;
 
 -- One row per planned dial event of an episode.
-CREATE TABLE IF NOT EXISTS dial_outcomes (
-    run      TEXT NOT NULL,
-    episode  TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS outcome_rows (
+    episode_id INTEGER NOT NULL REFERENCES episode_rows(episode_id),
     event    INTEGER NOT NULL,   -- 1, 2, ... in the task's order
     dial     TEXT NOT NULL,      -- 'faults', 'timeouts', 'ratelimits', 'landed',
                                  -- 'baddata', 'lagged'
@@ -118,9 +147,8 @@ CREATE TABLE IF NOT EXISTS dial_outcomes (
     outcome  TEXT NOT NULL,      -- 'retried', 'gave_up', 'checked', 'duplicated',
                                  -- 'left', 'caught', 'fooled', 'stalled',
                                  -- 'trusted', 'not_reached'
-    PRIMARY KEY (run, episode, event),
-    FOREIGN KEY (run, episode) REFERENCES episodes(run, episode)
-) STRICT;
+    PRIMARY KEY (episode_id, event)
+) STRICT, WITHOUT ROWID;
 
 -- Every input line that could not be used.
 CREATE TABLE IF NOT EXISTS problems (
@@ -133,14 +161,70 @@ CREATE TABLE IF NOT EXISTS problems (
     PRIMARY KEY (source_file, source_line)
 ) STRICT;
 
-CREATE INDEX IF NOT EXISTS episodes_by_arm ON episodes(run, arm);
+-- Lookups by name.  replay loads a night into a new database without
+-- the first two and makes them when the night is in: an index kept up
+-- row by row costs more than the rows.
+CREATE UNIQUE INDEX IF NOT EXISTS episode_rows_by_name
+    ON episode_rows(run_id, episode);
+CREATE UNIQUE INDEX IF NOT EXISTS task_rows_by_id ON task_rows(task_id);
 CREATE INDEX IF NOT EXISTS problems_by_run ON problems(run);
+
+-- The episodes, by run name.
+CREATE VIEW IF NOT EXISTS episodes AS
+SELECT r.run, e.episode, e.seed, e.arm, e.knob, e.level, e.task_id,
+       e.calls, e.reached, e.pass, e.side_effects, e.duplicate_writes,
+       e.errors, e.err_not_found, e.err_invalid_arguments, e.err_not_ready,
+       e.err_unavailable, e.err_timeout, e.err_rate_limited, e.unfinished,
+       e.diverged, e.status, e.final, e.content_xxh3, e.source_file,
+       e.source_line, e.task_name, e.success, e.reward, e.episode_id,
+       e.run_id
+FROM episode_rows e JOIN runs r ON r.run_id = e.run_id;
+
+-- The calls, by run and episode name.
+CREATE VIEW IF NOT EXISTS calls AS
+SELECT r.run, e.episode, c.seq, c.step, c.tool, c.kind, c.arguments,
+       c.answer, c.error, c.effect, c.dial, c.diverged, c.logged_answer,
+       coalesce(c.source_file, e.source_file) AS source_file,
+       c.source_line, c.arguments_raw, c.arguments_valid,
+       c.arguments_rule, c.answer_valid, c.episode_id
+FROM call_rows c
+JOIN episode_rows e ON e.episode_id = c.episode_id
+JOIN runs r ON r.run_id = e.run_id;
+
+-- The dial outcomes, by run and episode name.
+CREATE VIEW IF NOT EXISTS dial_outcomes AS
+SELECT r.run, e.episode, o.event, o.dial, o.step, o.seq, o.outcome,
+       o.episode_id
+FROM outcome_rows o
+JOIN episode_rows e ON e.episode_id = o.episode_id
+JOIN runs r ON r.run_id = e.run_id;
+
+-- The tasks, with `task` as `replay tasks` prints it (canonical JSON).
+CREATE VIEW IF NOT EXISTS tasks AS
+SELECT t.task_id, f.file_sha256, t.seed, t.arm, t.depth, t.request,
+       CASE WHEN t.baddata IS NULL THEN
+           json_object('arm', t.arm, 'depth', t.depth,
+                       'events', json(t.events),
+                       'file_sha256', f.file_sha256,
+                       'generator', t.generator, 'id', t.task_id,
+                       'request', t.request, 'seed', t.seed,
+                       'steps', json(t.steps), 'target', t.depth)
+       ELSE
+           json_object('arm', t.arm, 'baddata', json(t.baddata),
+                       'depth', t.depth, 'events', json(t.events),
+                       'file_sha256', f.file_sha256,
+                       'generator', t.generator, 'id', t.task_id,
+                       'request', t.request, 'seed', t.seed,
+                       'steps', json(t.steps), 'target', t.depth)
+       END AS task,
+       t.generator, t.task_key
+FROM task_rows t JOIN tool_files f ON f.file_id = t.file_id;
 
 -- Per run: the figures a card starts from.
 CREATE VIEW IF NOT EXISTS run_summary AS
 SELECT r.run, r.model, t.path AS tools_path, r.file_sha256, t.contract_sha256,
        r.generator_version, r.generator_fingerprint, r.replayed_at,
-       count(e.episode)                  AS episodes,
+       count(e.episode_id)               AS episodes,
        coalesce(sum(e.reached), 0)       AS reached,
        coalesce(sum(e.pass), 0)          AS pass,
        coalesce(sum(e.side_effects), 0)  AS side_effects,
@@ -151,24 +235,27 @@ SELECT r.run, r.model, t.path AS tools_path, r.file_sha256, t.contract_sha256,
        (SELECT count(*) FROM problems p WHERE p.run = r.run) AS problems
 FROM runs r
 JOIN tool_files t ON t.file_sha256 = r.file_sha256
-LEFT JOIN episodes e ON e.run = r.run
-GROUP BY r.run;
+LEFT JOIN episode_rows e ON e.run_id = r.run_id
+GROUP BY r.run_id;
 
--- Per run and arm.
+-- Per run and arm (simulator episodes; an observed one has no arm).
 CREATE VIEW IF NOT EXISTS arm_summary AS
-SELECT run, arm, knob, level,
-       count(*)              AS episodes,
-       sum(reached)          AS reached,
-       sum(pass)             AS pass,
-       sum(side_effects)     AS side_effects,
-       sum(duplicate_writes) AS duplicate_writes,
-       sum(errors)           AS errors,
-       sum(unfinished)       AS unfinished
-FROM episodes
-GROUP BY run, arm;
+SELECT r.run, e.arm, e.knob, e.level,
+       count(*)                AS episodes,
+       sum(e.reached)          AS reached,
+       sum(e.pass)             AS pass,
+       sum(e.side_effects)     AS side_effects,
+       sum(e.duplicate_writes) AS duplicate_writes,
+       sum(e.errors)           AS errors,
+       sum(e.unfinished)       AS unfinished
+FROM episode_rows e JOIN runs r ON r.run_id = e.run_id
+WHERE e.arm IS NOT NULL
+GROUP BY e.run_id, e.arm;
 
 -- Per run, dial and outcome: how the agent coped with each difficulty.
 CREATE VIEW IF NOT EXISTS dial_summary AS
-SELECT run, dial, outcome, count(*) AS events
-FROM dial_outcomes
-GROUP BY run, dial, outcome;
+SELECT r.run, o.dial, o.outcome, count(*) AS events
+FROM outcome_rows o
+JOIN episode_rows e ON e.episode_id = o.episode_id
+JOIN runs r ON r.run_id = e.run_id
+GROUP BY e.run_id, o.dial, o.outcome;

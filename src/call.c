@@ -24,6 +24,8 @@ static int read_args(call_view *out, arena *a, const value *args, err *e)
 {
     out->args = NULL;
     out->bad_args = NULL;
+    out->raw_args = NULL;
+    out->raw_args_len = 0;
     if (!args || args->kind == V_NULL)
         return 0;
     if (args->kind != V_STRING) {
@@ -40,6 +42,8 @@ static int read_args(call_view *out, arena *a, const value *args, err *e)
         if (!why)
             return err_set(e, ERR_NOMEM, "out of memory reading a call");
         out->bad_args = why;
+        out->raw_args = args->u.str.ptr;
+        out->raw_args_len = args->u.str.len;
         return 0;
     }
     out->args = parsed;

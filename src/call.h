@@ -29,6 +29,8 @@ typedef struct call_view {
     size_t name_len;
     const value *args;    /* NULL: no arguments */
     const char *bad_args; /* set when the arguments' JSON text is broken */
+    const char *raw_args; /* that text, as given (when bad_args is set) */
+    size_t raw_args_len;
 } call_view;
 
 /* Reads a call.  Fails (ERR_VALUE, one line) when v is none of the shapes

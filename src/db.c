@@ -6,18 +6,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "buf.h"
+#include "idset.h"
+#include "strmap.h"
 #include "utf8.h"
 
 extern const char schema_sql[]; /* made from sql/schema.sql */
 
 enum stmt {
     S_TOOL_FILE,
+    S_FILE_ID,
     S_RUN_FILE,
     S_RUN,
     S_TASK,
-    S_EPISODE_HASH,
+    S_EPISODE_FIND,
     S_DELETE_CALLS,
     S_DELETE_OUTCOMES,
     S_DELETE_EPISODE,
@@ -34,33 +38,36 @@ static const char *const stmt_sql[NSTMT] = {
     [S_TOOL_FILE] = "INSERT OR IGNORE INTO tool_files (file_sha256, "
                     "contract_sha256, format, path, tools, refused, contract) "
                     "VALUES (?,?,?,?,?,?,?)",
-    [S_RUN_FILE] = "SELECT file_sha256 FROM runs WHERE run = ?",
+    [S_FILE_ID] = "SELECT file_id FROM tool_files WHERE file_sha256 = ?",
+    [S_RUN_FILE] = "SELECT file_sha256, run_id FROM runs WHERE run = ?",
     [S_RUN] = "INSERT INTO runs (run, model, meta, file_sha256, tools_path, "
               "generator_version, generator_fingerprint, replayed_at) "
               "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(run) DO UPDATE SET "
               "model = excluded.model, meta = excluded.meta, "
               "tools_path = excluded.tools_path, "
               "generator_version = excluded.generator_version, "
-              "generator_fingerprint = excluded.generator_fingerprint",
-    [S_TASK] = "INSERT OR IGNORE INTO tasks (task_id, file_sha256, seed, arm, "
-               "depth, request, task) VALUES (?,?,?,?,?,?,?)",
-    [S_EPISODE_HASH] = "SELECT content_xxh3, source_file, source_line "
-                       "FROM episodes "
-                       "WHERE run = ? AND episode = ?",
-    [S_DELETE_CALLS] = "DELETE FROM calls WHERE run = ? AND episode = ?",
-    [S_DELETE_OUTCOMES] = "DELETE FROM dial_outcomes "
-                          "WHERE run = ? AND episode = ?",
-    [S_DELETE_EPISODE] = "DELETE FROM episodes WHERE run = ? AND episode = ?",
-    [S_EPISODE] = "INSERT INTO episodes (run, episode, seed, arm, knob, level, "
-                  "task_id, calls, reached, pass, side_effects, "
-                  "duplicate_writes, errors, err_not_found, "
+              "generator_fingerprint = excluded.generator_fingerprint "
+              "RETURNING run_id",
+    [S_TASK] = "INSERT OR IGNORE INTO task_rows (task_id, file_id, seed, arm, "
+               "depth, generator, request, steps, events, baddata) "
+               "VALUES (?,?,?,?,?,?,?,?,?,?)",
+    [S_EPISODE_FIND] = "SELECT e.episode_id, e.content_xxh3, e.source_file, "
+                       "e.source_line FROM episode_rows e JOIN runs r "
+                       "ON r.run_id = e.run_id "
+                       "WHERE r.run = ? AND e.episode = ?",
+    [S_DELETE_CALLS] = "DELETE FROM call_rows WHERE episode_id = ?",
+    [S_DELETE_OUTCOMES] = "DELETE FROM outcome_rows WHERE episode_id = ?",
+    [S_DELETE_EPISODE] = "DELETE FROM episode_rows WHERE episode_id = ?",
+    [S_EPISODE] = "INSERT INTO episode_rows (run_id, episode, seed, arm, knob, "
+                  "level, task_id, task_name, calls, reached, pass, "
+                  "side_effects, duplicate_writes, errors, err_not_found, "
                   "err_invalid_arguments, err_not_ready, err_unavailable, "
                   "err_timeout, err_rate_limited, unfinished, diverged, "
-                  "status, final, content_xxh3, source_file, source_line) "
-                  "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
-                  "ON CONFLICT (run, episode) DO NOTHING",
-    [S_OUTCOME] = "INSERT INTO dial_outcomes (run, episode, event, dial, step, "
-                  "seq, outcome) VALUES (?,?,?,?,?,?,?)",
+                  "success, reward, status, final, content_xxh3, "
+                  "source_file, source_line) VALUES "
+                  "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [S_OUTCOME] = "INSERT INTO outcome_rows (episode_id, event, dial, step, "
+                  "seq, outcome) VALUES (?,?,?,?,?,?)",
     [S_DELETE_PROBLEMS] = "DELETE FROM problems WHERE source_file = ?",
     [S_PROBLEM] = "INSERT OR REPLACE INTO problems (source_file, source_line, "
                   "run, episode, message, line) VALUES (?,?,?,?,?,?)",
@@ -71,12 +78,26 @@ static const char *const stmt_sql[NSTMT] = {
 /* An episode's calls go in with one statement per CALLS_AT_ONCE of them:
  * a statement's start and end cost SQLite as much as a row. */
 #define CALLS_AT_ONCE 8
-#define CALL_COLUMNS 15
+#define CALL_COLUMNS 18
+
+/* Names already looked up (runs, tool files), with their integer keys. */
+typedef struct keys {
+    strmap m;
+    char **names; /* the map's keys, owned */
+    size_t n, cap;
+} keys;
 
 struct db {
     sqlite3 *h;
     char *path;
     int uri; /* opened by db_open_merge: ATTACH takes URIs */
+    int migrated; /* the version it had, when db_open migrated it */
+    /* loading into a new database: the two lookup indexes are left out
+     * until db_load_end (or until a lookup by name needs them) */
+    int bare;
+    idset tasks; /* tasks written by this connection (keyed hashes) */
+    uint64_t secret;
+    keys runs, files;
     sqlite3_stmt *st[NSTMT];
     sqlite3_stmt *calls[CALLS_AT_ONCE]; /* [k - 1] inserts k rows */
     struct {
@@ -84,6 +105,51 @@ struct db {
         void *ctx;
     } hook;
 };
+
+static void keys_free(keys *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        free(k->names[i]);
+    free(k->names);
+    strmap_free(&k->m);
+    memset(k, 0, sizeof *k);
+}
+
+/* The key remembered for name: 1 and *id, or 0. */
+static int keys_find(const keys *k, const char *name, int64_t *id)
+{
+    size_t v;
+    if (!strmap_find(&k->m, name, strlen(name), &v))
+        return 0;
+    *id = (int64_t)v;
+    return 1;
+}
+
+/* Remembers name's key; -1 out of memory. */
+static int keys_put(keys *k, const char *name, int64_t id)
+{
+    size_t v = (size_t)id;
+    if (k->n == k->cap) {
+        size_t cap = k->cap ? 2 * k->cap : 8;
+        char **more = realloc(k->names, cap * sizeof *more);
+        if (!more)
+            return -1;
+        k->names = more;
+        k->cap = cap;
+    }
+    char *copy = strdup(name);
+    if (!copy)
+        return -1;
+    int rc = strmap_get_or_put(&k->m, copy, strlen(copy), &v);
+    if (rc != 0) { /* there already, or no memory */
+        free(copy);
+        if (rc == 1)
+            strmap_set(&k->m, name, strlen(name), (size_t)id);
+        return rc < 0 ? -1 : 0;
+    }
+    k->names[k->n++] = copy;
+    return 0;
+}
 
 static int fail(db *d, err *e, const char *doing)
 {
@@ -145,13 +211,14 @@ static int schema_version(db *d, int *version, err *e)
 /* The statements that insert 1 to CALLS_AT_ONCE calls: this, then k - 1
  * more rows of CALL_COLUMNS parameters. */
 static const char call_sql[] =
-    "INSERT INTO calls (run, episode, seq, step, tool, kind, arguments, "
-    "answer, error, effect, dial, diverged, logged_answer, source_file, "
-    "source_line) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "INSERT INTO call_rows (episode_id, seq, step, tool, kind, arguments, "
+    "arguments_raw, arguments_valid, arguments_rule, answer, error, effect, "
+    "dial, diverged, logged_answer, answer_valid, source_file, source_line) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static int prepare_calls(db *d, err *e)
 {
-    static const char row[] = ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char row[] = ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     char sql[sizeof call_sql + CALLS_AT_ONCE * sizeof row];
     for (int k = 1; k <= CALLS_AT_ONCE; k++) {
         size_t n = sizeof call_sql - 1;
@@ -167,6 +234,128 @@ static int prepare_calls(db *d, err *e)
 }
 
 static char *file_uri(const char *path, const char *query);
+
+/* Runs sql in a transaction of its own; -1 (rolled back) with e set. */
+static int exec_txn(db *d, const char *sql, err *e, const char *doing)
+{
+    if (exec(d, "BEGIN IMMEDIATE", e, doing) < 0)
+        return -1;
+    if (exec(d, sql, e, doing) < 0 || exec(d, "COMMIT", e, doing) < 0) {
+        sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+#define TEXT_OF(x) #x
+#define VERSION_TEXT(x) TEXT_OF(x)
+static const char set_version[] =
+    "INSERT OR REPLACE INTO meta VALUES ('schema_version', '" VERSION_TEXT(
+        DB_SCHEMA_VERSION) "');";
+
+static int create(db *d, err *e)
+{
+    buf b = BUF_INIT;
+    buf_puts(&b, schema_sql);
+    buf_puts(&b, set_version);
+    int rc = b.failed ? err_set(e, ERR_NOMEM, "out of memory")
+                      : exec_txn(d, b.data, e, "create the schema");
+    buf_free(&b);
+    return rc;
+}
+
+/* Version 1 to 2, in one transaction: the tables of version 1 are
+ * renamed, the schema of version 2 made, the rows copied over in their
+ * order (so that keys follow it), and the old tables dropped.  Calls keep
+ * the diverged that version 1 gave them (0 there may mean that no answer
+ * was logged); arguments that were not JSON were not kept by version 1. */
+static const char migrate_1[] =
+    "DROP VIEW IF EXISTS run_summary; DROP VIEW IF EXISTS arm_summary;"
+    "DROP VIEW IF EXISTS dial_summary; DROP INDEX IF EXISTS episodes_by_arm;"
+    "ALTER TABLE tool_files RENAME TO v1_tool_files;"
+    "ALTER TABLE runs RENAME TO v1_runs;"
+    "ALTER TABLE tasks RENAME TO v1_tasks;"
+    "ALTER TABLE episodes RENAME TO v1_episodes;"
+    "ALTER TABLE calls RENAME TO v1_calls;"
+    "ALTER TABLE dial_outcomes RENAME TO v1_dial_outcomes;";
+
+static const char migrate_1_rows[] =
+    "INSERT INTO tool_files (file_sha256, contract_sha256, format, path, "
+    "tools, refused, contract) SELECT file_sha256, contract_sha256, format, "
+    "path, tools, refused, contract FROM v1_tool_files ORDER BY rowid;"
+    "INSERT INTO runs (run, model, meta, file_sha256, tools_path, "
+    "generator_version, generator_fingerprint, replayed_at) SELECT run, "
+    "model, meta, file_sha256, tools_path, generator_version, "
+    "generator_fingerprint, replayed_at FROM v1_runs ORDER BY rowid;"
+    "INSERT INTO task_rows (task_id, file_id, seed, arm, depth, generator, "
+    "request, steps, events, baddata) SELECT t.task_id, f.file_id, t.seed, "
+    "t.arm, t.depth, json_extract(t.task, '$.generator'), t.request, "
+    "json_extract(t.task, '$.steps'), json_extract(t.task, '$.events'), "
+    "json_extract(t.task, '$.baddata') FROM v1_tasks t "
+    "JOIN tool_files f ON f.file_sha256 = t.file_sha256 ORDER BY t.rowid;"
+    "INSERT INTO episode_rows (run_id, episode, seed, arm, knob, level, "
+    "task_id, calls, reached, pass, side_effects, duplicate_writes, errors, "
+    "err_not_found, err_invalid_arguments, err_not_ready, err_unavailable, "
+    "err_timeout, err_rate_limited, unfinished, diverged, status, final, "
+    "content_xxh3, source_file, source_line) SELECT r.run_id, e.episode, "
+    "e.seed, e.arm, e.knob, e.level, e.task_id, e.calls, e.reached, e.pass, "
+    "e.side_effects, e.duplicate_writes, e.errors, e.err_not_found, "
+    "e.err_invalid_arguments, e.err_not_ready, e.err_unavailable, "
+    "e.err_timeout, e.err_rate_limited, e.unfinished, e.diverged, e.status, "
+    "e.final, e.content_xxh3, e.source_file, e.source_line "
+    "FROM v1_episodes e JOIN runs r ON r.run = e.run ORDER BY e.rowid;"
+    "INSERT INTO call_rows (episode_id, seq, step, tool, kind, arguments, "
+    "answer, error, effect, dial, diverged, logged_answer, source_file, "
+    "source_line) SELECT n.episode_id, c.seq, c.step, c.tool, c.kind, "
+    "c.arguments, c.answer, c.error, c.effect, c.dial, c.diverged, "
+    "c.logged_answer, nullif(c.source_file, n.source_file), "
+    "c.source_line FROM v1_calls c JOIN runs r ON r.run = c.run "
+    "JOIN episode_rows n ON n.run_id = r.run_id AND n.episode = c.episode "
+    "ORDER BY n.episode_id, c.seq;"
+    "INSERT INTO outcome_rows (episode_id, event, dial, step, seq, outcome) "
+    "SELECT n.episode_id, o.event, o.dial, o.step, o.seq, o.outcome "
+    "FROM v1_dial_outcomes o JOIN runs r ON r.run = o.run "
+    "JOIN episode_rows n ON n.run_id = r.run_id AND n.episode = o.episode "
+    "ORDER BY n.episode_id, o.event;"
+    "DROP TABLE v1_dial_outcomes; DROP TABLE v1_calls; DROP TABLE v1_episodes;"
+    "DROP TABLE v1_tasks; DROP TABLE v1_runs; DROP TABLE v1_tool_files;";
+
+static int migrate(db *d, int from, err *e)
+{
+    if (from != 1)
+        return err_set(e, ERR_IO, "%s: has schema version %d, which this "
+                                  "replay cannot migrate; replay the night "
+                                  "into a new file with --db",
+                       d->path, from);
+    buf b = BUF_INIT;
+    buf_puts(&b, migrate_1);
+    buf_puts(&b, schema_sql);
+    buf_puts(&b, migrate_1_rows);
+    buf_puts(&b, set_version);
+    int rc = b.failed ? err_set(e, ERR_NOMEM, "out of memory")
+                      : exec_txn(d, b.data, e,
+                                 "migrate it from schema version 1");
+    buf_free(&b);
+    return rc;
+}
+
+/* Makes what the schema has and the database lacks: the lookup indexes
+ * that a load killed before its end left out. */
+static int complete(db *d, err *e)
+{
+    sqlite3_stmt *s = NULL;
+    int have = 0;
+    if (sqlite3_prepare_v2(d->h, "SELECT count(*) FROM sqlite_master WHERE "
+                                 "name IN ('episode_rows_by_name', "
+                                 "'task_rows_by_id')",
+                           -1, &s, NULL) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW)
+        have = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    if (have == 2)
+        return 0;
+    return exec_txn(d, schema_sql, e, "make its indexes");
+}
 
 /* db_open, and with uri set db_open_merge: the connection then reads
  * filenames as URIs (path is given as one), so that db_merge can attach
@@ -203,7 +392,7 @@ static int open_db(db **out, const char *path, int uri, err *e)
     if (exec(d, "PRAGMA journal_mode = WAL", e, "turn on WAL") < 0 ||
         exec(d, "PRAGMA synchronous = NORMAL", e, "set it up") < 0 ||
         exec(d, "PRAGMA wal_autocheckpoint = 16384", e, "set it up") < 0 ||
-        exec(d, "PRAGMA cache_size = -32768", e, "set it up") < 0 ||
+        exec(d, "PRAGMA cache_size = -8192", e, "set it up") < 0 ||
         schema_version(d, &version, e) < 0)
         goto bad;
     if (version > DB_SCHEMA_VERSION) {
@@ -213,18 +402,16 @@ static int open_db(db **out, const char *path, int uri, err *e)
                 path, version, DB_SCHEMA_VERSION);
         goto bad;
     }
-    if (version == 0) {
-        char sql[160];
-        snprintf(sql, sizeof sql,
-                 "INSERT OR REPLACE INTO meta VALUES ('schema_version', "
-                 "'%d')",
-                 DB_SCHEMA_VERSION);
-        if (exec(d, "BEGIN IMMEDIATE", e, "create the schema") < 0 ||
-            exec(d, schema_sql, e, "create the schema") < 0 ||
-            exec(d, sql, e, "create the schema") < 0 ||
-            exec(d, "COMMIT", e, "create the schema") < 0)
+    if (version == 0 && create(d, e) < 0)
+        goto bad;
+    if (version > 0 && version < DB_SCHEMA_VERSION) {
+        if (migrate(d, version, e) < 0)
             goto bad;
+        d->migrated = version;
     }
+    if (version == DB_SCHEMA_VERSION && complete(d, e) < 0)
+        goto bad;
+    d->secret = (uint64_t)(uintptr_t)d ^ 0x9e3779b97f4a7c15u;
     for (int i = 0; i < NSTMT; i++)
         if (sqlite3_prepare_v3(d->h, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &d->st[i], NULL) != SQLITE_OK) {
@@ -245,6 +432,11 @@ int db_open(db **out, const char *path, err *e)
     return open_db(out, path, 0, e);
 }
 
+int db_migrated(const db *d)
+{
+    return d->migrated;
+}
+
 int db_close(db *d, err *e)
 {
     if (!d)
@@ -253,6 +445,9 @@ int db_close(db *d, err *e)
         sqlite3_finalize(d->st[i]);
     for (int k = 0; k < CALLS_AT_ONCE; k++)
         sqlite3_finalize(d->calls[k]);
+    keys_free(&d->runs);
+    keys_free(&d->files);
+    idset_free(&d->tasks);
     int rc = sqlite3_close(d->h);
     if (rc != SQLITE_OK && e)
         err_set(e, ERR_IO, "%s: cannot close it: %s", d->path,
@@ -379,22 +574,163 @@ int db_put_run(db *d, const db_run *r, err *e)
     sqlite3_bind_int(s, 6, r->generator_version);
     text(s, 7, r->generator_fingerprint);
     text(s, 8, r->replayed_at);
-    return run(d, S_RUN, e, "record a run");
+    rc = sqlite3_step(s);
+    int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (rc != SQLITE_ROW)
+        return fail(d, e, "record a run");
+    if (keys_put(&d->runs, r->run, id) < 0)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+/* The key of a recorded run or tool file (by the statement `which`,
+ * taking its name): 1 and *id, 0 when none is recorded, -1 on error. */
+static int lookup(db *d, keys *k, enum stmt which, const char *name,
+                  int64_t *id, err *e)
+{
+    if (keys_find(k, name, id))
+        return 1;
+    sqlite3_stmt *s = d->st[which];
+    text(s, 1, name);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *id = sqlite3_column_int64(s, which == S_RUN_FILE ? 1 : 0);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return fail(d, e, "read its keys");
+    if (rc == SQLITE_DONE)
+        return 0;
+    if (keys_put(k, name, *id) < 0)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    return 1;
+}
+
+/* The span of the member `key` of a canonical JSON object (no spaces),
+ * in *v and *n; 0 when it has none. */
+static int member_span(const char *json, size_t len, const char *key,
+                       const char **v, size_t *n)
+{
+    size_t klen = strlen(key);
+    int depth = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = json[i];
+        if (c == '"') {
+            size_t start = i++;
+            while (i < len && json[i] != '"')
+                i += json[i] == '\\' ? 2 : 1;
+            if (depth == 1 && i + 1 < len && json[i + 1] == ':' &&
+                i - start - 1 == klen && memcmp(json + start + 1, key, klen) == 0) {
+                size_t at = i + 2, j = at;
+                int inner = 0;
+                for (; j < len; j++) {
+                    char x = json[j];
+                    if (x == '"') {
+                        for (j++; j < len && json[j] != '"';)
+                            j += json[j] == '\\' ? 2 : 1;
+                    } else if (x == '{' || x == '[') {
+                        inner++;
+                    } else if (x == '}' || x == ']') {
+                        if (inner-- == 0)
+                            break;
+                    } else if (x == ',' && inner == 0) {
+                        break;
+                    }
+                }
+                *v = json + at;
+                *n = j - at;
+                return 1;
+            }
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            depth--;
+        }
+    }
+    return 0;
 }
 
 int db_put_task(db *d, const char *task_id, const char *file_sha256,
-                uint64_t seed, const char *arm, int depth, const char *request,
-                const char *task_json, err *e)
+                uint64_t seed, const char *arm, int depth, int generator,
+                const char *request, const char *task_json, err *e)
 {
+    uint64_t key = XXH3_64bits_withSeed(task_id, strlen(task_id), d->secret);
+    int fresh = idset_add(&d->tasks, key);
+    if (fresh <= 0)
+        return fresh < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
+    int64_t file_id = 0;
+    int found = lookup(d, &d->files, S_FILE_ID, file_sha256, &file_id, e);
+    if (found <= 0)
+        return found < 0 ? -1
+                         : err_set(e, ERR_IO, "%s: a task of a tool file "
+                                              "that is not recorded",
+                                   d->path);
+    const char *steps, *events, *bad;
+    size_t nsteps, nevents, nbad;
+    size_t len = strlen(task_json);
+    if (!member_span(task_json, len, "steps", &steps, &nsteps) ||
+        !member_span(task_json, len, "events", &events, &nevents))
+        return err_set(e, ERR_IO, "%s: task %s has no steps", d->path,
+                       task_id);
+    if (!member_span(task_json, len, "baddata", &bad, &nbad))
+        bad = NULL;
     sqlite3_stmt *s = d->st[S_TASK];
     text(s, 1, task_id);
-    text(s, 2, file_sha256);
+    sqlite3_bind_int64(s, 2, file_id);
     sqlite3_bind_int64(s, 3, (sqlite3_int64)seed);
     text(s, 4, arm);
     sqlite3_bind_int(s, 5, depth);
-    text(s, 6, request);
-    text(s, 7, task_json);
+    sqlite3_bind_int(s, 6, generator);
+    text(s, 7, request);
+    sqlite3_bind_text(s, 8, steps, (int)nsteps, SQLITE_STATIC);
+    sqlite3_bind_text(s, 9, events, (int)nevents, SQLITE_STATIC);
+    if (bad)
+        sqlite3_bind_text(s, 10, bad, (int)nbad, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(s, 10);
     return run(d, S_TASK, e, "record a task");
+}
+
+/* Leaves loading into a new database: makes the lookup indexes. */
+static int dress(db *d, err *e)
+{
+    if (!d->bare)
+        return 0;
+    d->bare = 0;
+    return exec(d, schema_sql, e, "make its indexes");
+}
+
+int db_load_begin(db *d, err *e)
+{
+    if (d->bare)
+        return 0;
+    sqlite3_stmt *s = NULL;
+    int empty = 0;
+    if (sqlite3_prepare_v2(d->h, "SELECT NOT EXISTS (SELECT 1 FROM "
+                                 "episode_rows) AND NOT EXISTS (SELECT 1 "
+                                 "FROM task_rows)",
+                           -1, &s, NULL) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW)
+        empty = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    if (!empty)
+        return 0;
+    if (exec_txn(d, "DROP INDEX IF EXISTS episode_rows_by_name; "
+                    "DROP INDEX IF EXISTS task_rows_by_id;",
+                 e, "set it up for loading") < 0)
+        return -1;
+    d->bare = 1;
+    return 0;
+}
+
+int db_load_end(db *d, err *e)
+{
+    if (!d->bare)
+        return 0;
+    d->bare = 0;
+    return exec_txn(d, schema_sql, e, "make its indexes");
 }
 
 /* Looks a recorded episode up: 1 with the statement on its row (read it,
@@ -402,7 +738,9 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
 static int episode_row(db *d, const char *run_name, const char *episode,
                        err *e)
 {
-    sqlite3_stmt *s = d->st[S_EPISODE_HASH];
+    if (dress(d, e) < 0)
+        return -1;
+    sqlite3_stmt *s = d->st[S_EPISODE_FIND];
     text(s, 1, run_name);
     text(s, 2, episode);
     int rc = sqlite3_step(s);
@@ -415,8 +753,8 @@ static int episode_row(db *d, const char *run_name, const char *episode,
 
 static void row_done(db *d)
 {
-    sqlite3_reset(d->st[S_EPISODE_HASH]);
-    sqlite3_clear_bindings(d->st[S_EPISODE_HASH]);
+    sqlite3_reset(d->st[S_EPISODE_FIND]);
+    sqlite3_clear_bindings(d->st[S_EPISODE_FIND]);
 }
 
 int db_episode_hash(db *d, const char *run_name, const char *episode,
@@ -425,7 +763,7 @@ int db_episode_hash(db *d, const char *run_name, const char *episode,
     int found = episode_row(d, run_name, episode, e);
     if (found == 1) {
         snprintf(hash, 17, "%s",
-                 (const char *)sqlite3_column_text(d->st[S_EPISODE_HASH], 0));
+                 (const char *)sqlite3_column_text(d->st[S_EPISODE_FIND], 1));
         row_done(d);
     }
     return found;
@@ -434,23 +772,22 @@ int db_episode_hash(db *d, const char *run_name, const char *episode,
 int db_episode_source(db *d, const char *run_name, const char *episode,
                       char *where, size_t size, err *e)
 {
-    sqlite3_stmt *s = d->st[S_EPISODE_HASH];
+    sqlite3_stmt *s = d->st[S_EPISODE_FIND];
     int found = episode_row(d, run_name, episode, e);
     if (found == 1) {
-        snprintf(where, size, "%s:%lld", (const char *)sqlite3_column_text(s, 1),
-                 (long long)sqlite3_column_int64(s, 2));
+        snprintf(where, size, "%s:%lld", (const char *)sqlite3_column_text(s, 2),
+                 (long long)sqlite3_column_int64(s, 3));
         row_done(d);
     }
     return found;
 }
 
-static int delete_episode(db *d, const char *r, const char *ep, err *e)
+static int delete_by_id(db *d, int64_t id, err *e)
 {
     static const enum stmt order[] = {S_DELETE_CALLS, S_DELETE_OUTCOMES,
                                       S_DELETE_EPISODE};
     for (int i = 0; i < 3; i++) {
-        text(d->st[order[i]], 1, r);
-        text(d->st[order[i]], 2, ep);
+        sqlite3_bind_int64(d->st[order[i]], 1, id);
         if (run(d, order[i], e, "replace an episode") < 0)
             return -1;
     }
@@ -460,32 +797,79 @@ static int delete_episode(db *d, const char *r, const char *ep, err *e)
 int db_delete_episode(db *d, const char *run_name, const char *episode,
                       err *e)
 {
-    return delete_episode(d, run_name, episode, e);
+    int found = episode_row(d, run_name, episode, e);
+    if (found <= 0)
+        return found;
+    int64_t id = sqlite3_column_int64(d->st[S_EPISODE_FIND], 0);
+    row_done(d);
+    return delete_by_id(d, id, e);
+}
+
+/* Binds n, or NULL when n < 0. */
+static void maybe_int(sqlite3_stmt *s, int i, long long n)
+{
+    if (n < 0)
+        sqlite3_bind_null(s, i);
+    else
+        sqlite3_bind_int64(s, i, n);
+}
+
+/* Binds a figure of an episode: NULL when it was observed. */
+static void figure(sqlite3_stmt *s, int i, const db_episode *ep,
+                   unsigned long long n)
+{
+    if (ep->observed)
+        sqlite3_bind_null(s, i);
+    else
+        sqlite3_bind_int64(s, i, (sqlite3_int64)n);
 }
 
 int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
                    size_t ncalls, const db_outcome *outcomes,
                    size_t noutcomes, char was[17], err *e)
 {
+    if (!d->bare) { /* most episodes are new; a lookup is one probe */
+        int found = db_episode_hash(d, ep->run, ep->episode, was, e);
+        if (found)
+            return found;
+    }
+    int64_t run_id = 0;
+    int known = lookup(d, &d->runs, S_RUN_FILE, ep->run, &run_id, e);
+    if (known <= 0)
+        return known < 0 ? -1
+                         : err_set(e, ERR_IO, "%s: an episode of run \"%s\", "
+                                              "which is not recorded",
+                                   d->path, ep->run);
     sqlite3_stmt *s = d->st[S_EPISODE];
     int i = 1;
-    text(s, i++, ep->run);
+    sqlite3_bind_int64(s, i++, run_id);
     text(s, i++, ep->episode);
-    sqlite3_bind_int64(s, i++, (sqlite3_int64)ep->seed);
-    text(s, i++, ep->arm);
-    text(s, i++, ep->knob);
-    sqlite3_bind_int(s, i++, ep->level);
+    if (ep->observed) {
+        for (int k = 0; k < 4; k++)
+            sqlite3_bind_null(s, i++);
+    } else {
+        sqlite3_bind_int64(s, i++, (sqlite3_int64)ep->seed);
+        text(s, i++, ep->arm);
+        text(s, i++, ep->knob);
+        sqlite3_bind_int(s, i++, ep->level);
+    }
     text(s, i++, ep->task_id);
+    text(s, i++, ep->task_name);
     sqlite3_bind_int64(s, i++, ep->calls);
-    sqlite3_bind_int(s, i++, (int)ep->reached);
-    sqlite3_bind_int(s, i++, (int)ep->pass);
-    sqlite3_bind_int64(s, i++, ep->side_effects);
-    sqlite3_bind_int64(s, i++, ep->duplicate_writes);
-    sqlite3_bind_int64(s, i++, ep->errors);
+    figure(s, i++, ep, ep->reached);
+    figure(s, i++, ep, ep->pass);
+    figure(s, i++, ep, ep->side_effects);
+    figure(s, i++, ep, ep->duplicate_writes);
+    figure(s, i++, ep, ep->errors);
     for (int c = 0; c < 6; c++)
-        sqlite3_bind_int64(s, i++, ep->err_by_code[c]);
+        figure(s, i++, ep, ep->err_by_code[c]);
     sqlite3_bind_int(s, i++, ep->unfinished);
-    sqlite3_bind_int64(s, i++, ep->diverged);
+    figure(s, i++, ep, ep->diverged);
+    maybe_int(s, i++, ep->success);
+    if (ep->has_reward)
+        sqlite3_bind_double(s, i++, ep->reward);
+    else
+        sqlite3_bind_null(s, i++);
     text(s, i++, ep->status);
     text(s, i++, ep->final);
     text(s, i++, ep->content_xxh3);
@@ -493,35 +877,39 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
     sqlite3_bind_int64(s, i++, (sqlite3_int64)ep->source_line);
     if (run(d, S_EPISODE, e, "record an episode") < 0)
         return -1;
-    if (sqlite3_changes(d->h) == 0) { /* recorded already: say with what */
-        int found = db_episode_hash(d, ep->run, ep->episode, was, e);
-        return found < 0 ? -1 : 1;
-    }
+    int64_t id = sqlite3_last_insert_rowid(d->h);
     for (size_t c = 0; c < ncalls; c += CALLS_AT_ONCE) {
         size_t rows = ncalls - c < CALLS_AT_ONCE ? ncalls - c : CALLS_AT_ONCE;
         s = d->calls[rows - 1];
         for (size_t r = 0; r < rows; r++) { /* every parameter is bound */
             const db_call *k = &calls[c + r];
             int i0 = (int)r * CALL_COLUMNS;
-            text(s, i0 + 1, ep->run);
-            text(s, i0 + 2, ep->episode);
-            sqlite3_bind_int64(s, i0 + 3, k->seq);
-            if (k->step)
-                sqlite3_bind_int(s, i0 + 4, k->step);
-            else
-                sqlite3_bind_null(s, i0 + 4);
-            sqlite3_bind_text(s, i0 + 5, k->tool, (int)k->tool_len,
+            sqlite3_bind_int64(s, i0 + 1, id);
+            sqlite3_bind_int64(s, i0 + 2, k->seq);
+            maybe_int(s, i0 + 3, k->step ? k->step : -1);
+            sqlite3_bind_text(s, i0 + 4, k->tool, (int)k->tool_len,
                               SQLITE_STATIC);
-            text(s, i0 + 6, k->kind);
-            text(s, i0 + 7, k->arguments);
-            text(s, i0 + 8, k->answer);
-            text(s, i0 + 9, k->error);
-            text(s, i0 + 10, k->effect);
-            text(s, i0 + 11, k->dial);
-            sqlite3_bind_int(s, i0 + 12, k->diverged);
-            text(s, i0 + 13, k->logged_answer);
-            text(s, i0 + 14, k->source_file);
-            sqlite3_bind_int64(s, i0 + 15, (sqlite3_int64)k->source_line);
+            text(s, i0 + 5, k->kind);
+            text(s, i0 + 6, k->arguments);
+            if (k->arguments_raw)
+                sqlite3_bind_text(s, i0 + 7, k->arguments_raw,
+                                  (int)k->arguments_raw_len, SQLITE_STATIC);
+            else
+                sqlite3_bind_null(s, i0 + 7);
+            maybe_int(s, i0 + 8, k->arguments_valid);
+            text(s, i0 + 9, k->arguments_rule);
+            text(s, i0 + 10, k->answer);
+            text(s, i0 + 11, k->error);
+            text(s, i0 + 12, k->effect);
+            text(s, i0 + 13, k->dial);
+            maybe_int(s, i0 + 14, k->diverged);
+            text(s, i0 + 15, k->logged_answer);
+            maybe_int(s, i0 + 16, k->answer_valid);
+            text(s, i0 + 17, k->source_file == ep->source_file ||
+                                     strcmp(k->source_file, ep->source_file) == 0
+                                 ? NULL
+                                 : k->source_file);
+            sqlite3_bind_int64(s, i0 + 18, (sqlite3_int64)k->source_line);
         }
         int rc = sqlite3_step(s);
         sqlite3_reset(s);
@@ -530,16 +918,12 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
     }
     s = d->st[S_OUTCOME];
     for (size_t o = 0; o < noutcomes; o++) {
-        text(s, 1, ep->run);
-        text(s, 2, ep->episode);
-        sqlite3_bind_int(s, 3, outcomes[o].event);
-        text(s, 4, outcomes[o].dial);
-        sqlite3_bind_int(s, 5, outcomes[o].step);
-        if (outcomes[o].seq)
-            sqlite3_bind_int64(s, 6, outcomes[o].seq);
-        else
-            sqlite3_bind_null(s, 6);
-        text(s, 7, outcomes[o].outcome);
+        sqlite3_bind_int64(s, 1, id);
+        sqlite3_bind_int(s, 2, outcomes[o].event);
+        text(s, 3, outcomes[o].dial);
+        sqlite3_bind_int(s, 4, outcomes[o].step);
+        maybe_int(s, 5, outcomes[o].seq ? (long long)outcomes[o].seq : -1);
+        text(s, 6, outcomes[o].outcome);
         if (run(d, S_OUTCOME, e, "record a dial outcome") < 0)
             return -1;
     }
@@ -912,7 +1296,7 @@ static long long count_of(db *d, const char *sql);
 
 unsigned long db_count_episodes(db *d)
 {
-    long long n = count_of(d, "SELECT count(*) FROM episodes");
+    long long n = count_of(d, "SELECT count(*) FROM episode_rows");
     return n < 0 ? 0 : (unsigned long)n;
 }
 
@@ -920,7 +1304,8 @@ int db_is_empty(db *d)
 {
     sqlite3_stmt *s;
     int empty = 0;
-    if (sqlite3_prepare_v2(d->h, "SELECT NOT EXISTS (SELECT 1 FROM episodes) "
+    if (sqlite3_prepare_v2(d->h, "SELECT NOT EXISTS (SELECT 1 FROM "
+                                 "episode_rows) "
                                  "AND NOT EXISTS (SELECT 1 FROM runs) AND NOT "
                                  "EXISTS (SELECT 1 FROM problems)",
                            -1, &s, NULL) == SQLITE_OK &&
@@ -1015,7 +1400,7 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
     if (check_shard(d->h, "shard", shard, e) < 0) {
         /* e says why */
     } else if (count_of(d, "SELECT count(*) FROM shard.runs r JOIN main.runs "
-                           "m USING (run) WHERE r.file_sha256 <> "
+                           "m ON m.run = r.run WHERE r.file_sha256 <> "
                            "m.file_sha256") != 0) {
         err_set(e, ERR_VALUE, "%s: a run of it is recorded in %s with "
                               "another tool file; merge refused",
@@ -1023,54 +1408,100 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
     } else {
         ok = 1;
     }
-    /* what the shard brings: new episodes, changed ones, unchanged ones */
+    /* what the shard brings: new episodes, changed ones, unchanged ones.
+     * Keys are the database's: the shard's episodes go in after the last
+     * one, in their order (their ids moved by that offset), tool files,
+     * runs and tasks are matched by name. */
     static const char *const steps[] = {
         "BEGIN IMMEDIATE",
-        "INSERT OR IGNORE INTO main.tool_files SELECT * FROM shard.tool_files",
-        "INSERT INTO main.runs SELECT * FROM shard.runs WHERE true "
-        "ON CONFLICT(run) DO UPDATE SET "
+        "INSERT OR IGNORE INTO main.tool_files (file_sha256, contract_sha256, "
+        "format, path, tools, refused, contract) SELECT file_sha256, "
+        "contract_sha256, format, path, tools, refused, contract "
+        "FROM shard.tool_files ORDER BY file_id",
+        "INSERT INTO main.runs (run, model, meta, file_sha256, tools_path, "
+        "generator_version, generator_fingerprint, replayed_at) SELECT run, "
+        "model, meta, file_sha256, tools_path, generator_version, "
+        "generator_fingerprint, replayed_at FROM shard.runs WHERE true "
+        "ORDER BY run_id ON CONFLICT(run) DO UPDATE SET "
         "replayed_at = min(replayed_at, excluded.replayed_at)",
-        "INSERT OR IGNORE INTO main.tasks SELECT * FROM shard.tasks",
-        "CREATE TEMP TABLE changed AS SELECT s.run, s.episode FROM "
-        "shard.episodes s JOIN main.episodes m USING (run, episode) "
-        "WHERE s.content_xxh3 <> m.content_xxh3",
-        "DELETE FROM main.calls WHERE (run, episode) IN "
-        "(SELECT run, episode FROM temp.changed)",
-        "DELETE FROM main.dial_outcomes WHERE (run, episode) IN "
-        "(SELECT run, episode FROM temp.changed)",
-        "DELETE FROM main.episodes WHERE (run, episode) IN "
-        "(SELECT run, episode FROM temp.changed)",
-        "INSERT OR IGNORE INTO main.episodes SELECT * FROM shard.episodes",
-        "INSERT OR IGNORE INTO main.calls SELECT * FROM shard.calls",
-        "INSERT OR IGNORE INTO main.dial_outcomes "
-        "SELECT * FROM shard.dial_outcomes",
+        "INSERT OR IGNORE INTO main.task_rows (task_id, file_id, seed, arm, "
+        "depth, generator, request, steps, events, baddata) SELECT t.task_id, "
+        "m.file_id, t.seed, t.arm, t.depth, t.generator, t.request, t.steps, "
+        "t.events, t.baddata FROM shard.task_rows t "
+        "JOIN shard.tool_files f ON f.file_id = t.file_id "
+        "JOIN main.tool_files m ON m.file_sha256 = f.file_sha256 "
+        "ORDER BY t.task_key",
+        /* each shard episode: its run's key here, and the episode here of
+         * the same name, if any */
+        "CREATE TEMP TABLE pick AS SELECT s.episode_id AS sid, "
+        "mr.run_id AS run_id, m.episode_id AS mid, "
+        "m.content_xxh3 IS s.content_xxh3 AS same "
+        "FROM shard.episode_rows s JOIN shard.runs sr ON sr.run_id = s.run_id "
+        "JOIN main.runs mr ON mr.run = sr.run "
+        "LEFT JOIN main.episode_rows m ON m.run_id = mr.run_id "
+        "AND m.episode = s.episode",
+        "DELETE FROM temp.pick WHERE same",
+        "DELETE FROM main.call_rows WHERE episode_id IN "
+        "(SELECT mid FROM temp.pick WHERE mid IS NOT NULL)",
+        "DELETE FROM main.outcome_rows WHERE episode_id IN "
+        "(SELECT mid FROM temp.pick WHERE mid IS NOT NULL)",
+        "DELETE FROM main.episode_rows WHERE episode_id IN "
+        "(SELECT mid FROM temp.pick WHERE mid IS NOT NULL)",
+        "CREATE TEMP TABLE shift AS SELECT coalesce(max(episode_id), 0) "
+        "AS by FROM main.episode_rows",
+        "INSERT INTO main.episode_rows SELECT s.episode_id + (SELECT by FROM "
+        "temp.shift), p.run_id, s.episode, s.seed, s.arm, s.knob, s.level, "
+        "s.task_id, s.task_name, s.calls, s.reached, s.pass, s.side_effects, "
+        "s.duplicate_writes, s.errors, s.err_not_found, "
+        "s.err_invalid_arguments, s.err_not_ready, s.err_unavailable, "
+        "s.err_timeout, s.err_rate_limited, s.unfinished, s.diverged, "
+        "s.success, s.reward, s.status, s.final, s.content_xxh3, "
+        "s.source_file, s.source_line FROM shard.episode_rows s "
+        "JOIN temp.pick p ON p.sid = s.episode_id ORDER BY s.episode_id",
+        "INSERT INTO main.call_rows SELECT c.episode_id + (SELECT by FROM "
+        "temp.shift), c.seq, c.step, c.tool, c.kind, c.arguments, "
+        "c.arguments_raw, c.arguments_valid, c.arguments_rule, c.answer, "
+        "c.error, c.effect, c.dial, c.diverged, c.logged_answer, "
+        "c.answer_valid, c.source_file, c.source_line FROM shard.call_rows c "
+        "WHERE c.episode_id IN (SELECT sid FROM temp.pick) "
+        "ORDER BY c.episode_id, c.seq",
+        "INSERT INTO main.outcome_rows SELECT o.episode_id + (SELECT by FROM "
+        "temp.shift), o.event, o.dial, o.step, o.seq, o.outcome "
+        "FROM shard.outcome_rows o "
+        "WHERE o.episode_id IN (SELECT sid FROM temp.pick) "
+        "ORDER BY o.episode_id, o.event",
         "INSERT OR IGNORE INTO main.problems SELECT * FROM shard.problems",
     };
     size_t nsteps = sizeof steps / sizeof steps[0];
-    long long before = ok ? count_of(d, "SELECT count(*) FROM main.episodes")
+    long long before = ok ? count_of(d, "SELECT count(*) FROM "
+                                        "main.episode_rows")
                           : 0;
     for (size_t i = 0; ok && i < nsteps; i++) {
         if (merge_exec(d, steps[i], e) < 0) {
             ok = 0;
             exec(d, "ROLLBACK", e, "roll back");
         }
-        if (ok && i == 4)
+        if (ok && i == 5)
             c->replaced = (unsigned long)count_of(d, "SELECT count(*) FROM "
-                                                     "temp.changed");
+                                                     "temp.pick WHERE mid IS "
+                                                     "NOT NULL");
     }
     if (ok) {
-        long long after = count_of(d, "SELECT count(*) FROM main.episodes");
-        long long theirs = count_of(d, "SELECT count(*) FROM shard.episodes");
+        long long after = count_of(d, "SELECT count(*) FROM main.episode_rows");
+        long long theirs = count_of(d, "SELECT count(*) FROM "
+                                       "shard.episode_rows");
         c->episodes = (unsigned long)theirs;
         c->added = (unsigned long)(after - before);
-        c->unchanged = (unsigned long)(theirs - (after - before)) - c->replaced;
-        if (merge_exec(d, "DROP TABLE temp.changed", e) < 0 ||
+        c->unchanged = (unsigned long)theirs - c->added - c->replaced;
+        if (merge_exec(d, "DROP TABLE temp.pick", e) < 0 ||
+            merge_exec(d, "DROP TABLE temp.shift", e) < 0 ||
             merge_exec(d, "COMMIT", e) < 0) {
             exec(d, "ROLLBACK", e, "roll back");
             ok = 0;
         }
     }
-    sqlite3_exec(d->h, "DROP TABLE IF EXISTS temp.changed", NULL, NULL, NULL);
+    sqlite3_exec(d->h, "DROP TABLE IF EXISTS temp.pick", NULL, NULL, NULL);
+    sqlite3_exec(d->h, "DROP TABLE IF EXISTS temp.shift", NULL, NULL, NULL);
     sqlite3_exec(d->h, "DETACH DATABASE shard", NULL, NULL, NULL);
     return ok ? 0 : -1;
 }

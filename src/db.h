@@ -3,8 +3,8 @@
  * the replayer writes it.
  *
  *  - db_open creates the schema or checks the version of an existing one
- *    (a newer schema is refused in one line; there is no older one yet),
- *    and turns on WAL, so that readers never block the writer and a killed
+ *    (a newer schema is refused in one line; version 1 is migrated, in one
+ *    transaction, and db_migrated says so), and turns on WAL, so that readers never block the writer and a killed
  *    writer leaves the last committed transaction intact.
  *  - Writes go through prepared statements, inside transactions the caller
  *    opens and commits (db_begin, db_commit): what is not committed when
@@ -24,7 +24,7 @@
 #include "err.h"
 #include "tools.h"
 
-#define DB_SCHEMA_VERSION 1
+#define DB_SCHEMA_VERSION 2
 
 typedef struct db db;
 struct sqlite3;
@@ -42,32 +42,43 @@ typedef struct db_run {
 
 typedef struct db_episode {
     const char *run, *episode;
+    int observed; /* no task: seed, arm and every figure below are NULL */
     uint64_t seed;
     const char *arm, *knob;
     int level;
-    const char *task_id;
+    const char *task_id;   /* NULL: none */
+    const char *task_name; /* the harness's, or NULL */
     unsigned calls, reached, pass, side_effects, duplicate_writes, errors;
     unsigned err_by_code[6]; /* enum sim_error order */
     int unfinished;
     unsigned diverged;
+    int success;    /* -1: not given (NULL) */
+    int has_reward; /* 0: reward NULL */
+    double reward;
     const char *status, *final, *content_xxh3, *source_file;
     unsigned long source_line;
 } db_episode;
 
+/* A call; the ints that may be NULL are -1 for NULL. */
 typedef struct db_call {
     unsigned seq;
     int step; /* 0: none (NULL) */
     const char *tool;
     size_t tool_len;
-    const char *kind;      /* NULL for an unknown tool */
-    const char *arguments; /* JSON, or NULL */
-    const char *answer;
-    const char *error; /* NULL: none */
-    const char *effect;
-    const char *dial; /* NULL: none */
-    int diverged;
-    const char *logged_answer; /* NULL unless diverged */
-    const char *source_file;
+    const char *kind;          /* NULL for an unknown tool */
+    const char *arguments;     /* canonical JSON, or NULL */
+    const char *arguments_raw; /* the text sent, when not JSON, or NULL */
+    size_t arguments_raw_len;
+    int arguments_valid;          /* -1: unknown tool */
+    const char *arguments_rule;   /* the rule broken, or NULL */
+    const char *answer;        /* NULL: observed */
+    const char *error;         /* NULL: none */
+    const char *effect;        /* NULL: observed */
+    const char *dial;          /* NULL: none */
+    int diverged;              /* -1: no answer logged */
+    const char *logged_answer; /* NULL unless diverged (or observed) */
+    int answer_valid;          /* -1: no answer logged, or no schema */
+    const char *source_file;   /* recorded when not the episode's */
     unsigned long source_line;
 } db_call;
 
@@ -91,6 +102,10 @@ typedef struct db_problem {
 
 /* Opens (creating it when needed) the database at path. */
 int db_open(db **out, const char *path, err *e);
+/* The schema version the database had when db_open migrated it; 0 when
+ * it did not. */
+int db_migrated(const db *d);
+
 /* Closes it; 0, or -1 when the last changes could not be written. */
 int db_close(db *d, err *e);
 
@@ -119,10 +134,19 @@ int db_put_tool_file(db *d, const toolset *ts, const char *path, err *e);
  * hash) is refused: 1, with the sentence in e; else 0, or -1 on error. */
 int db_put_run(db *d, const db_run *r, err *e);
 
-/* Records a task (once per id). */
+/* Records a task (once per id) of a tool file recorded before, from its
+ * canonical JSON (as task_write_json writes it). */
 int db_put_task(db *d, const char *task_id, const char *file_sha256,
-                uint64_t seed, const char *arm, int depth, const char *request,
-                const char *task_json, err *e);
+                uint64_t seed, const char *arm, int depth, int generator,
+                const char *request, const char *task_json, err *e);
+
+/* Around a load of episodes.  Into a database that holds no episode and
+ * no task yet, the lookup indexes are left out until db_load_end makes
+ * them (once, sorted: cheaper than row by row), or until a lookup by
+ * name needs them.  A load killed before its end leaves them out: the
+ * next db_open makes them. */
+int db_load_begin(db *d, err *e);
+int db_load_end(db *d, err *e);
 
 /* The content hash of an episode already recorded: 1 and hash filled,
  * 0 when there is none, -1 on error. */

@@ -285,13 +285,22 @@ EOF
 }
 
 # db_dump DB: every table of a results database, each row in key order,
-# one table after another: two databases with the same content give the
+# one table after another, without the integer keys replay gives rows in
+# the order it writes them: two databases with the same content give the
 # same text, whatever order the rows were written in.
 db_dump() {
     dd_db=$1
-    for dd_t in "meta 1" "tool_files 1" "runs 1" "tasks 1" "episodes 1,2" \
-        "calls 1,2,3" "dial_outcomes 1,2,3" "problems 1,2"; do
-        echo "== ${dd_t% *}"
-        sqlite3 "$dd_db" "SELECT * FROM ${dd_t% *} ORDER BY ${dd_t#* }"
+    for dd_t in "meta|*|1" \
+        "tool_files|file_sha256, contract_sha256, format, path, tools, refused, contract|1" \
+        "runs|run, model, meta, file_sha256, tools_path, generator_version, generator_fingerprint, replayed_at|1" \
+        "tasks|task_id, file_sha256, seed, arm, depth, request, task, generator|1" \
+        "episodes|run, episode, seed, arm, knob, level, task_id, calls, reached, pass, side_effects, duplicate_writes, errors, err_not_found, err_invalid_arguments, err_not_ready, err_unavailable, err_timeout, err_rate_limited, unfinished, diverged, status, final, content_xxh3, source_file, source_line, task_name, success, reward|1,2" \
+        "calls|run, episode, seq, step, tool, kind, arguments, answer, error, effect, dial, diverged, logged_answer, source_file, source_line, arguments_raw, arguments_valid, arguments_rule, answer_valid|1,2,3" \
+        "dial_outcomes|run, episode, event, dial, step, seq, outcome|1,2,3" \
+        "problems|*|1,2"; do
+        dd_name=${dd_t%%|*}
+        dd_rest=${dd_t#*|}
+        echo "== $dd_name"
+        sqlite3 "$dd_db" "SELECT ${dd_rest%|*} FROM $dd_name ORDER BY ${dd_rest#*|}"
     done
 }

@@ -101,9 +101,18 @@ exit 3" "$cn_got"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 }
 night=$cases/unfinished.jsonl
 sqlite3 "$TEST_TMP/newer.db" "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
-    INSERT INTO meta VALUES ('schema_version', '2')"
-cannot "replay: newer.db: has schema version 2, newer than this replay writes (1); use a newer replay or another --db" \
+    INSERT INTO meta VALUES ('schema_version', '3')"
+cannot "replay: newer.db: has schema version 3, newer than this replay writes (2); use a newer replay or another --db" \
     --db newer.db "$night"
+# A version 1 database that lacks its tables: the migration fails whole,
+# and leaves the file as it was.
+sqlite3 "$TEST_TMP/broken1.db" "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+    INSERT INTO meta VALUES ('schema_version', '1')"
+cannot "replay: broken1.db: cannot migrate it from schema version 1: no such table: tool_files" \
+    --db broken1.db "$night"
+check_eq "a failed migration leaves" "meta" \
+    "$(sqlite3 "$TEST_TMP/broken1.db" "SELECT group_concat(name) FROM sqlite_master WHERE type = 'table'")" &&
+    pass=$((pass + 1)) || fail=$((fail + 1))
 sqlite3 "$TEST_TMP/other.db" "CREATE TABLE t (x)"
 cannot "replay: other.db: holds tables but no taskreplay schema version; replay into a new file with --db" \
     --db other.db "$night"

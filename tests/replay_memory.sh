@@ -1,8 +1,8 @@
 # Memory follows the open episodes, not the input: the samples night
 # repeated 80 and 240 times (each copy its own runs) is replayed, and the
 # peak resident memory of the larger must not grow with it (within 20%
-# and 2 MiB).  Both databases (40 and 120 MB) outgrow SQLite's page cache
-# (32 MiB), so it is full in both runs.  Without sanitizers, the night repeated 400 times
+# and 2 MiB).  Both databases (24 and 73 MB) outgrow SQLite's page cache
+# (8 MiB), so it is full in both runs.  Without sanitizers, the night repeated 400 times
 # (about 150 MB) is also replayed under `ulimit -v` of 96 MiB, well under
 # its size, and must succeed.
 set -u

@@ -65,7 +65,7 @@ then ok; else ko "merging again"; fi
 
 # A shard with a run of the same name on another tool file: refused.
 cp "$TEST_TMP/s0.db" "$TEST_TMP/other.db"
-sqlite3 "$TEST_TMP/other.db" "INSERT INTO tool_files SELECT 'f00d' || substr(file_sha256, 5), contract_sha256, format, path, tools, refused, contract FROM tool_files LIMIT 1;
+sqlite3 "$TEST_TMP/other.db" "INSERT INTO tool_files (file_sha256, contract_sha256, format, path, tools, refused, contract) SELECT 'f00d' || substr(file_sha256, 5), contract_sha256, format, path, tools, refused, contract FROM tool_files LIMIT 1;
     PRAGMA foreign_keys = OFF;
     UPDATE runs SET file_sha256 = (SELECT file_sha256 FROM tool_files WHERE file_sha256 LIKE 'f00d%') WHERE run = 'careful'"
 got=$("$REPLAY" merge "$TEST_TMP/merged.db" "$TEST_TMP/other.db" 2>&1; echo "exit $?")
@@ -117,16 +117,16 @@ craft() { # craft NAME SQL: $TEST_TMP/NAME.db, s0.db changed by SQL
         sqlite3 "$TEST_TMP/$1.db" "$2" || exit 99
 }
 esc=$(printf '\033')
-craft trigger "CREATE TRIGGER x AFTER INSERT ON episodes BEGIN
-    UPDATE episodes SET pass = 1 WHERE rowid = new.rowid; END"
+craft trigger "CREATE TRIGGER x AFTER INSERT ON episode_rows BEGIN
+    UPDATE episode_rows SET pass = 1 WHERE episode_id = new.episode_id; END"
 craft table "CREATE TABLE notes (x)"
 craft view "CREATE VIEW passes AS SELECT run, pass FROM episodes"
 craft changed_view "DROP VIEW run_summary; CREATE VIEW run_summary AS
     SELECT run, count(*) AS episodes, count(*) AS pass FROM episodes GROUP BY run"
 craft changed_table "ALTER TABLE problems ADD COLUMN note TEXT"
-craft index "CREATE INDEX calls_by_tool ON calls(tool)"
-craft no_index "DROP INDEX episodes_by_arm"
-craft version "UPDATE meta SET value = '2' WHERE key = 'schema_version'"
+craft index "CREATE INDEX calls_by_tool ON call_rows(tool)"
+craft no_index "DROP INDEX problems_by_run"
+craft version "UPDATE meta SET value = '3' WHERE key = 'schema_version'"
 craft no_version "DELETE FROM meta"
 craft escaped "CREATE TRIGGER \"a
 b${esc}[2J\" AFTER INSERT ON runs BEGIN SELECT 1; END"
@@ -138,8 +138,8 @@ for c in \
     "changed_view|its view \"run_summary\" is not the one replay makes" \
     "changed_table|its table \"problems\" is not the one replay makes" \
     "index|it has an index \"calls_by_tool\" that replay does not make" \
-    "no_index|it has no index \"episodes_by_arm\", which replay makes" \
-    "version|it has schema version 2, and this replay writes 1" \
+    "no_index|it has no index \"problems_by_run\", which replay makes" \
+    "version|it has schema version 3, and this replay writes 2" \
     "no_version|it records no schema version" \
     "escaped|it has a trigger \"a\\nb\\x1b[2J\" that replay does not make"
 do
@@ -167,7 +167,7 @@ done
 sed -e 's/--.*$/-- other words/' -e 's/^    /  /' "$TOP_SRCDIR/sql/schema.sql" |
     sqlite3 "$TEST_TMP/commented.db"
 sqlite3 "$TEST_TMP/commented.db" \
-    "INSERT OR REPLACE INTO meta VALUES ('schema_version', '1')"
+    "INSERT OR REPLACE INTO meta VALUES ('schema_version', '2')"
 got=$("$REPLAY" merge --quiet "$TEST_TMP/commented-out.db" "$TEST_TMP/s0.db" \
     "$TEST_TMP/commented.db" 2>&1; echo "exit $?")
 if check_eq "a shard whose comments differ" "exit 0" "$got"
