@@ -269,8 +269,11 @@ static void text_card(const card *c, int width)
             printf("%s%s %ld", any++ ? ", " : "    ", card_codes[i],
                    c->by_code[i]);
     printf("%s  unfinished   %5ld\n", any ? "\n" : "", c->unfinished);
-    printf("  diverged     %5ld  (episodes; %ld calls)\n",
-           c->diverged_episodes, c->diverged_calls);
+    printf("  diverged     %5ld  (episodes; %ld calls, of %ld compared)\n",
+           c->diverged_episodes, c->diverged_calls, c->compared_calls);
+    if (c->unlogged_calls)
+        printf("    %ld call%s with no answer logged: not compared\n",
+               c->unlogged_calls, c->unlogged_calls == 1 ? "" : "s");
     printf("  problems     %5ld\n", c->problems);
     for (size_t i = 0; i < c->nfirst; i++) {
         char at[1200];
@@ -347,6 +350,8 @@ static void md_card(const card *c)
     printf("| unfinished | %ld | | |\n", c->unfinished);
     printf("| diverged episodes | %ld | | |\n", c->diverged_episodes);
     printf("| diverged calls | %ld | | |\n", c->diverged_calls);
+    printf("| calls compared | %ld | | |\n", c->compared_calls);
+    printf("| calls with no answer logged | %ld | | |\n", c->unlogged_calls);
     printf("| problems | %ld | | |\n", c->problems);
     if (c->problems_no_run)
         printf("| problems that name no run (in the database) | %ld | | |\n",
@@ -432,10 +437,11 @@ static void json_card(buf *b, const card *c)
         buf_printf(b, "%s\"%s\":%ld", i ? "," : "", card_codes[i],
                    c->by_code[i]);
     buf_printf(b, "}},\"unfinished\":%ld,\"diverged\":{\"episodes\":%ld,"
-                  "\"calls\":%ld},\"problems\":{\"count\":%ld,"
-                  "\"no_run\":%ld,\"first\":[",
+                  "\"calls\":%ld,\"compared\":%ld,\"not_logged\":%ld},"
+                  "\"problems\":{\"count\":%ld,\"no_run\":%ld,\"first\":[",
                c->unfinished, c->diverged_episodes, c->diverged_calls,
-               c->problems, c->problems_no_run);
+               c->compared_calls, c->unlogged_calls, c->problems,
+               c->problems_no_run);
     for (size_t i = 0; i < c->nfirst; i++) {
         buf_puts(b, i ? ",{\"file\":" : "{\"file\":");
         js(b, c->first_problems[i].file);

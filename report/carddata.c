@@ -261,11 +261,16 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     if (rc != SQLITE_ROW)
         return read_failed(db, e);
 
-    if (prepare(db, "SELECT count(*) FROM calls WHERE run = ? AND diverged = 1",
+    if (prepare(db, "SELECT count(*) FILTER (WHERE diverged = 1), "
+                    "count(diverged), count(*) - count(diverged) "
+                    "FROM calls WHERE run = ?",
                 run, &s, e) < 0)
         return -1;
-    if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+    if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         c->diverged_calls = (long)sqlite3_column_int64(s, 0);
+        c->compared_calls = (long)sqlite3_column_int64(s, 1);
+        c->unlogged_calls = (long)sqlite3_column_int64(s, 2);
+    }
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW)
         return read_failed(db, e);

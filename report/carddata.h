@@ -39,6 +39,8 @@ typedef struct card {
     long episodes, reached, pass, side_effects, duplicates, errors;
     long by_code[CARD_CODES];
     long unfinished, diverged_episodes, diverged_calls, problems;
+    long compared_calls;  /* calls whose logged answer was compared */
+    long unlogged_calls;  /* calls with no answer logged */
     long problems_no_run; /* in the whole database: lines that named no
                              run (a cut line, a line that is not JSON) */
     card_arm *arms;

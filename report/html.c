@@ -309,6 +309,8 @@ void html_card(buf *b, const card *c, int n)
     count_row(b, "unfinished", NULL, c->unfinished);
     count_row(b, "diverged episodes", NULL, c->diverged_episodes);
     count_row(b, "diverged calls", NULL, c->diverged_calls);
+    count_row(b, "calls compared", NULL, c->compared_calls);
+    count_row(b, "calls with no answer logged", NULL, c->unlogged_calls);
     count_row(b, "problems", NULL, c->problems);
     if (c->problems_no_run)
         count_row(b, "problems that name no run (in the database)", NULL,
