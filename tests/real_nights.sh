@@ -69,6 +69,29 @@ ls|{"path":"/"}|not_found' \
     "$(sqlite3 "$T/unknown.db" 'SELECT tool, arguments, error FROM calls
         ORDER BY seq')"
 
+# --- what the agent sent is kept: arguments that are not JSON as their
+# --- text (beside NULL canonical arguments); and a call whose answer was
+# --- not logged is not compared (diverged NULL), unlike one that matched
+{
+    echo "{\"type\":\"run\",\"run\":\"k\",\"tools\":\"$shop\"}"
+    echo '{"type":"episode","run":"k","episode":"e1","seed":7,"arm":"base"}'
+    echo '{"type":"call","run":"k","episode":"e1","call":{"type":"function","function":{"name":"search_orders","arguments":"{\"query\": \"harbor"}}}'
+    echo '{"type":"call","run":"k","episode":"e1","call":{"name":"ls","arguments":"path=/"}}'
+    echo '{"type":"call","run":"k","episode":"e1","call":{"name":"search_orders","arguments":{"query":"harbor granite"}}}'
+    echo '{"type":"call","run":"k","episode":"e1","call":{"name":"search_orders","arguments":{"query":"harbor granite"}},"answer":{"id":"Z-0362","ok":true}}'
+    echo '{"type":"end","run":"k","episode":"e1"}'
+} > "$T/kept.jsonl"
+(cd "$T" && "$REPLAY" --quiet --db kept.db kept.jsonl 2>/dev/null)
+ok "what was sent, and what was compared" '1|search_orders|NULL|{"query": "harbor|invalid_arguments|NULL
+2|ls|NULL|path=/|not_found|NULL
+3|search_orders|{"query":"harbor granite"}|NULL|-|NULL
+4|search_orders|{"query":"harbor granite"}|NULL|-|0' \
+    "$(sqlite3 -nullvalue NULL "$T/kept.db" "SELECT seq, tool, arguments,
+        arguments_raw, coalesce(error, '-'), diverged FROM calls ORDER BY seq")"
+ok "the episode's figures" '0|1' \
+    "$(sqlite3 "$T/kept.db" "SELECT diverged, (SELECT count(*) FROM calls
+        WHERE diverged IS NULL) = 3 FROM episodes")"
+
 # --- repeated replay sim sessions of one task, appended to one
 # --- transcript, are episodes of their own
 for i in 1 2 3; do
