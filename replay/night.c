@@ -21,6 +21,7 @@
 #include "fmt.h"
 #include "generator.h"
 #include "idset.h"
+#include "observe.h"
 #include "json_load.h"
 #include "keymap.h"
 #include "sha256.h"
@@ -75,6 +76,10 @@ struct episode {
     int with_run;        /* refused because its run was (said quietly) */
     task_loan *loan;     /* its task, when the cache lent it */
     const char *task_json; /* the task's canonical JSON, when lent */
+    int observed;        /* no task: run against something else */
+    const char *task_name; /* the harness's, or NULL */
+    int success, has_reward; /* the end line's (success -1: none) */
+    double reward;
     size_t slot;         /* in night.eps */
     struct episode *older, *newer; /* the open ones, in opening order */
 };
@@ -107,7 +112,7 @@ struct night {
     char fingerprint[65];
     char replayed_at[32];
     sim_result r;
-    buf key, scratch;
+    buf key, scratch, rule;
     arena *line_arena; /* one line's values, reset at the next */
 };
 
@@ -556,6 +561,31 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     w->release = release_ep;
     w->owner = ep;
     fmt_hex64(hash, XXH3_64bits_digest(&ep->hash));
+    db_episode *row = &w->row;
+    row->run = r->name;
+    row->episode = ep->name;
+    row->task_name = ep->task_name;
+    row->unfinished = unfinished;
+    row->success = ep->success;
+    row->has_reward = ep->has_reward;
+    row->reward = ep->reward;
+    row->status = ep->status;
+    row->final = ep->final;
+    row->content_xxh3 = arena_memdup(ep->a, hash, 16);
+    row->source_file = ep->file;
+    row->source_line = ep->line;
+    w->calls = ep->calls;
+    w->ncalls = ep->ncalls;
+    w->lines = ep->nlines;
+    if (ep->observed) { /* no task: no verdict, no outcome */
+        row->observed = 1;
+        row->calls = (unsigned)ep->ncalls;
+        if (!row->content_xxh3) {
+            ep_free(ep);
+            return nomem(e);
+        }
+        return writer_put_episode(n->w, w, e);
+    }
     sim_verdict v;
     sim_judge(ep->s, &v);
     const task *t = ep->t;
@@ -579,17 +609,11 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
         }
         w->task_json = arena_text(ep->a, &n->scratch);
     }
-    w->calls = ep->calls;
-    w->ncalls = ep->ncalls;
-    w->lines = ep->nlines;
-    db_episode *row = &w->row;
     unsigned errors = 0;
     for (int c = 0; c <= SIM_RATE_LIMITED; c++) {
         row->err_by_code[c] = v.errors[c];
         errors += v.errors[c];
     }
-    row->run = r->name;
-    row->episode = ep->name;
     row->seed = t->seed;
     row->arm = arena_memdup(ep->a, arm_text, strlen(arm_text));
     row->knob = knob_name(t->arm.knob);
@@ -603,14 +627,7 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     row->side_effects = v.side_effects;
     row->duplicate_writes = v.duplicates;
     row->errors = errors;
-    row->unfinished = unfinished;
     row->diverged = ep->diverged;
-    row->success = -1;
-    row->status = ep->status;
-    row->final = ep->final;
-    row->content_xxh3 = arena_memdup(ep->a, hash, 16);
-    row->source_file = ep->file;
-    row->source_line = ep->line;
     if (!w->task_json || !row->arm || !row->content_xxh3) {
         ep_free(ep);
         return nomem(e);
@@ -721,6 +738,8 @@ static int on_episode(night *n, const char *file, unsigned long line,
                  r->name, r->why);
         bad = 3;
         ep->with_run = 1;
+    } else if (tl->observed) {
+        ep->observed = 1; /* checked against the tool file only */
     } else {
         int rc;
         if (tl->task) {
@@ -747,6 +766,13 @@ static int on_episode(night *n, const char *file, unsigned long line,
             snprintf(msg, sizeof msg, "%.800s", te.msg);
             bad = 1;
         }
+    }
+    ep->success = -1;
+    if (tl->task_name &&
+        !(ep->task_name = arena_memdup(ep->a, tl->task_name,
+                                       strlen(tl->task_name)))) {
+        ep_free(ep);
+        return nomem(e);
     }
     if (bad && !(ep->refused = arena_memdup(ep->a, msg, strlen(msg)))) {
         ep_free(ep);
@@ -844,6 +870,94 @@ static int same_as_mcp_result(night *n, struct episode *ep,
     return same_as_text(n, ep, text, replayed, oom);
 }
 
+/* The next call row of ep, zeroed, its NULLs set; NULL out of memory. */
+static db_call *new_call(struct episode *ep)
+{
+    if (ep->ncalls == ep->cap) {
+        size_t cap = ep->cap ? 2 * ep->cap : 16;
+        db_call *more = realloc(ep->calls, cap * sizeof *more);
+        if (!more)
+            return NULL;
+        ep->calls = more;
+        ep->cap = cap;
+    }
+    db_call *c = &ep->calls[ep->ncalls];
+    memset(c, 0, sizeof *c);
+    c->seq = (unsigned)ep->ncalls + 1;
+    c->arguments_valid = -1;
+    c->answer_valid = -1;
+    c->diverged = -1; /* no answer logged: nothing compared */
+    return c;
+}
+
+/* What the agent sent as arguments, when it is not JSON, kept as is. */
+static int keep_raw_args(struct episode *ep, db_call *c, const tline *tl)
+{
+    if (!tl->call.raw_args)
+        return 0;
+    c->arguments_raw = arena_memdup(ep->a, tl->call.raw_args,
+                                    tl->call.raw_args_len);
+    c->arguments_raw_len = tl->call.raw_args_len;
+    return c->arguments_raw ? 0 : -1;
+}
+
+/* A call of an observed episode: what the tool file can check of it
+ * (observe.h), and the answer logged as it was; nothing that needs a
+ * task (no replayed answer, effect or divergence). */
+static int observed_call(night *n, struct episode *ep, const char *file,
+                         unsigned long line, const tline *tl,
+                         const char *text, size_t len, err *e)
+{
+    const toolset *ts = n->runs[ep->run].ts;
+    const tool *t = toolset_find(ts, tl->call.name, tl->call.name_len);
+    db_call *c = new_call(ep);
+    if (!c)
+        return nomem(e);
+    int oom = keep_raw_args(ep, c, tl) < 0;
+    c->tool = arena_memdup(ep->a, tl->call.name, tl->call.name_len);
+    c->tool_len = tl->call.name_len;
+    oom |= !c->tool;
+    if (t) {
+        c->kind = t->kind == TOOL_READ ? "read" : "write";
+        int ok = observe_args(ts, t, tl->call.args, tl->call.bad_args,
+                              &n->r.arguments, &n->rule, e);
+        if (ok < 0)
+            return -1;
+        c->arguments_valid = ok;
+        if (!ok) {
+            c->arguments_rule = arena_text(ep->a, &n->rule);
+            oom |= !c->arguments_rule;
+        }
+        if (n->r.arguments.len) {
+            c->arguments = arena_text(ep->a, &n->r.arguments);
+            oom |= !c->arguments;
+        }
+    } else if (tl->call.args) { /* a tool the file does not have */
+        int bad = 0;
+        c->arguments = json_in(n, ep, tl->call.args, &bad);
+        oom |= bad;
+    }
+    if (tl->answer) {
+        int bad = 0;
+        c->logged_answer = json_in(n, ep, tl->answer, &bad);
+        oom |= bad;
+        if (t) {
+            int fits = observe_answer(ts, t, tl->answer, n->line_arena,
+                                      &n->rule, e);
+            if (fits < 0)
+                return -1;
+            c->answer_valid = fits == 2 ? -1 : fits;
+        }
+    }
+    c->source_file = intern(n, file);
+    c->source_line = line;
+    if (oom || !c->source_file)
+        return nomem(e);
+    ep->ncalls++;
+    ep_hash_line(ep, text, len);
+    return 0;
+}
+
 static int on_call(night *n, const char *file, unsigned long line,
                    const tline *tl, const char *text, size_t len, err *e)
 {
@@ -854,6 +968,8 @@ static int on_call(night *n, const char *file, unsigned long line,
                        no_episode(msg, sizeof msg, tl), text, len, e);
     if (ep->refused)
         return refused_ep_line(n, file, line, ep, tl, text, len, e);
+    if (ep->observed)
+        return observed_call(n, ep, file, line, tl, text, len, e);
     if (sim_call(ep->s, tl->call.name, tl->call.name_len, tl->call.args,
                  tl->call.bad_args, &n->r, e) < 0) {
         if (e->code == ERR_NOMEM)
@@ -866,18 +982,10 @@ static int on_call(night *n, const char *file, unsigned long line,
         err_clear(e);
         return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
     }
-    if (ep->ncalls == ep->cap) {
-        size_t cap = ep->cap ? 2 * ep->cap : 16;
-        db_call *more = realloc(ep->calls, cap * sizeof *more);
-        if (!more)
-            return nomem(e);
-        ep->calls = more;
-        ep->cap = cap;
-    }
-    db_call *c = &ep->calls[ep->ncalls];
-    memset(c, 0, sizeof *c);
-    int oom = 0;
-    c->seq = (unsigned)ep->ncalls + 1;
+    db_call *c = new_call(ep);
+    if (!c)
+        return nomem(e);
+    int oom = keep_raw_args(ep, c, tl) < 0;
     c->step = n->r.step;
     c->tool = arena_memdup(ep->a, tl->call.name, tl->call.name_len);
     c->tool_len = tl->call.name_len;
@@ -885,15 +993,17 @@ static int on_call(night *n, const char *file, unsigned long line,
                         : NULL;
     if (n->r.arguments.len) /* NULL when they could not be read */
         c->arguments = arena_text(ep->a, &n->r.arguments);
-    if (tl->call.raw_args) { /* and then what was sent is kept as it is */
-        c->arguments_raw = arena_memdup(ep->a, tl->call.raw_args,
-                                        tl->call.raw_args_len);
-        c->arguments_raw_len = tl->call.raw_args_len;
-        oom |= !c->arguments_raw;
+    if (n->r.tool) { /* checked before anything else was answered */
+        c->arguments_valid = n->r.error != SIM_INVALID_ARGUMENTS;
+        if (!c->arguments_valid) {
+            if (observe_args(n->runs[ep->run].ts, n->r.tool, tl->call.args,
+                             tl->call.bad_args, &n->scratch, &n->rule,
+                             e) < 0)
+                return -1;
+            c->arguments_rule = arena_text(ep->a, &n->rule);
+            oom |= !c->arguments_rule;
+        }
     }
-    c->arguments_valid = -1;
-    c->answer_valid = -1;
-    c->diverged = -1; /* no answer logged: nothing compared */
     c->answer = arena_text(ep->a, &n->r.answer);
     c->error = n->r.error >= 0 ? sim_error_code((enum sim_error)n->r.error)
                                : NULL;
@@ -948,6 +1058,9 @@ static int on_end(night *n, const char *file, unsigned long line,
                           : NULL;
     if ((tl->status && !ep->status) || (tl->final && !ep->final))
         return nomem(e);
+    ep->success = tl->success;
+    ep->has_reward = tl->has_reward;
+    ep->reward = tl->reward;
     close_ep(n, ep, slot);
     return write_ep(n, ep, 0, e);
 }
@@ -1296,6 +1409,7 @@ void night_free(night *n)
     free(n->names);
     buf_free(&n->r.answer);
     buf_free(&n->r.arguments);
+    buf_free(&n->rule);
     buf_free(&n->key);
     buf_free(&n->scratch);
     arena_free(n->line_arena);

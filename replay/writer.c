@@ -238,7 +238,7 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
                                                   "replaced",
                                        row->episode, row->run);
     }
-    if (db_put_task(w->d, row->task_id, ep->file_sha256, row->seed, row->arm,
+    if (row->task_id && db_put_task(w->d, row->task_id, ep->file_sha256, row->seed, row->arm,
                     ep->depth, GENERATOR_VERSION, ep->request, ep->task_json,
                     e) < 0)
         return -1;

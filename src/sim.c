@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "canon.h"
+#include "observe.h"
 #include "schema.h"
 #include "utf8.h"
 #include "vbuild.h"
@@ -401,35 +402,12 @@ int sim_call(sim *s, const char *name, size_t len, const value *args,
             rc = put_error(r, f, SIM_NOT_FOUND, msg, e);
         }
         buf_free(&shown);
-    } else if (bad_args) {
-        snprintf(msg, sizeof msg, "the arguments are not valid JSON: %s",
-                 bad_args);
-        rc = put_error(r, f, SIM_INVALID_ARGUMENTS, msg, e);
-    } else if (args->kind != V_OBJECT) {
-        err ignored;
-        if (canon_write(&r->arguments, args, &ignored) < 0)
-            buf_reset(&r->arguments); /* kept when it can be written */
-        snprintf(msg, sizeof msg, "the arguments must be an object, not %s",
-                 value_kind_phrase((value_kind)args->kind));
-        rc = put_error(r, f, SIM_INVALID_ARGUMENTS, msg, e);
-    } else if (canon_write(&r->arguments, args, e) < 0) {
-        if (e->code == ERR_NOMEM) {
-            rc = -1;
-        } else { /* NaN, an infinity, a lone surrogate */
-            if (strncmp(e->path, "$.", 2) == 0)
-                snprintf(msg, sizeof msg, "argument \"%.200s\": %.300s",
-                         e->path + 2, e->msg);
-            else
-                snprintf(msg, sizeof msg, "the arguments: %.300s", e->msg);
-            err_clear(e);
-            rc = put_error(r, f, SIM_INVALID_ARGUMENTS, msg, e);
-        }
     } else {
-        int bad = schema_check(s->ts->doc->root, r->tool->input_schema, args,
-                               "the arguments", &why);
-        if (bad < 0)
-            rc = nomem(e);
-        else if (bad)
+        int ok = observe_args(s->ts, r->tool, args, bad_args, &r->arguments,
+                              &why, e);
+        if (ok < 0)
+            rc = -1;
+        else if (!ok)
             rc = put_error(r, f, SIM_INVALID_ARGUMENTS, why.data, e);
         else
             rc = accept_call(s, a, r->tool, args, r, &rec, e);

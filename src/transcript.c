@@ -2,6 +2,7 @@
 #include "transcript.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,15 +156,32 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
         out->meta = value_getz(v, "meta");
         return 0;
     case TL_EPISODE: {
-        const char *arm_text;
-        if (get_episode(v, out->type, &out->episode, e) < 0 ||
-            get_seed(v, &out->seed, e) < 0 ||
-            get_str(v, "arm", 1, out->type, &arm_text, e) < 0 ||
-            arm_parse(&out->arm, arm_text, strlen(arm_text), e) < 0) {
+        const char *arm_text = NULL;
+        const value *seed = value_getz(v, "seed"), *arm = value_getz(v, "arm");
+        int has_seed = seed && seed->kind != V_NULL;
+        int has_arm = arm && arm->kind != V_NULL;
+        if (get_episode(v, out->type, &out->episode, e) < 0)
+            return -1;
+        if (has_seed != has_arm)
+            return err_set(e, ERR_VALUE, "no \"%s\" on this episode line; "
+                                         "give both \"seed\" and \"arm\" "
+                                         "(replayed by the simulator), or "
+                                         "neither (observed elsewhere)",
+                           has_seed ? "arm" : "seed");
+        out->observed = !has_seed;
+        if (!out->observed &&
+            (get_seed(v, &out->seed, e) < 0 ||
+             get_str(v, "arm", 1, out->type, &arm_text, e) < 0 ||
+             arm_parse(&out->arm, arm_text, strlen(arm_text), e) < 0)) {
             if (e->code == ERR_USAGE)
                 e->code = ERR_VALUE;
             return -1;
         }
+        const value *name = value_getz(v, "task_name");
+        if (name && name->kind == V_INT)
+            out->task_name = name->u.str.ptr;
+        else if (get_str(v, "task_name", 0, out->type, &out->task_name, e) < 0)
+            return -1;
         out->task = value_getz(v, "task");
         if (out->task && out->task->kind == V_NULL)
             out->task = NULL;
@@ -171,6 +189,10 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
             return err_set(e, ERR_VALUE, "\"task\" must be an object (as "
                                          "replay tasks prints it), not %s",
                            kind_of(out->task));
+        if (out->task && out->observed)
+            return err_set(e, ERR_VALUE, "an observed episode (no seed, no "
+                                         "arm) has no \"task\" to hand in; "
+                                         "name the task with \"task_name\"");
         return 0;
     }
     case TL_CALL:
@@ -183,12 +205,36 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
             return -1;
         out->answer = value_getz(v, "answer");
         return 0;
-    case TL_END:
+    case TL_END: {
         if (get_episode(v, out->type, &out->episode, e) < 0 ||
             get_text(a, v, "status", &out->status, e) < 0 ||
             get_text(a, v, "final", &out->final, e) < 0)
             return -1;
+        const value *success = value_getz(v, "success");
+        const value *reward = value_getz(v, "reward");
+        out->success = -1;
+        if (success && success->kind != V_NULL) {
+            if (success->kind != V_BOOL)
+                return err_set(e, ERR_VALUE, "\"success\" must be true or "
+                                             "false, not %s",
+                               kind_of(success));
+            out->success = success->u.b ? 1 : 0;
+        }
+        if (reward && reward->kind != V_NULL) {
+            if (reward->kind != V_INT && reward->kind != V_FLOAT)
+                return err_set(e, ERR_VALUE, "\"reward\" must be a number, "
+                                             "not %s",
+                               kind_of(reward));
+            out->reward = reward->kind == V_FLOAT
+                              ? reward->u.d
+                              : strtod(reward->u.str.ptr, NULL);
+            if (!isfinite(out->reward))
+                return err_set(e, ERR_VALUE, "\"reward\" must be a finite "
+                                             "number");
+            out->has_reward = 1;
+        }
         return 0;
+    }
     }
     return 0;
 }

@@ -8,6 +8,9 @@
  *   unknown type "x": a line's type is run, episode, call or end
  *   no "run" (a string) on this episode line
  *   "seed" must be a non-negative integer, not a string
+ *   no "arm" ...; give both seed and arm, or neither (observed)
+ *   "success" must be true or false, not a string
+ *   "reward" must be a number, not a string
  *   unknown arm "depht:d3"; did you mean depth:d3?
  *   a call needs a tool name: ...      (see call.h)
  */
@@ -33,15 +36,20 @@ typedef struct tline {
     const char *tools, *tools_sha256, *model;
     const value *meta;
     /* episode */
+    int observed; /* no seed and no arm: run against something else */
     uint64_t seed;
     arm arm;
     const value *task;
+    const char *task_name; /* the harness's name of the task, or NULL */
     /* call */
     call_view call;
     const value *call_value;
     const value *answer; /* NULL when the line has none */
     /* end */
     const char *status, *final;
+    int success;    /* -1: not given */
+    int has_reward;
+    double reward;
 } tline;
 
 /* Reads a line (len bytes, no newline).  default_run, when not NULL, is
