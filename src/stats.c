@@ -37,3 +37,100 @@ interval newcombe(unsigned long x1, unsigned long n1, unsigned long x2,
     *diff = d;
     return r;
 }
+
+/* Tango's score statistic at difference d (= p12 - p21, the first's
+ * success minus the second's): the observed x - y against n d, over its
+ * standard error with p21 at its maximum likelihood under d. */
+static double tango_score(double x, double y, double n, double d)
+{
+    double b = -x - y + (2.0 * n - x + y) * d;
+    double c = -y * d * (1.0 - d);
+    double disc = b * b - 8.0 * n * c;
+    double q = (sqrt(disc > 0.0 ? disc : 0.0) - b) / (4.0 * n);
+    double var = n * (2.0 * q + d * (1.0 - d));
+    double num = x - y - n * d;
+    if (var <= 0.0)
+        return num == 0.0 ? 0.0 : num > 0.0 ? INFINITY : -INFINITY;
+    return num / sqrt(var);
+}
+
+interval tango(unsigned long x, unsigned long y, unsigned long n,
+               double *diff)
+{
+    interval r = {-1.0, 1.0};
+    *diff = n ? ((double)x - (double)y) / (double)n : 0.0;
+    if (n == 0)
+        return r;
+    double dx = (double)x, dy = (double)y, dn = (double)n, d = *diff;
+    /* the score falls as the difference grows: the limits are where it
+     * crosses z and -z, each side of the estimate */
+    if (tango_score(dx, dy, dn, -1.0) > Z) {
+        double lo = -1.0, hi = d;
+        while (hi - lo > 1e-10) {
+            double mid = 0.5 * (lo + hi);
+            if (tango_score(dx, dy, dn, mid) > Z)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        r.lo = 0.5 * (lo + hi);
+    }
+    if (tango_score(dx, dy, dn, 1.0) < -Z) {
+        double lo = d, hi = 1.0;
+        while (hi - lo > 1e-10) {
+            double mid = 0.5 * (lo + hi);
+            if (tango_score(dx, dy, dn, mid) < -Z)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        r.hi = 0.5 * (lo + hi);
+    }
+    return r;
+}
+
+double mcnemar_exact(unsigned long x, unsigned long y)
+{
+    unsigned long n = x + y, k = x < y ? x : y;
+    if (n == 0)
+        return 1.0;
+    /* the lower tail of binomial(n, 1/2) up to k, its terms in logs,
+     * summed relative to the last (the largest: k is at most n / 2) */
+    double top = lgamma((double)n + 1.0) - (double)n * log(2.0);
+    double last = top - lgamma((double)k + 1.0) -
+                  lgamma((double)(n - k) + 1.0);
+    double sum = 0.0;
+    for (unsigned long i = 0; i <= k; i++)
+        sum += exp(top - lgamma((double)i + 1.0) -
+                   lgamma((double)(n - i) + 1.0) - last);
+    double p = 2.0 * exp(last + log(sum));
+    return p > 1.0 ? 1.0 : p;
+}
+
+interval mean_interval(const double *v, unsigned long m, double *mean)
+{
+    interval r = {-1.0, 1.0};
+    double s = 0.0;
+    for (unsigned long i = 0; i < m; i++)
+        s += v[i];
+    *mean = m ? s / (double)m : 0.0;
+    if (m < 2)
+        return r;
+    double ss = 0.0;
+    for (unsigned long i = 0; i < m; i++)
+        ss += (v[i] - *mean) * (v[i] - *mean);
+    double se = sqrt(ss / (double)(m - 1) / (double)m);
+    r.lo = *mean - Z * se;
+    r.hi = *mean + Z * se;
+    return r;
+}
+
+double pass_hat_k(unsigned long c, unsigned long n, unsigned long k)
+{
+    if (k > n || k == 0)
+        return k == 0 ? 1.0 : 0.0;
+    double r = 1.0;
+    for (unsigned long i = 0; i < k; i++)
+        r *= i < c ? (double)(c - i) / (double)(n - i) : 0.0;
+    return r;
+}

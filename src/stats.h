@@ -4,8 +4,21 @@
  *  - newcombe: the 95% interval of a difference of two independent
  *    proportions x1/n1 - x2/n2 by Newcombe's hybrid score method (his
  *    method 10, 1998), built from the two Wilson intervals.
+ *  - tango: the 95% score interval of a difference of two paired
+ *    proportions (Tango, 1998): n pairs, x of them where only the first
+ *    succeeded, y where only the second did; the difference is
+ *    (x - y) / n, the interval every difference whose score statistic
+ *    stays within z (found by bisection, to 1e-10);
+ *  - mcnemar_exact: McNemar's exact two-sided p-value for x against y
+ *    discordant pairs: min(1, 2 P(X <= min(x, y))), X binomial(x + y,
+ *    1/2); 1 when there are none;
+ *  - mean_interval: a mean and mean +- z s / sqrt(m) (s with m - 1): the
+ *    interval of a mean of per-task differences, clustered by task;
+ *  - pass_hat_k: C(c, k) / C(n, k), the unbiased estimate that k trials
+ *    of a task drawn from its n (c of them passed) all pass.
  * z is 1.959963984540054 (the 97.5th percentile of the normal).  With
- * n = 0 the interval is [0, 1] (nothing is known).
+ * n = 0 the interval is [0, 1] (nothing is known); for a difference,
+ * [-1, 1].
  */
 #ifndef TR_STATS_H
 #define TR_STATS_H
@@ -19,5 +32,17 @@ interval wilson(unsigned long x, unsigned long n);
 /* The difference p1 - p2 in *diff, and its interval. */
 interval newcombe(unsigned long x1, unsigned long n1, unsigned long x2,
                   unsigned long n2, double *diff);
+
+/* The paired difference (x - y) / n in *diff, and its interval. */
+interval tango(unsigned long x, unsigned long y, unsigned long n,
+               double *diff);
+
+double mcnemar_exact(unsigned long x, unsigned long y);
+
+/* The mean of v[0..m) in *mean, and its interval (m < 2: [-1, 1]). */
+interval mean_interval(const double *v, unsigned long m, double *mean);
+
+/* 0 when k > n. */
+double pass_hat_k(unsigned long c, unsigned long n, unsigned long k);
 
 #endif
