@@ -211,6 +211,125 @@ static int by_arm(const void *x, const void *y)
     return arm_rank(a->arm) - arm_rank(b->arm);
 }
 
+static void tools_free(card_tool *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(t[i].tool);
+        free(t[i].kind);
+        free(t[i].rule);
+    }
+    free(t);
+}
+
+/* Appends a zeroed tool to *v; NULL out of memory. */
+static card_tool *more_tool(card_tool **v, size_t *n)
+{
+    card_tool *more = realloc(*v, (*n + 1) * sizeof *more);
+    if (!more)
+        return NULL;
+    *v = more;
+    memset(&more[*n], 0, sizeof *more);
+    return &more[(*n)++];
+}
+
+/* The figures of one kind of episode and of observed calls, and pass^k:
+ * the queries docs/card.md gives. */
+static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
+{
+    sqlite3_stmt *s = NULL;
+    int rc;
+    if (prepare(db, "SELECT seed IS NULL, count(*), count(success), "
+                    "coalesce(sum(success), 0), count(reward), avg(reward) "
+                    "FROM episodes WHERE run = ? GROUP BY seed IS NULL",
+                run, &s, e) < 0)
+        return -1;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        int k = sqlite3_column_int(s, 0) ? 1 : 0;
+        *(k ? &c->observed : &c->simulated) = (long)sqlite3_column_int64(s, 1);
+        c->harness[k].judged = (long)sqlite3_column_int64(s, 2);
+        c->harness[k].successes = (long)sqlite3_column_int64(s, 3);
+        c->harness[k].rewarded = (long)sqlite3_column_int64(s, 4);
+        c->harness[k].mean_reward = sqlite3_column_double(s, 5);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return read_failed(db, e);
+
+    if (c->observed) {
+        /* per tool: calls, invalid arguments, answers off the schema */
+        if (prepare(db, "SELECT c.tool, c.kind, count(*), "
+                        "count(*) FILTER (WHERE c.arguments_valid = 0), "
+                        "count(*) FILTER (WHERE c.answer_valid = 0) "
+                        "FROM calls c JOIN episodes e "
+                        "ON e.episode_id = c.episode_id "
+                        "WHERE e.run = ? AND e.seed IS NULL "
+                        "GROUP BY c.tool, c.kind "
+                        "ORDER BY c.kind IS NULL, "
+                        "CASE WHEN c.kind IS NULL THEN -count(*) END, c.tool",
+                    run, &s, e) < 0)
+            return -1;
+        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+            int known = sqlite3_column_type(s, 1) != SQLITE_NULL;
+            card_tool *t = known ? more_tool(&c->tools, &c->ntools)
+                                 : more_tool(&c->unknown, &c->nunknown);
+            if (!t) {
+                sqlite3_finalize(s);
+                return err_set(e, ERR_NOMEM, "out of memory");
+            }
+            t->tool = col_text(s, 0);
+            t->kind = known ? col_text(s, 1) : NULL;
+            t->calls = (long)sqlite3_column_int64(s, 2);
+            t->invalid = (long)sqlite3_column_int64(s, 3);
+            t->off_schema = (long)sqlite3_column_int64(s, 4);
+            c->observed_calls += t->calls;
+        }
+        sqlite3_finalize(s);
+        if (rc != SQLITE_DONE)
+            return read_failed(db, e);
+        /* each tool's commonest rule broken (ties: the first by text) */
+        if (prepare(db, "SELECT c.tool, c.arguments_rule, count(*) AS n "
+                        "FROM calls c JOIN episodes e "
+                        "ON e.episode_id = c.episode_id "
+                        "WHERE e.run = ? AND e.seed IS NULL "
+                        "AND c.arguments_valid = 0 "
+                        "GROUP BY c.tool, c.arguments_rule "
+                        "ORDER BY c.tool, n DESC, c.arguments_rule",
+                    run, &s, e) < 0)
+            return -1;
+        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+            const char *tool = (const char *)sqlite3_column_text(s, 0);
+            for (size_t i = 0; tool && i < c->ntools; i++)
+                if (!c->tools[i].rule && strcmp(c->tools[i].tool, tool) == 0) {
+                    c->tools[i].rule = col_text(s, 1);
+                    c->tools[i].rule_calls = (long)sqlite3_column_int64(s, 2);
+                }
+        }
+        sqlite3_finalize(s);
+        if (rc != SQLITE_DONE)
+            return read_failed(db, e);
+    }
+
+    if (prepare(db, "SELECT kind = 'observed', k, rate, tasks FROM pass_hat_k "
+                    "WHERE run = ? ORDER BY kind DESC, k",
+                run, &s, e) < 0)
+        return -1;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        int k = sqlite3_column_int(s, 0) ? 1 : 0;
+        card_passk *more = realloc(c->passk[k],
+                                   (c->npassk[k] + 1) * sizeof *more);
+        if (!more) {
+            sqlite3_finalize(s);
+            return err_set(e, ERR_NOMEM, "out of memory");
+        }
+        c->passk[k] = more;
+        more[c->npassk[k]++] = (card_passk){
+            (long)sqlite3_column_int64(s, 1), (long)sqlite3_column_int64(s, 3),
+            sqlite3_column_double(s, 2)};
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : read_failed(db, e);
+}
+
 int card_load(card *c, sqlite3 *db, const char *run, err *e)
 {
     sqlite3_stmt *s = NULL;
@@ -274,6 +393,9 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW)
         return read_failed(db, e);
+
+    if (load_observed(c, db, run, e) < 0)
+        return -1;
 
     if (prepare(db,
                 "SELECT arm, episodes, reached, pass, side_effects, "
@@ -402,6 +524,10 @@ void card_free(card *c)
         free(c->first_problems[i].file);
         free(c->first_problems[i].message);
     }
+    tools_free(c->tools, c->ntools);
+    tools_free(c->unknown, c->nunknown);
+    free(c->passk[0]);
+    free(c->passk[1]);
     memset(c, 0, sizeof *c);
 }
 
@@ -531,8 +657,8 @@ card_row *card_compare_rows(const card *a, const card *b, size_t *n)
     card_row *rows = calloc(a->narms + b->narms + 1, sizeof *rows);
     if (!rows)
         return NULL;
-    rows[(*n)++] = (card_row){"all", a->pass, a->episodes, b->pass,
-                              b->episodes};
+    rows[(*n)++] = (card_row){"all", a->pass, a->simulated, b->pass,
+                              b->simulated};
     for (size_t i = 0; i < a->narms; i++) {
         card_row r = {a->arms[i].arm, a->arms[i].pass, a->arms[i].episodes,
                       0, 0};
@@ -586,4 +712,230 @@ void card_refusal(buf *out, const card *a, const card *b, enum compare_case k)
                         "other's.",
                    a->run, b->run, a->generator_version,
                    b->generator_version);
+}
+
+/* ------------------------------------------------------------- paired */
+
+/* A run's task, from the trials view. */
+typedef struct trial_row {
+    char *task, *arm; /* arm NULL: observed */
+    int observed;
+    long trials, passes, judged, successes;
+} trial_row;
+
+static void trial_rows_free(trial_row *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(t[i].task);
+        free(t[i].arm);
+    }
+    free(t);
+}
+
+/* The run's tasks, by kind then task (the order the merge needs). */
+static int load_trials(sqlite3 *db, const char *run, trial_row **out,
+                       size_t *n, err *e)
+{
+    sqlite3_stmt *s;
+    *out = NULL;
+    *n = 0;
+    if (prepare(db, "SELECT kind = 'observed', task, arm, trials, "
+                    "coalesce(passes, 0), judged, coalesce(successes, 0) "
+                    "FROM trials WHERE run = ? ORDER BY kind, task",
+                run, &s, e) < 0)
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        trial_row *more = realloc(*out, (*n + 1) * sizeof *more);
+        if (!more) {
+            sqlite3_finalize(s);
+            return err_set(e, ERR_NOMEM, "out of memory");
+        }
+        *out = more;
+        trial_row *t = &more[(*n)++];
+        t->observed = sqlite3_column_int(s, 0);
+        t->task = col_text(s, 1);
+        t->arm = sqlite3_column_type(s, 2) == SQLITE_NULL ? NULL
+                                                          : col_text(s, 2);
+        t->trials = (long)sqlite3_column_int64(s, 3);
+        t->passes = (long)sqlite3_column_int64(s, 4);
+        t->judged = (long)sqlite3_column_int64(s, 5);
+        t->successes = (long)sqlite3_column_int64(s, 6);
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE ? 0 : read_failed(db, e);
+}
+
+static int trial_cmp(const trial_row *x, const trial_row *y)
+{
+    if (x->observed != y->observed)
+        return x->observed - y->observed;
+    return strcmp(x->task, y->task);
+}
+
+/* Whether a task counts for a measure (and arm: NULL, all). */
+static int counts(const trial_row *t, int success, const char *arm)
+{
+    if (success)
+        return t->judged > 0;
+    return !t->observed && (!arm || strcmp(t->arm, arm) == 0);
+}
+
+/* One row: measure and arm, over the matched tasks (pair[i] is b's row
+ * of a's row i, pair_b[j] a's row of b's row j, or -1). */
+static int paired_row(card_paired *r, const trial_row *ta, size_t na,
+                      const trial_row *tb, size_t nb, const long *pair,
+                      const long *pair_b, int success,
+                      const char *arm, err *e)
+{
+    memset(r, 0, sizeof *r);
+    r->measure = success ? "success" : "pass";
+    r->arm = strdup(arm ? arm : "all");
+    double *d = malloc((na ? na : 1) * sizeof *d);
+    if (!r->arm || !d) {
+        free(d);
+        return err_set(e, ERR_NOMEM, "out of memory");
+    }
+    r->one_trial = 1;
+    for (size_t i = 0; i < na; i++) {
+        if (!counts(&ta[i], success, arm))
+            continue;
+        const trial_row *b = pair[i] >= 0 ? &tb[pair[i]] : NULL;
+        if (!b || !counts(b, success, arm)) {
+            r->only_a++;
+            continue;
+        }
+        long n1 = success ? ta[i].judged : ta[i].trials;
+        long c1 = success ? ta[i].successes : ta[i].passes;
+        long n2 = success ? b->judged : b->trials;
+        long c2 = success ? b->successes : b->passes;
+        d[r->shared++] = (double)c1 / (double)n1 - (double)c2 / (double)n2;
+        if (n1 != 1 || n2 != 1)
+            r->one_trial = 0;
+        else if (c1 && c2)
+            r->both++;
+        else if (c1)
+            r->a_only++;
+        else if (c2)
+            r->b_only++;
+        else
+            r->neither++;
+    }
+    for (size_t j = 0; j < nb; j++)
+        if (counts(&tb[j], success, arm) &&
+            (pair_b[j] < 0 || !counts(&ta[pair_b[j]], success, arm)))
+            r->only_b++;
+    if (r->shared == 0)
+        r->one_trial = 0;
+    if (r->one_trial) {
+        r->ci = tango((unsigned long)r->a_only, (unsigned long)r->b_only,
+                      (unsigned long)r->shared, &r->diff);
+        r->p = mcnemar_exact((unsigned long)r->a_only,
+                             (unsigned long)r->b_only);
+    } else {
+        r->ci = mean_interval(d, (unsigned long)r->shared, &r->diff);
+        r->p = -1.0;
+    }
+    free(d);
+    return 0;
+}
+
+static int by_arm_name(const void *x, const void *y)
+{
+    const char *a = *(const char *const *)x, *b = *(const char *const *)y;
+    int d = arm_rank(a) - arm_rank(b);
+    return d ? d : strcmp(a, b);
+}
+
+void card_paired_free(card_paired *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(p[i].arm);
+    free(p);
+}
+
+int card_compare_paired(sqlite3 *db, const card *a, const card *b,
+                        card_paired **out, size_t *n, err *e)
+{
+    trial_row *ta = NULL, *tb = NULL;
+    size_t na = 0, nb = 0, narms = 0;
+    long *pair = NULL;
+    long *pair_b = NULL;
+    const char **arms = NULL;
+    *out = NULL;
+    *n = 0;
+    int rc = -1;
+    if (load_trials(db, a->run, &ta, &na, e) < 0 ||
+        load_trials(db, b->run, &tb, &nb, e) < 0)
+        goto done;
+    pair = malloc((na ? na : 1) * sizeof *pair);
+    pair_b = malloc((nb ? nb : 1) * sizeof *pair_b);
+    arms = malloc((na ? na : 1) * sizeof *arms);
+    if (!pair || !pair_b || !arms) {
+        err_set(e, ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    /* both lists are sorted: match them in one pass */
+    for (size_t j = 0; j < nb; j++)
+        pair_b[j] = -1;
+    for (size_t i = 0, j = 0; i < na; i++) {
+        while (j < nb && trial_cmp(&tb[j], &ta[i]) < 0)
+            j++;
+        pair[i] = j < nb && trial_cmp(&tb[j], &ta[i]) == 0 ? (long)j : -1;
+        if (pair[i] >= 0)
+            pair_b[j] = (long)i;
+    }
+    /* the arms of the shared simulated tasks, in the cards' order */
+    for (size_t i = 0; i < na; i++) {
+        if (ta[i].observed || pair[i] < 0)
+            continue;
+        int seen = 0;
+        for (size_t k = 0; k < narms && !seen; k++)
+            seen = strcmp(arms[k], ta[i].arm) == 0;
+        if (!seen)
+            arms[narms++] = ta[i].arm;
+    }
+    qsort(arms, narms, sizeof *arms, by_arm_name);
+    long sim_a = 0, sim_b = 0, judged_a = 0, judged_b = 0;
+    for (size_t i = 0; i < na; i++) {
+        sim_a += !ta[i].observed;
+        judged_a += ta[i].judged > 0;
+    }
+    for (size_t j = 0; j < nb; j++) {
+        sim_b += !tb[j].observed;
+        judged_b += tb[j].judged > 0;
+    }
+    size_t cap = 1 + narms + 1;
+    card_paired *rows = calloc(cap, sizeof *rows);
+    if (!rows) {
+        err_set(e, ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    *out = rows;
+    if (sim_a && sim_b) {
+        if (paired_row(&rows[(*n)++], ta, na, tb, nb, pair, pair_b, 0,
+                       NULL, e) < 0)
+            goto done;
+        for (size_t k = 0; k < narms; k++)
+            if (paired_row(&rows[(*n)++], ta, na, tb, nb, pair, pair_b, 0,
+                           arms[k], e) < 0)
+                goto done;
+    }
+    if (judged_a && judged_b &&
+        paired_row(&rows[(*n)++], ta, na, tb, nb, pair, pair_b, 1, NULL,
+                   e) < 0)
+        goto done;
+    rc = 0;
+done:
+    if (rc < 0) {
+        card_paired_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    trial_rows_free(ta, na);
+    trial_rows_free(tb, nb);
+    free(pair);
+    free(pair_b);
+    free(arms);
+    return rc;
 }

@@ -32,6 +32,31 @@ typedef struct card_problem {
     long line;
 } card_problem;
 
+/* A tool called in the run's observed episodes. */
+typedef struct card_tool {
+    char *tool;
+    char *kind;      /* "read", "write"; NULL: the file has no such tool */
+    long calls;
+    long invalid;    /* calls whose arguments break the input schema */
+    long off_schema; /* logged answers that break the output schema */
+    char *rule;      /* the commonest rule broken, or NULL */
+    long rule_calls; /* how many calls broke it */
+} card_tool;
+
+/* pass^k (simulated episodes) or success^k (observed ones), averaged over
+ * the tasks with k trials or more. */
+typedef struct card_passk {
+    long k, tasks;
+    double rate;
+} card_passk;
+
+/* What the harness said of the episodes of one kind (end lines'
+ * "success" and "reward"). */
+typedef struct card_harness {
+    long judged, successes, rewarded;
+    double mean_reward;
+} card_harness;
+
 typedef struct card {
     char *run, *model, *tools_path, *file_sha256, *contract_sha256;
     char *fingerprint, *replayed_at;
@@ -43,6 +68,15 @@ typedef struct card {
     long unlogged_calls;  /* calls with no answer logged */
     long problems_no_run; /* in the whole database: lines that named no
                              run (a cut line, a line that is not JSON) */
+    long simulated, observed; /* episodes of each kind */
+    card_harness harness[2];  /* [0] simulated episodes, [1] observed */
+    long observed_calls;
+    card_tool *tools;         /* observed episodes' known tools, by name */
+    size_t ntools;
+    card_tool *unknown;       /* and names the file has not, commonest first */
+    size_t nunknown;
+    card_passk *passk[2];     /* [0] pass^k, [1] success^k; k = 1, 2, ... */
+    size_t npassk[2];         /* shown when 2 or more */
     card_arm *arms;
     size_t narms;
     card_dial *dials;
@@ -104,6 +138,29 @@ typedef struct card_row {
 
 /* The rows of a and b (free() them), *n set; NULL out of memory. */
 card_row *card_compare_rows(const card *a, const card *b, size_t *n);
+
+/* Two runs paired by task: for one measure (pass, on simulated episodes;
+ * success, the harness's, where both runs judged the task) and one arm
+ * ("all", then each arm), the tasks both runs have (and those only one
+ * has), and the difference A - B with its 95% interval.  With one trial
+ * per task on each side: the pairs by outcome, Tango's interval and
+ * McNemar's exact p; with more: the mean of per-task differences, its
+ * interval clustered by task (mean_interval), and p < 0. */
+typedef struct card_paired {
+    const char *measure; /* "pass" or "success" */
+    char *arm;           /* "all", or an arm */
+    long shared, only_a, only_b;
+    int one_trial;       /* every shared task: one trial on each side */
+    long both, a_only, b_only, neither; /* one_trial: pairs by outcome */
+    double diff;
+    interval ci;
+    double p;            /* McNemar's exact p; -1 without one_trial */
+} card_paired;
+
+/* The paired rows of a and b (card_paired_free), *n set; -1 with e set. */
+int card_compare_paired(sqlite3 *db, const card *a, const card *b,
+                        card_paired **out, size_t *n, err *e);
+void card_paired_free(card_paired *p, size_t n);
 
 /* Why two runs of case k (not COMPARE_SAME) are set apart, as one
  * sentence ending in a period, names as they are (each format shows it

@@ -220,7 +220,9 @@ SELECT t.task_id, f.file_sha256, t.seed, t.arm, t.depth, t.request,
        t.generator, t.task_key
 FROM task_rows t JOIN tool_files f ON f.file_id = t.file_id;
 
--- Per run: the figures a card starts from.
+-- Per run: the figures a card starts from.  Rates of simulator figures
+-- are over `simulated` episodes (pass / simulated), the harness's success
+-- over `judged` ones; `episodes` counts both kinds.
 CREATE VIEW IF NOT EXISTS run_summary AS
 SELECT r.run, r.model, t.path AS tools_path, r.file_sha256, t.contract_sha256,
        r.generator_version, r.generator_fingerprint, r.replayed_at,
@@ -232,7 +234,13 @@ SELECT r.run, r.model, t.path AS tools_path, r.file_sha256, t.contract_sha256,
        coalesce(sum(e.errors), 0)        AS errors,
        coalesce(sum(e.unfinished), 0)    AS unfinished,
        coalesce(sum(e.diverged > 0), 0)  AS diverged_episodes,
-       (SELECT count(*) FROM problems p WHERE p.run = r.run) AS problems
+       (SELECT count(*) FROM problems p WHERE p.run = r.run) AS problems,
+       count(e.seed)                     AS simulated, -- replayed against tasks
+       count(e.episode_id) - count(e.seed) AS observed,
+       count(e.success)                  AS judged,   -- with the harness's success
+       coalesce(sum(e.success), 0)       AS successes,
+       count(e.reward)                   AS rewarded, -- with the harness's reward
+       avg(e.reward)                     AS mean_reward
 FROM runs r
 JOIN tool_files t ON t.file_sha256 = r.file_sha256
 LEFT JOIN episode_rows e ON e.run_id = r.run_id
@@ -259,3 +267,33 @@ FROM outcome_rows o
 JOIN episode_rows e ON e.episode_id = o.episode_id
 JOIN runs r ON r.run_id = e.run_id
 GROUP BY e.run_id, o.dial, o.outcome;
+
+-- Per run and task: its trials (episodes of the same task in one run: the
+-- same seed and arm, or the same task_name for observed episodes), how
+-- many passed, and how many the harness judged and called a success.
+CREATE VIEW IF NOT EXISTS trials AS
+SELECT r.run,
+       CASE WHEN e.seed IS NULL THEN 'observed' ELSE 'simulated' END AS kind,
+       coalesce(e.task_id, e.task_name) AS task, e.arm,
+       count(*) AS trials, sum(e.pass) AS passes,
+       count(e.success) AS judged, sum(e.success) AS successes
+FROM episode_rows e JOIN runs r ON r.run_id = e.run_id
+WHERE coalesce(e.task_id, e.task_name) IS NOT NULL
+GROUP BY e.run_id, kind, task;
+
+-- Per run, kind and k: pass^k (for observed episodes, success^k), the
+-- chance that k trials of a task, drawn from its own, all pass: per task
+-- C(c, k) / C(n, k) (n trials, c passed; for observed episodes n judged,
+-- c successes), averaged over the `tasks` with n >= k.
+CREATE VIEW IF NOT EXISTS pass_hat_k AS
+WITH RECURSIVE t(run, kind, n, c) AS (
+    SELECT run, kind,
+           CASE kind WHEN 'simulated' THEN trials ELSE judged END,
+           CASE kind WHEN 'simulated' THEN passes ELSE coalesce(successes, 0) END
+    FROM trials),
+p(run, kind, n, c, k, r) AS (
+    SELECT run, kind, n, c, 1, 1.0 * c / n FROM t WHERE n >= 1
+    UNION ALL
+    SELECT run, kind, n, c, k + 1, r * (c - k) / (n - k) FROM p WHERE k < n)
+SELECT run, kind, k, avg(r) AS rate, count(*) AS tasks
+FROM p GROUP BY run, kind, k;

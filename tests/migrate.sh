@@ -39,7 +39,8 @@ v1_columns() {
         "calls|run, episode, seq, step, tool, kind, arguments, answer, error, effect, dial, diverged, logged_answer, source_file, source_line|1,2,3" \
         "dial_outcomes|run, episode, event, dial, step, seq, outcome|1,2,3" \
         "problems|source_file, source_line, run, episode, message, line|1,2" \
-        "run_summary|*|1" "arm_summary|*|1,2" "dial_summary|*|1,2,3"; do
+        "run_summary|run, model, tools_path, file_sha256, contract_sha256, generator_version, generator_fingerprint, replayed_at, episodes, reached, pass, side_effects, duplicate_writes, errors, unfinished, diverged_episodes, problems|1" \
+        "arm_summary|*|1,2" "dial_summary|*|1,2,3"; do
         name=${t%%|*}
         rest=${t#*|}
         echo "== $name"
