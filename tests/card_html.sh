@@ -184,9 +184,9 @@ PY
 )
     ok "the compare's marks, through the DOM" "25 marks for 25 arms; wrong: none" "$got"
     browse sloppy --hide-scrollbars --window-size=900,2000 \
-        --screenshot="$PWD/card_html-sloppy.png" >/dev/null 2>&1
+        --screenshot="$TEST_TMP/card_html-sloppy.png" >/dev/null 2>&1
     ok "chromium takes a picture of the page" "PNG" \
-        "$(head -c 4 "card_html-sloppy.png" 2>/dev/null | tail -c 3)"
+        "$(head -c 4 "$TEST_TMP/card_html-sloppy.png" 2>/dev/null | tail -c 3)"
 fi
 
 echo "card --html: $pass passed, $fail failed"
