@@ -235,45 +235,8 @@ static const char *shown_hash(const char *hash, int narrow)
     return shown_max(hash, narrow ? 16 : (size_t)-1, AS_TEXT);
 }
 
-static void text_card(const card *c, int width)
+static void text_problems(const card *c, int width)
 {
-    int narrow = width < 80;
-    interval p = wilson((unsigned long)c->pass, (unsigned long)c->episodes);
-    interval r = wilson((unsigned long)c->reached, (unsigned long)c->episodes);
-    printf("card: %s\n", tx(c->run));
-    printf("  model        %s\n", c->model[0] ? tx(c->model) : "-");
-    printf("  tool file    %s\n", tx(c->tools_path));
-    printf("  file hash    %s\n", shown_hash(c->file_sha256, narrow));
-    printf("  contract     %s\n", shown_hash(c->contract_sha256, narrow));
-    printf("  generator    %d\n", c->generator_version);
-    printf("  fingerprint  %s\n", shown_hash(c->fingerprint, narrow));
-    printf("  replayed     %s\n", tx(c->replayed_at));
-    printf("\nresult: %ld episode%s\n", c->episodes,
-           c->episodes == 1 ? "" : "s");
-    if (c->episodes == 0) { /* a rate of nothing is no figure */
-        printf("  pass             -  no episodes\n");
-        printf("  reached          -  no episodes\n");
-    } else {
-        printf("  pass         %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n",
-               c->pass, pct(c->pass, c->episodes), 100 * p.lo, 100 * p.hi);
-        printf("  reached      %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n",
-               c->reached, pct(c->reached, c->episodes), 100 * r.lo,
-               100 * r.hi);
-    }
-    printf("  side effects %5ld  (duplicate writes %ld)\n", c->side_effects,
-           c->duplicates);
-    printf("  errors       %5ld\n", c->errors);
-    int any = 0;
-    for (int i = 0; i < CARD_CODES; i++)
-        if (c->by_code[i])
-            printf("%s%s %ld", any++ ? ", " : "    ", card_codes[i],
-                   c->by_code[i]);
-    printf("%s  unfinished   %5ld\n", any ? "\n" : "", c->unfinished);
-    printf("  diverged     %5ld  (episodes; %ld calls, of %ld compared)\n",
-           c->diverged_episodes, c->diverged_calls, c->compared_calls);
-    if (c->unlogged_calls)
-        printf("    %ld call%s with no answer logged: not compared\n",
-               c->unlogged_calls, c->unlogged_calls == 1 ? "" : "s");
     printf("  problems     %5ld\n", c->problems);
     for (size_t i = 0; i < c->nfirst; i++) {
         char at[1200];
@@ -292,35 +255,236 @@ static void text_card(const card *c, int width)
     if (c->problems_no_run)
         printf("    and %ld in the database that name no run: %s\n",
                c->problems_no_run, no_run_query);
+}
 
-    printf("\nper arm (pass, with its 95%% CI)\n");
-    printf("  %-14s %4s %5s  %11s  %7s %5s %4s\n", "arm", "eps", "pass",
-           "95% CI", "reached", "side", "dup");
-    for (size_t i = 0; i < c->narms; i++) {
-        const card_arm *a = &c->arms[i];
-        interval w = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
-        printf("  %-14s %4ld %5ld  %5.1f-%5.1f  %7ld %5ld %4ld\n",
-               tx(a->arm), a->episodes, a->pass, 100 * w.lo, 100 * w.hi, a->reached,
-               a->side_effects, a->duplicates);
+/* The harness's verdicts on episodes of one kind, when it gave any. */
+static void text_harness(const card_harness *h)
+{
+    if (h->judged) {
+        interval w = wilson((unsigned long)h->successes,
+                            (unsigned long)h->judged);
+        printf("  harness success %3ld of %ld  %5.1f%%  95%% CI %5.1f-%5.1f%%"
+               "  (the harness's verdict)\n",
+               h->successes, h->judged, pct(h->successes, h->judged),
+               100 * w.lo, 100 * w.hi);
     }
-    if (c->ndials) {
-        printf("\nper dial\n  %-10s %7s %6s  %s\n", "dial", "events", "fired",
-               "outcomes");
-        for (size_t i = 0; i < c->ndials; i++) {
-            const card_dial *d = &c->dials[i];
-            printf("  %-10s %7ld %6ld  ", d->dial, d->events, d->fired);
-            print_outcomes(d);
-            putchar('\n');
+    if (h->rewarded)
+        printf("  harness reward  %.3f mean, over %ld episode%s\n",
+               h->mean_reward, h->rewarded, h->rewarded == 1 ? "" : "s");
+}
+
+/* The observed episodes: what the tool file can tell of their calls. */
+static void text_observed(const card *c, int width)
+{
+    const card_harness *h = &c->harness[1];
+    printf("\nobserved: %ld episode%s, run against something other than the "
+           "simulator\n  (no simulator figure: nothing was replayed against "
+           "a task)\n",
+           c->observed, c->observed == 1 ? "" : "s");
+    if (!h->judged)
+        printf("  harness success    -  not given\n");
+    text_harness(h);
+    printf("  unfinished   %5ld\n", h->unfinished);
+    printf("  calls        %5ld\n", c->observed_calls);
+    if (!c->simulated)
+        text_problems(c, width);
+    if (c->ntools) {
+        printf("\nper tool (observed calls)\n  %-18s %-5s %6s %8s %10s\n",
+               "tool", "kind", "calls", "invalid", "off schema");
+        for (size_t i = 0; i < c->ntools; i++) {
+            const card_tool *t = &c->tools[i];
+            printf("  %-18s %-5s %6ld %8ld %10ld\n", tx(t->tool), t->kind,
+                   t->calls, t->invalid, t->off_schema);
+            if (t->rule) {
+                char at[96];
+                buf b = BUF_INIT;
+                snprintf(at, sizeof at, "    the commonest rule broken "
+                                        "(%ld of %ld): ",
+                         t->rule_calls, t->invalid);
+                wrap_into(&b, at, tx(t->rule), width, 6, 6);
+                if (!b.failed)
+                    fwrite(b.data, 1, b.len, stdout);
+                buf_free(&b);
+            }
         }
     }
+    if (c->nunknown) {
+        buf list = BUF_INIT;
+        size_t shown = c->nunknown < 10 ? c->nunknown : 10;
+        long calls = 0;
+        for (size_t i = 0; i < c->nunknown; i++)
+            calls += c->unknown[i].calls;
+        for (size_t i = 0; i < shown; i++)
+            buf_printf(&list, "%s%s \xc3\x97%ld", i ? ", " : "",
+                       tx(c->unknown[i].tool), c->unknown[i].calls);
+        if (c->nunknown > shown)
+            buf_printf(&list, ", and %zu more", c->nunknown - shown);
+        char head[96];
+        snprintf(head, sizeof head, "  tools the file does not have (%ld "
+                                    "call%s): ",
+                 calls, calls == 1 ? "" : "s");
+        buf b = BUF_INIT;
+        if (!list.failed)
+            wrap_into(&b, head, list.data, width, 4, 4);
+        if (!b.failed)
+            fwrite(b.data, 1, b.len, stdout);
+        buf_free(&b);
+        buf_free(&list);
+    }
+}
+
+/* pass^k (or success^k) when some task has two trials or more. */
+static void text_passk(const card *c)
+{
+    static const char *const names[2] = {"pass^k", "success^k"};
+    for (int k = 0; k < 2; k++) {
+        if (c->npassk[k] < 2)
+            continue;
+        printf("\ntrials: %s, over the tasks with k trials or more\n"
+               "  %3s %9s %6s\n",
+               names[k], "k", names[k], "tasks");
+        for (size_t i = 0; i < c->npassk[k]; i++)
+            printf("  %3ld %8.1f%% %6ld\n", c->passk[k][i].k,
+                   100 * c->passk[k][i].rate, c->passk[k][i].tasks);
+    }
+}
+
+static void text_card(const card *c, int width)
+{
+    int narrow = width < 80;
+    long n = c->simulated;
+    interval p = wilson((unsigned long)c->pass, (unsigned long)n);
+    interval r = wilson((unsigned long)c->reached, (unsigned long)n);
+    printf("card: %s\n", tx(c->run));
+    printf("  model        %s\n", c->model[0] ? tx(c->model) : "-");
+    printf("  tool file    %s\n", tx(c->tools_path));
+    printf("  file hash    %s\n", shown_hash(c->file_sha256, narrow));
+    printf("  contract     %s\n", shown_hash(c->contract_sha256, narrow));
+    printf("  generator    %d\n", c->generator_version);
+    printf("  fingerprint  %s\n", shown_hash(c->fingerprint, narrow));
+    printf("  replayed     %s\n", tx(c->replayed_at));
+    if (n || !c->observed) {
+        if (c->observed)
+            printf("\nresult: %ld episode%s replayed against tasks (and %ld "
+                   "observed, below)\n",
+                   n, n == 1 ? "" : "s", c->observed);
+        else
+            printf("\nresult: %ld episode%s\n", n, n == 1 ? "" : "s");
+        if (n == 0) { /* a rate of nothing is no figure */
+            printf("  pass             -  no episodes\n");
+            printf("  reached          -  no episodes\n");
+        } else {
+            printf("  pass         %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n",
+                   c->pass, pct(c->pass, n), 100 * p.lo, 100 * p.hi);
+            printf("  reached      %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n",
+                   c->reached, pct(c->reached, n), 100 * r.lo, 100 * r.hi);
+        }
+        text_harness(&c->harness[0]);
+        printf("  side effects %5ld  (duplicate writes %ld)\n",
+               c->side_effects, c->duplicates);
+        printf("  errors       %5ld\n", c->errors);
+        int any = 0;
+        for (int i = 0; i < CARD_CODES; i++)
+            if (c->by_code[i])
+                printf("%s%s %ld", any++ ? ", " : "    ", card_codes[i],
+                       c->by_code[i]);
+        printf("%s  unfinished   %5ld\n", any ? "\n" : "",
+               c->harness[0].unfinished);
+        printf("  diverged     %5ld  (episodes; %ld calls, of %ld compared)\n",
+               c->diverged_episodes, c->diverged_calls, c->compared_calls);
+        if (c->unlogged_calls)
+            printf("    %ld call%s with no answer logged: not compared\n",
+                   c->unlogged_calls, c->unlogged_calls == 1 ? "" : "s");
+        text_problems(c, width);
+
+        printf("\nper arm (pass, with its 95%% CI)\n");
+        printf("  %-14s %4s %5s  %11s  %7s %5s %4s\n", "arm", "eps", "pass",
+               "95% CI", "reached", "side", "dup");
+        for (size_t i = 0; i < c->narms; i++) {
+            const card_arm *a = &c->arms[i];
+            interval w = wilson((unsigned long)a->pass,
+                                (unsigned long)a->episodes);
+            printf("  %-14s %4ld %5ld  %5.1f-%5.1f  %7ld %5ld %4ld\n",
+                   tx(a->arm), a->episodes, a->pass, 100 * w.lo, 100 * w.hi,
+                   a->reached, a->side_effects, a->duplicates);
+        }
+        if (c->ndials) {
+            printf("\nper dial\n  %-10s %7s %6s  %s\n", "dial", "events",
+                   "fired", "outcomes");
+            for (size_t i = 0; i < c->ndials; i++) {
+                const card_dial *d = &c->dials[i];
+                printf("  %-10s %7ld %6ld  ", d->dial, d->events, d->fired);
+                print_outcomes(d);
+                putchar('\n');
+            }
+        }
+    }
+    if (c->observed)
+        text_observed(c, width);
+    text_passk(c);
 }
 
 /* ---------------------------------------------------------- markdown */
 
+/* The harness's verdicts as result rows: "| harness success (observed) |". */
+static void md_harness(const card_harness *h, const char *kind)
+{
+    if (h->judged) {
+        interval w = wilson((unsigned long)h->successes,
+                            (unsigned long)h->judged);
+        printf("| harness success%s | %ld of %ld | %.1f%% | %.1f-%.1f%% |\n",
+               kind, h->successes, h->judged, pct(h->successes, h->judged),
+               100 * w.lo, 100 * w.hi);
+    }
+    if (h->rewarded)
+        printf("| harness reward%s | %ld episodes | %.3f mean | |\n", kind,
+               h->rewarded, h->mean_reward);
+}
+
+/* The observed episodes' tools, unknown names, and pass^k tables. */
+static void md_observed(const card *c)
+{
+    static const char *const names[2] = {"pass^k", "success^k"};
+    if (c->observed) {
+        printf("\nObserved episodes: %ld, run against something other than "
+               "the simulator (no simulator figure); %ld calls.\n",
+               c->observed, c->observed_calls);
+        if (c->ntools) {
+            printf("\n| tool | kind | calls | invalid arguments | answers off "
+                   "schema | commonest rule broken |\n"
+                   "|---|---|---:|---:|---:|---|\n");
+            for (size_t i = 0; i < c->ntools; i++) {
+                const card_tool *t = &c->tools[i];
+                printf("| %s | %s | %ld | %ld | %ld | %s |\n", cell(t->tool),
+                       t->kind, t->calls, t->invalid, t->off_schema,
+                       t->rule ? cell(t->rule) : "");
+            }
+        }
+        if (c->nunknown) {
+            printf("\nTools the file does not have:");
+            size_t shown = c->nunknown < 10 ? c->nunknown : 10;
+            for (size_t i = 0; i < shown; i++)
+                printf("%s %s \xc3\x97%ld", i ? "," : "",
+                       code(cell(c->unknown[i].tool)), c->unknown[i].calls);
+            if (c->nunknown > shown)
+                printf(", and %zu more", c->nunknown - shown);
+            printf(".\n");
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        if (c->npassk[k] < 2)
+            continue;
+        printf("\n| k | %s | tasks |\n|---:|---:|---:|\n", names[k]);
+        for (size_t i = 0; i < c->npassk[k]; i++)
+            printf("| %ld | %.1f%% | %ld |\n", c->passk[k][i].k,
+                   100 * c->passk[k][i].rate, c->passk[k][i].tasks);
+    }
+}
+
 static void md_card(const card *c)
 {
-    interval p = wilson((unsigned long)c->pass, (unsigned long)c->episodes);
-    interval r = wilson((unsigned long)c->reached, (unsigned long)c->episodes);
+    interval p = wilson((unsigned long)c->pass, (unsigned long)c->simulated);
+    interval r = wilson((unsigned long)c->reached, (unsigned long)c->simulated);
     printf("## Card: %s\n\n", tx(c->run));
     printf("| made with | |\n|---|---|\n");
     printf("| model | %s |\n", c->model[0] ? cell(c->model) : "-");
@@ -332,33 +496,45 @@ static void md_card(const card *c)
     printf("| replayed | %s |\n\n", cell(c->replayed_at));
     printf("| result | count | rate | 95%% CI |\n|---|---:|---:|---|\n");
     printf("| episodes | %ld | | |\n", c->episodes);
-    if (c->episodes == 0) {
+    if (c->observed)
+        printf("| replayed against tasks | %ld | | |\n"
+               "| observed | %ld | | |\n", c->simulated, c->observed);
+    int sim = c->simulated || !c->observed; /* simulator figures apply */
+    if (sim && c->simulated == 0) {
         printf("| pass | 0 | - | no episodes |\n");
         printf("| reached | 0 | - | no episodes |\n");
-    } else {
+    } else if (sim) {
         printf("| pass | %ld | %.1f%% | %.1f-%.1f%% |\n", c->pass,
-               pct(c->pass, c->episodes), 100 * p.lo, 100 * p.hi);
+               pct(c->pass, c->simulated), 100 * p.lo, 100 * p.hi);
         printf("| reached | %ld | %.1f%% | %.1f-%.1f%% |\n", c->reached,
-               pct(c->reached, c->episodes), 100 * r.lo, 100 * r.hi);
+               pct(c->reached, c->simulated), 100 * r.lo, 100 * r.hi);
     }
-    printf("| side effects | %ld | | |\n", c->side_effects);
-    printf("| duplicate writes | %ld | | |\n", c->duplicates);
-    printf("| errors | %ld | | |\n", c->errors);
-    for (int i = 0; i < CARD_CODES; i++)
-        if (c->by_code[i])
-            printf("| errors: %s | %ld | | |\n", card_codes[i], c->by_code[i]);
+    md_harness(&c->harness[0], c->observed ? " (replayed)" : "");
+    md_harness(&c->harness[1], " (observed)");
+    if (sim) {
+        printf("| side effects | %ld | | |\n", c->side_effects);
+        printf("| duplicate writes | %ld | | |\n", c->duplicates);
+        printf("| errors | %ld | | |\n", c->errors);
+        for (int i = 0; i < CARD_CODES; i++)
+            if (c->by_code[i])
+                printf("| errors: %s | %ld | | |\n", card_codes[i],
+                       c->by_code[i]);
+    }
     printf("| unfinished | %ld | | |\n", c->unfinished);
-    printf("| diverged episodes | %ld | | |\n", c->diverged_episodes);
-    printf("| diverged calls | %ld | | |\n", c->diverged_calls);
-    printf("| calls compared | %ld | | |\n", c->compared_calls);
-    printf("| calls with no answer logged | %ld | | |\n", c->unlogged_calls);
+    if (sim) {
+        printf("| diverged episodes | %ld | | |\n", c->diverged_episodes);
+        printf("| diverged calls | %ld | | |\n", c->diverged_calls);
+        printf("| calls compared | %ld | | |\n", c->compared_calls);
+        printf("| calls with no answer logged | %ld | | |\n",
+               c->unlogged_calls);
+    }
     printf("| problems | %ld | | |\n", c->problems);
     if (c->problems_no_run)
         printf("| problems that name no run (in the database) | %ld | | |\n",
                c->problems_no_run);
-    putchar('\n');
-    printf("| arm | episodes | pass | 95%% CI | reached | side effects | "
-           "duplicate writes |\n|---|---:|---:|---|---:|---:|---:|\n");
+    if (c->narms)
+        printf("\n| arm | episodes | pass | 95%% CI | reached | side effects "
+               "| duplicate writes |\n|---|---:|---:|---|---:|---:|---:|\n");
     for (size_t i = 0; i < c->narms; i++) {
         const card_arm *a = &c->arms[i];
         interval w = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
@@ -375,6 +551,7 @@ static void md_card(const card *c)
             printf(" |\n");
         }
     }
+    md_observed(c);
     if (c->nfirst) {
         printf("\nProblems (first %zu):\n\n", c->nfirst);
         for (size_t i = 0; i < c->nfirst; i++) {
@@ -427,9 +604,11 @@ static void json_card(buf *b, const card *c)
                   "\"replayed_at\":\"%s\",\"episodes\":%ld,",
                c->file_sha256, c->contract_sha256, c->generator_version,
                c->fingerprint, c->replayed_at, c->episodes);
-    js_rate(b, "pass", c->pass, c->episodes);
+    buf_printf(b, "\"simulated\":%ld,\"observed\":%ld,", c->simulated,
+               c->observed);
+    js_rate(b, "pass", c->pass, c->simulated);
     buf_putc(b, ',');
-    js_rate(b, "reached", c->reached, c->episodes);
+    js_rate(b, "reached", c->reached, c->simulated);
     buf_printf(b, ",\"side_effects\":%ld,\"duplicate_writes\":%ld,"
                   "\"errors\":{\"total\":%ld,\"by_code\":{",
                c->side_effects, c->duplicates, c->errors);
@@ -474,6 +653,49 @@ static void json_card(buf *b, const card *c)
                 buf_printf(b, "%s\"%s\":%ld", n++ ? "," : "", card_outcomes[o],
                            d->outcomes[o]);
         buf_puts(b, "}}");
+    }
+    buf_puts(b, "],\"harness\":{");
+    for (int k = 0; k < 2; k++) {
+        const card_harness *h = &c->harness[k];
+        buf_printf(b, "%s\"%s\":{\"judged\":%ld,", k ? "," : "",
+                   k ? "observed" : "simulated", h->judged);
+        js_rate(b, "success", h->successes, h->judged);
+        buf_printf(b, ",\"rewarded\":%ld,\"mean_reward\":", h->rewarded);
+        if (h->rewarded)
+            buf_printf(b, "%.6f", h->mean_reward);
+        else
+            buf_puts(b, "null");
+        buf_printf(b, ",\"unfinished\":%ld}", h->unfinished);
+    }
+    buf_printf(b, "},\"observed_calls\":%ld,\"tools\":[", c->observed_calls);
+    for (int u = 0; u < 2; u++) {
+        const card_tool *v = u ? c->unknown : c->tools;
+        size_t n = u ? c->nunknown : c->ntools;
+        if (u)
+            buf_puts(b, "],\"unknown_tools\":[");
+        for (size_t i = 0; i < n; i++) {
+            buf_puts(b, i ? ",{\"tool\":" : "{\"tool\":");
+            js(b, v[i].tool);
+            buf_printf(b, ",\"calls\":%ld", v[i].calls);
+            if (!u) {
+                buf_printf(b, ",\"kind\":\"%s\",\"invalid\":%ld,"
+                              "\"off_schema\":%ld,\"rule\":",
+                           v[i].kind, v[i].invalid, v[i].off_schema);
+                if (v[i].rule)
+                    js(b, v[i].rule);
+                else
+                    buf_puts(b, "null");
+                buf_printf(b, ",\"rule_calls\":%ld", v[i].rule_calls);
+            }
+            buf_putc(b, '}');
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        buf_puts(b, k ? "],\"success_hat_k\":[" : "],\"pass_hat_k\":[");
+        for (size_t i = 0; i < c->npassk[k]; i++)
+            buf_printf(b, "%s{\"k\":%ld,\"rate\":%.6f,\"tasks\":%ld}",
+                       i ? "," : "", c->passk[k][i].k, c->passk[k][i].rate,
+                       c->passk[k][i].tasks);
     }
     buf_puts(b, "]}");
 }
@@ -549,6 +771,108 @@ static void why_not(buf *b, const card *a, const card *c,
 
 /* Appends the compare of a and c in format f to b; returns the exit
  * status (the compare's case, or EXIT_DB). */
+/* A p-value as people read it: 0.125, 0.0031, 2.5e-29. */
+static void p_value(buf *b, double p)
+{
+    if (p >= 0.001)
+        buf_printf(b, "%.3g", p);
+    else
+        buf_printf(b, "%.1e", p);
+}
+
+static void json_paired(buf *b, const card_paired *r, size_t n)
+{
+    buf_puts(b, ",\"paired\":[");
+    for (size_t i = 0; i < n; i++) {
+        const card_pairs *q = &r[i].pairs;
+        buf_printf(b, "%s{\"measure\":\"%s\",\"arm\":", i ? "," : "",
+                   r[i].measure);
+        js(b, r[i].arm);
+        buf_printf(b, ",\"shared\":%ld,\"only_a\":%ld,\"only_b\":%ld,"
+                      "\"one_trial\":%s,\"difference\":%.6f,"
+                      "\"ci95\":[%.6f,%.6f],\"method\":\"%s\","
+                      "\"pairs\":{\"of\":\"%s\",\"n\":%ld,\"both\":%ld,"
+                      "\"a_only\":%ld,\"b_only\":%ld,\"neither\":%ld,"
+                      "\"difference\":%.6f,\"ci95\":[%.6f,%.6f],"
+                      "\"mcnemar_p\":%.6g}}",
+                   r[i].shared, r[i].only_a, r[i].only_b,
+                   r[i].one_trial ? "true" : "false", r[i].diff, r[i].ci.lo,
+                   r[i].ci.hi, r[i].one_trial ? "tango" : "clustered_mean",
+                   r[i].one_trial ? "every trial" : "first trials", q->n,
+                   q->both, q->a_only, q->b_only, q->neither, q->diff,
+                   q->ci.lo, q->ci.hi, q->p);
+    }
+    buf_putc(b, ']');
+}
+
+/* The paired analysis of two runs, after the unpaired table. */
+static void text_paired(buf *b, const card *a, const card *c,
+                        const card_paired *r, size_t n, enum format f)
+{
+    int md = f == MARKDOWN;
+    for (size_t i = 0; i < n; i++) {
+        const card_paired *x = &r[i];
+        const card_pairs *q = &x->pairs;
+        if (i == 0 || strcmp(x->measure, r[i - 1].measure) != 0) {
+            int pass = strcmp(x->measure, "pass") == 0;
+            buf_printf(b, md ? "\n**Paired, by task** (%s): %ld tasks in "
+                               "both runs, %ld only in %s, %ld only in %s. "
+                             : "\npaired, by task (%s)\n  %ld tasks in both "
+                               "runs, %ld only in %s, %ld only in %s\n",
+                       pass ? "pass" : "the harness's success", x->shared,
+                       x->only_a, md ? cell(a->run) : tx(a->run), x->only_b,
+                       md ? cell(c->run) : tx(c->run));
+            if (x->one_trial)
+                buf_puts(b, md ? "One trial of each task in each run: A - B "
+                                 "with Tango's score interval; the pairs by "
+                                 "outcome, and McNemar's exact p.\n\n"
+                               : "one trial of each task in each run: A-B "
+                                 "with Tango's score interval;\nthe pairs "
+                                 "by outcome, and McNemar's exact p\n");
+            else
+                buf_puts(b, md ? "Several trials of a task: A - B is the "
+                                 "mean of per-task differences, its interval "
+                                 "clustered by task; the pairs by outcome "
+                                 "and McNemar's exact p are of each task's "
+                                 "first trial.\n\n"
+                               : "several trials of a task: A-B is the mean "
+                                 "of per-task differences, its interval\n"
+                                 "clustered by task; the pairs by outcome "
+                                 "and McNemar's exact p are of each\ntask's "
+                                 "first trial\n");
+            buf_puts(b, md ? "| arm | tasks | A - B | 95% CI | A only | "
+                             "B only | both | neither | McNemar p |\n"
+                             "|---|---:|---:|---|---:|---:|---:|---:|---:|\n"
+                           : "arm            tasks     A-B  95% CI of A-B     "
+                             "A only B only  McNemar p\n");
+        }
+        if (x->shared == 0) {
+            buf_printf(b, md ? "| %s | 0 | - | - | | | | | |\n"
+                             : "%-14s     0       -  -\n",
+                       md ? cell(x->arm) : tx(x->arm));
+            continue;
+        }
+        if (md)
+            buf_printf(b, "| %s | %ld | %+.1f | %+.1f to %+.1f | %ld | %ld | "
+                          "%ld | %ld | ",
+                       cell(x->arm), x->shared, 100 * x->diff, 100 * x->ci.lo,
+                       100 * x->ci.hi, q->a_only, q->b_only, q->both,
+                       q->neither);
+        else
+            buf_printf(b, "%-14s %5ld  %+6.1f  %+6.1f to %+6.1f  %6ld %6ld  ",
+                       tx(x->arm), x->shared, 100 * x->diff, 100 * x->ci.lo,
+                       100 * x->ci.hi, q->a_only, q->b_only);
+        if (q->n)
+            p_value(b, q->p);
+        else
+            buf_putc(b, '-');
+        buf_puts(b, md ? " |\n" : "\n");
+    }
+    if (n)
+        buf_puts(b, md ? "\nIn percentage points, A - B.\n"
+                       : "(percentage points, A-B)\n");
+}
+
 static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
                    int width, buf *b)
 {
@@ -561,11 +885,19 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
         return EXIT_DB;
     }
     card_row *rows = NULL;
-    size_t n = 0;
-    if (k == COMPARE_SAME)
-        rows = card_compare_rows(a, c, &n);
+    size_t n = 0, npaired = 0;
+    card_paired *paired = NULL;
+    if (k == COMPARE_SAME) {
+        if (card_compare_paired(db, a, c, &paired, &npaired, &e) < 0) {
+            fprintf(stderr, "card: %s\n", safe(e.msg));
+            contract_diff_free(&d);
+            return EXIT_DB;
+        }
+        if (a->simulated || c->simulated) /* per arm, unpaired */
+            rows = card_compare_rows(a, c, &n);
+    }
     if (f == HTML) {
-        html_compare(b, a, c, k, &d);
+        html_compare(b, a, c, k, &d, paired, npaired);
     } else if (f == JSON) {
         buf_puts(b, "{\"a\":");
         js(b, a->run);
@@ -617,6 +949,7 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
                                : "false");
             }
             buf_putc(b, ']');
+            json_paired(b, paired, npaired);
         }
         buf_puts(b, "}\n");
     } else {
@@ -625,15 +958,26 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
                    tx(a->run), tx(c->run));
         if (k != COMPARE_SAME) {
             why_not(b, a, c, k, &d, f, width);
+        } else if (!a->simulated && !c->simulated) {
+            buf_puts(b, f == MARKDOWN
+                            ? "Same tool file; observed episodes, paired by "
+                              "the harness's names of their tasks.\n"
+                            : "same tool file; observed episodes, paired by "
+                              "the harness's names of their tasks\n");
         } else if (f == MARKDOWN) {
-            buf_puts(b, "Same tool file and generator: the same tasks.\n\n"
-                         "| arm | A pass | B pass | A - B | 95% CI | "
-                         "excludes 0 |\n|---|---:|---:|---:|---|---|\n");
+            buf_puts(b, "Same tool file and generator: the same tasks.\n");
+            if (n)
+                buf_puts(b, "\nUnpaired, per arm (each run's pass rate):\n\n"
+                            "| arm | A pass | B pass | A - B | 95% CI | "
+                            "excludes 0 |\n|---|---:|---:|---:|---|---|\n");
         } else {
             buf_puts(b, "same tool file and generator: the same tasks, "
-                         "side by side (pass)\n\n");
-            buf_printf(b, "%-14s %13s  %13s  %6s  %s\n", "arm", "A pass",
-                       "B pass", "A-B", "95% CI of A-B");
+                         "side by side\n");
+            if (n) {
+                buf_puts(b, "\nunpaired, per arm: each run's pass rate\n");
+                buf_printf(b, "%-14s %13s  %13s  %6s  %s\n", "arm", "A pass",
+                           "B pass", "A-B", "95% CI of A-B");
+            }
         }
         int starred = 0;
         for (size_t i = 0; i < n; i++) {
@@ -660,7 +1004,7 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
                            sb, pct(rows[i].xb, rows[i].nb), 100 * diff,
                            100 * w.lo, 100 * w.hi, excl ? " *" : "");
         }
-        if (k == COMPARE_SAME)
+        if (k == COMPARE_SAME && n)
             buf_puts(b, f == MARKDOWN
                              ? "\nDifferences and intervals are in "
                                "percentage points (Newcombe's hybrid score "
@@ -673,7 +1017,10 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
                                "(percentage points; Newcombe's\nhybrid score "
                                "interval)\n");
     }
+    if (k == COMPARE_SAME && f != JSON && f != HTML)
+        text_paired(b, a, c, paired, npaired, f);
     free(rows);
+    card_paired_free(paired, npaired);
     contract_diff_free(&d);
     int rc = (int)k;
     if (b->failed) {

@@ -239,7 +239,8 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
     sqlite3_stmt *s = NULL;
     int rc;
     if (prepare(db, "SELECT seed IS NULL, count(*), count(success), "
-                    "coalesce(sum(success), 0), count(reward), avg(reward) "
+                    "coalesce(sum(success), 0), count(reward), avg(reward), "
+                    "sum(unfinished) "
                     "FROM episodes WHERE run = ? GROUP BY seed IS NULL",
                 run, &s, e) < 0)
         return -1;
@@ -250,6 +251,7 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
         c->harness[k].successes = (long)sqlite3_column_int64(s, 3);
         c->harness[k].rewarded = (long)sqlite3_column_int64(s, 4);
         c->harness[k].mean_reward = sqlite3_column_double(s, 5);
+        c->harness[k].unfinished = (long)sqlite3_column_int64(s, 6);
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
@@ -381,8 +383,8 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
         return read_failed(db, e);
 
     if (prepare(db, "SELECT count(*) FILTER (WHERE diverged = 1), "
-                    "count(diverged), count(*) - count(diverged) "
-                    "FROM calls WHERE run = ?",
+                    "count(diverged), count(*) FILTER (WHERE diverged IS "
+                    "NULL AND answer IS NOT NULL) FROM calls WHERE run = ?",
                 run, &s, e) < 0)
         return -1;
     if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -539,8 +541,11 @@ enum compare_case card_compare_case(const card *a, const card *b)
         return COMPARE_CONTRACTS;
     if (strcmp(a->file_sha256, b->file_sha256) != 0)
         return COMPARE_REFORMATTED;
-    if (a->generator_version != b->generator_version ||
-        strcmp(a->fingerprint, b->fingerprint) != 0)
+    /* observed episodes were not made by the generator: only the
+     * simulator's need the same one */
+    if ((a->simulated || b->simulated) &&
+        (a->generator_version != b->generator_version ||
+         strcmp(a->fingerprint, b->fingerprint) != 0))
         return COMPARE_GENERATORS;
     return COMPARE_SAME;
 }
@@ -721,6 +726,7 @@ typedef struct trial_row {
     char *task, *arm; /* arm NULL: observed */
     int observed;
     long trials, passes, judged, successes;
+    int first_pass, first_success; /* -1: NULL */
 } trial_row;
 
 static void trial_rows_free(trial_row *t, size_t n)
@@ -740,7 +746,8 @@ static int load_trials(sqlite3 *db, const char *run, trial_row **out,
     *out = NULL;
     *n = 0;
     if (prepare(db, "SELECT kind = 'observed', task, arm, trials, "
-                    "coalesce(passes, 0), judged, coalesce(successes, 0) "
+                    "coalesce(passes, 0), judged, coalesce(successes, 0), "
+                    "coalesce(first_pass, -1), coalesce(first_success, -1) "
                     "FROM trials WHERE run = ? ORDER BY kind, task",
                 run, &s, e) < 0)
         return -1;
@@ -761,6 +768,8 @@ static int load_trials(sqlite3 *db, const char *run, trial_row **out,
         t->passes = (long)sqlite3_column_int64(s, 4);
         t->judged = (long)sqlite3_column_int64(s, 5);
         t->successes = (long)sqlite3_column_int64(s, 6);
+        t->first_pass = sqlite3_column_int(s, 7);
+        t->first_success = sqlite3_column_int(s, 8);
     }
     sqlite3_finalize(s);
     return rc == SQLITE_DONE ? 0 : read_failed(db, e);
@@ -797,6 +806,7 @@ static int paired_row(card_paired *r, const trial_row *ta, size_t na,
         return err_set(e, ERR_NOMEM, "out of memory");
     }
     r->one_trial = 1;
+    card_pairs *q = &r->pairs;
     for (size_t i = 0; i < na; i++) {
         if (!counts(&ta[i], success, arm))
             continue;
@@ -812,14 +822,19 @@ static int paired_row(card_paired *r, const trial_row *ta, size_t na,
         d[r->shared++] = (double)c1 / (double)n1 - (double)c2 / (double)n2;
         if (n1 != 1 || n2 != 1)
             r->one_trial = 0;
-        else if (c1 && c2)
-            r->both++;
-        else if (c1)
-            r->a_only++;
-        else if (c2)
-            r->b_only++;
+        int f1 = success ? ta[i].first_success : ta[i].first_pass;
+        int f2 = success ? b->first_success : b->first_pass;
+        if (f1 < 0 || f2 < 0) /* a first trial the harness did not judge */
+            continue;
+        q->n++;
+        if (f1 && f2)
+            q->both++;
+        else if (f1)
+            q->a_only++;
+        else if (f2)
+            q->b_only++;
         else
-            r->neither++;
+            q->neither++;
     }
     for (size_t j = 0; j < nb; j++)
         if (counts(&tb[j], success, arm) &&
@@ -827,14 +842,14 @@ static int paired_row(card_paired *r, const trial_row *ta, size_t na,
             r->only_b++;
     if (r->shared == 0)
         r->one_trial = 0;
+    q->ci = tango((unsigned long)q->a_only, (unsigned long)q->b_only,
+                  (unsigned long)q->n, &q->diff);
+    q->p = mcnemar_exact((unsigned long)q->a_only, (unsigned long)q->b_only);
     if (r->one_trial) {
-        r->ci = tango((unsigned long)r->a_only, (unsigned long)r->b_only,
-                      (unsigned long)r->shared, &r->diff);
-        r->p = mcnemar_exact((unsigned long)r->a_only,
-                             (unsigned long)r->b_only);
+        r->diff = q->diff;
+        r->ci = q->ci;
     } else {
         r->ci = mean_interval(d, (unsigned long)r->shared, &r->diff);
-        r->p = -1.0;
     }
     free(d);
     return 0;

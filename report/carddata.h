@@ -55,6 +55,7 @@ typedef struct card_passk {
 typedef struct card_harness {
     long judged, successes, rewarded;
     double mean_reward;
+    long unfinished; /* of this kind */
 } card_harness;
 
 typedef struct card {
@@ -65,7 +66,7 @@ typedef struct card {
     long by_code[CARD_CODES];
     long unfinished, diverged_episodes, diverged_calls, problems;
     long compared_calls;  /* calls whose logged answer was compared */
-    long unlogged_calls;  /* calls with no answer logged */
+    long unlogged_calls;  /* replayed calls with no answer logged */
     long problems_no_run; /* in the whole database: lines that named no
                              run (a cut line, a line that is not JSON) */
     long simulated, observed; /* episodes of each kind */
@@ -142,19 +143,27 @@ card_row *card_compare_rows(const card *a, const card *b, size_t *n);
 /* Two runs paired by task: for one measure (pass, on simulated episodes;
  * success, the harness's, where both runs judged the task) and one arm
  * ("all", then each arm), the tasks both runs have (and those only one
- * has), and the difference A - B with its 95% interval.  With one trial
- * per task on each side: the pairs by outcome, Tango's interval and
- * McNemar's exact p; with more: the mean of per-task differences, its
- * interval clustered by task (mean_interval), and p < 0. */
+ * has), and the difference A - B with its 95% interval: with one trial per
+ * task on each side, Tango's interval; with more, the mean of per-task
+ * differences (each task's rate in A minus its rate in B), its interval
+ * clustered by task (mean_interval).  The pairs by outcome, and McNemar's
+ * exact p, are of one trial per task: the only one, or else each task's
+ * first (so that the pairs stay independent). */
+typedef struct card_pairs {
+    long n, both, a_only, b_only, neither;
+    double diff;
+    interval ci; /* Tango's */
+    double p;    /* McNemar's exact */
+} card_pairs;
+
 typedef struct card_paired {
     const char *measure; /* "pass" or "success" */
     char *arm;           /* "all", or an arm */
     long shared, only_a, only_b;
     int one_trial;       /* every shared task: one trial on each side */
-    long both, a_only, b_only, neither; /* one_trial: pairs by outcome */
     double diff;
     interval ci;
-    double p;            /* McNemar's exact p; -1 without one_trial */
+    card_pairs pairs;    /* one_trial: all; else the first trials */
 } card_paired;
 
 /* The paired rows of a and b (card_paired_free), *n set; -1 with e set. */

@@ -287,6 +287,67 @@ static void rate_row(buf *b, const char *name, long x, long n)
                    name, x, pct(x, n), 100 * w.lo, 100 * w.hi);
 }
 
+/* The observed episodes' tools, and pass^k, as tables. */
+static void html_observed(buf *b, const card *c)
+{
+    static const char *const names[2] = {"pass^k", "success^k"};
+    if (c->observed) {
+        buf_printf(b, "<h3>Observed episodes</h3>\n<p>%ld episodes, run "
+                      "against something other than the simulator: no "
+                      "simulator figure applies; %ld calls.",
+                   c->observed, c->observed_calls);
+        for (int k = 1; k < 2; k++)
+            if (c->harness[k].rewarded)
+                buf_printf(b, " Harness reward: %.3f mean, over %ld "
+                              "episodes.",
+                           c->harness[k].mean_reward, c->harness[k].rewarded);
+        buf_puts(b, "</p>\n");
+        if (c->ntools) {
+            buf_puts(b, "<table class=\"tools\"><thead><tr><th>tool</th>"
+                        "<th>kind</th><th>calls</th><th>invalid arguments</th>"
+                        "<th>answers off schema</th><th>commonest rule broken"
+                        "</th></tr></thead><tbody>\n");
+            for (size_t i = 0; i < c->ntools; i++) {
+                const card_tool *t = &c->tools[i];
+                buf_puts(b, "<tr><td>");
+                esc(b, t->tool);
+                buf_printf(b, "</td><td>%s</td><td>%ld</td><td>%ld</td>"
+                              "<td>%ld</td><td>",
+                           t->kind, t->calls, t->invalid, t->off_schema);
+                if (t->rule)
+                    esc(b, t->rule);
+                buf_puts(b, "</td></tr>\n");
+            }
+            buf_puts(b, "</tbody></table>\n");
+        }
+        if (c->nunknown) {
+            buf_puts(b, "<p>Tools the file does not have: ");
+            size_t shown = c->nunknown < 10 ? c->nunknown : 10;
+            for (size_t i = 0; i < shown; i++) {
+                buf_puts(b, i ? ", <code>" : "<code>");
+                esc(b, c->unknown[i].tool);
+                buf_printf(b, "</code> &#215;%ld", c->unknown[i].calls);
+            }
+            if (c->nunknown > shown)
+                buf_printf(b, ", and %zu more", c->nunknown - shown);
+            buf_puts(b, ".</p>\n");
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        if (c->npassk[k] < 2)
+            continue;
+        buf_printf(b, "<h3>Trials: %s</h3>\n<table class=\"passk\"><thead>"
+                      "<tr><th>k</th><th>%s</th><th>tasks</th></tr></thead>"
+                      "<tbody>\n",
+                   names[k], names[k]);
+        for (size_t i = 0; i < c->npassk[k]; i++)
+            buf_printf(b, "<tr><td>%ld</td><td>%.1f%%</td><td>%ld</td></tr>\n",
+                       c->passk[k][i].k, 100 * c->passk[k][i].rate,
+                       c->passk[k][i].tasks);
+        buf_puts(b, "</tbody></table>\n");
+    }
+}
+
 void html_card(buf *b, const card *c, int n)
 {
     buf_puts(b, "<section class=\"card\">\n<h2>Card: ");
@@ -298,19 +359,35 @@ void html_card(buf *b, const card *c, int n)
                   "<thead><tr><th></th><th>count</th><th>rate</th>"
                   "<th>95%% CI</th></tr></thead><tbody>\n",
                c->episodes, c->episodes == 1 ? "" : "s");
-    rate_row(b, "pass", c->pass, c->episodes);
-    rate_row(b, "reached", c->reached, c->episodes);
-    count_row(b, "side effects", NULL, c->side_effects);
-    count_row(b, "duplicate writes", NULL, c->duplicates);
-    count_row(b, "errors", NULL, c->errors);
-    for (int i = 0; i < CARD_CODES; i++)
-        if (c->by_code[i])
-            count_row(b, "errors", card_codes[i], c->by_code[i]);
+    if (c->observed) {
+        count_row(b, "replayed against tasks", NULL, c->simulated);
+        count_row(b, "observed", NULL, c->observed);
+    }
+    int sim = c->simulated || !c->observed; /* simulator figures apply */
+    if (sim) {
+        rate_row(b, "pass", c->pass, c->simulated);
+        rate_row(b, "reached", c->reached, c->simulated);
+    }
+    for (int k = 0; k < 2; k++)
+        if (c->harness[k].judged)
+            rate_row(b, k ? "harness success (observed)"
+                          : "harness success (replayed)",
+                     c->harness[k].successes, c->harness[k].judged);
+    if (sim) {
+        count_row(b, "side effects", NULL, c->side_effects);
+        count_row(b, "duplicate writes", NULL, c->duplicates);
+        count_row(b, "errors", NULL, c->errors);
+        for (int i = 0; i < CARD_CODES; i++)
+            if (c->by_code[i])
+                count_row(b, "errors", card_codes[i], c->by_code[i]);
+    }
     count_row(b, "unfinished", NULL, c->unfinished);
-    count_row(b, "diverged episodes", NULL, c->diverged_episodes);
-    count_row(b, "diverged calls", NULL, c->diverged_calls);
-    count_row(b, "calls compared", NULL, c->compared_calls);
-    count_row(b, "calls with no answer logged", NULL, c->unlogged_calls);
+    if (sim) {
+        count_row(b, "diverged episodes", NULL, c->diverged_episodes);
+        count_row(b, "diverged calls", NULL, c->diverged_calls);
+        count_row(b, "calls compared", NULL, c->compared_calls);
+        count_row(b, "calls with no answer logged", NULL, c->unlogged_calls);
+    }
     count_row(b, "problems", NULL, c->problems);
     if (c->problems_no_run)
         count_row(b, "problems that name no run (in the database)", NULL,
@@ -356,6 +433,7 @@ void html_card(buf *b, const card *c, int n)
         }
         buf_puts(b, "</tbody></table>\n");
     }
+    html_observed(b, c);
     if (c->nfirst) {
         buf_printf(b, "<h3>Problems (first %zu)</h3>\n<ul class=\"problems\">",
                    c->nfirst);
@@ -373,6 +451,63 @@ void html_card(buf *b, const card *c, int n)
         buf_puts(b, "</ul>\n");
     }
     buf_puts(b, "</section>\n");
+}
+
+/* The paired analysis: a table per measure. */
+static void html_paired(buf *b, const card *a, const card *c,
+                        const card_paired *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const card_paired *x = &r[i];
+        const card_pairs *q = &x->pairs;
+        if (i == 0 || strcmp(x->measure, r[i - 1].measure) != 0) {
+            if (i)
+                buf_puts(b, "</tbody></table>\n");
+            buf_printf(b, "<h3>Paired, by task (%s)</h3>\n<p>%ld tasks in "
+                          "both runs, %ld only in ",
+                       strcmp(x->measure, "pass") == 0
+                           ? "pass"
+                           : "the harness&#39;s success",
+                       x->shared, x->only_a);
+            esc(b, a->run);
+            buf_printf(b, ", %ld only in ", x->only_b);
+            esc(b, c->run);
+            buf_puts(b, x->one_trial
+                            ? ". One trial of each task in each run: A - B "
+                              "with Tango&#39;s score interval; the pairs by "
+                              "outcome, and McNemar&#39;s exact p.</p>\n"
+                            : ". Several trials of a task: A - B is the mean "
+                              "of per-task differences, its interval "
+                              "clustered by task; the pairs by outcome and "
+                              "McNemar&#39;s exact p are of each task&#39;s "
+                              "first trial.</p>\n");
+            buf_puts(b, "<table class=\"paired\"><thead><tr><th>arm</th>"
+                        "<th>tasks</th><th>A - B (points)</th><th>95% CI</th>"
+                        "<th>A only</th><th>B only</th><th>both</th>"
+                        "<th>neither</th><th>McNemar p</th></tr></thead>"
+                        "<tbody>\n");
+        }
+        buf_puts(b, "<tr><td>");
+        esc(b, x->arm);
+        if (x->shared == 0) {
+            buf_puts(b, "</td><td>0</td><td>-</td><td>-</td><td></td><td></td>"
+                        "<td></td><td></td><td></td></tr>\n");
+            continue;
+        }
+        buf_printf(b, "</td><td>%ld</td><td>%+.1f</td><td>%+.1f to %+.1f</td>"
+                      "<td>%ld</td><td>%ld</td><td>%ld</td><td>%ld</td><td>",
+                   x->shared, 100 * x->diff, 100 * x->ci.lo, 100 * x->ci.hi,
+                   q->a_only, q->b_only, q->both, q->neither);
+        if (q->n == 0)
+            buf_putc(b, '-');
+        else if (q->p >= 0.001)
+            buf_printf(b, "%.3g", q->p);
+        else
+            buf_printf(b, "%.1e", q->p);
+        buf_puts(b, "</td></tr>\n");
+    }
+    if (n)
+        buf_puts(b, "</tbody></table>\n");
 }
 
 /* The hashes of both runs, as the refusal gives them. */
@@ -418,7 +553,7 @@ static void name_list(buf *b, const char *what, char **names, size_t n)
 }
 
 void html_compare(buf *b, const card *a, const card *c, enum compare_case k,
-                  const contract_diff *d)
+                  const contract_diff *d, const card_paired *p, size_t np)
 {
     buf_puts(b, "<section class=\"compare\">\n<h2>Compare: ");
     esc(b, a->run);
@@ -445,10 +580,17 @@ void html_compare(buf *b, const card *a, const card *c, enum compare_case k,
         buf_puts(b, "</section>\n");
         return;
     }
+    if (!a->simulated && !c->simulated) {
+        buf_puts(b, "Same tool file; observed episodes, paired by the "
+                    "harness's names of their tasks.</p>\n");
+        html_paired(b, a, c, p, np);
+        buf_puts(b, "</section>\n");
+        return;
+    }
     buf_puts(b, "Same tool file and generator: the same tasks, side by "
-                "side. Each row is the difference of pass rates A - B, in "
-                "percentage points, with its 95% interval (Newcombe's, for "
-                "two independent proportions).</p>\n");
+                "side. Unpaired, per arm: each row is the difference of pass "
+                "rates A - B, in percentage points, with its 95% interval "
+                "(Newcombe's, for two independent proportions).</p>\n");
     size_t n = 0;
     card_row *rows = card_compare_rows(a, c, &n);
     if (!rows) {
@@ -507,7 +649,9 @@ void html_compare(buf *b, const card *a, const card *c, enum compare_case k,
                    100 * diff[i], 100 * w[i].lo, 100 * w[i].hi,
                    sure ? "yes" : "no");
     }
-    buf_puts(b, "</tbody></table>\n</section>\n");
+    buf_puts(b, "</tbody></table>\n");
+    html_paired(b, a, c, p, np);
+    buf_puts(b, "</section>\n");
     free(w);
     free(diff);
     free(rows);

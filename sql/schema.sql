@@ -270,13 +270,17 @@ GROUP BY e.run_id, o.dial, o.outcome;
 
 -- Per run and task: its trials (episodes of the same task in one run: the
 -- same seed and arm, or the same task_name for observed episodes), how
--- many passed, and how many the harness judged and called a success.
+-- many passed, how many the harness judged and called a success, and the
+-- first trial's (the first written) pass and success.
 CREATE VIEW IF NOT EXISTS trials AS
 SELECT r.run,
        CASE WHEN e.seed IS NULL THEN 'observed' ELSE 'simulated' END AS kind,
        coalesce(e.task_id, e.task_name) AS task, e.arm,
        count(*) AS trials, sum(e.pass) AS passes,
-       count(e.success) AS judged, sum(e.success) AS successes
+       count(e.success) AS judged, sum(e.success) AS successes,
+       min(e.episode_id) AS first_episode, -- SQLite: the columns below are
+       e.pass AS first_pass,               -- that episode's
+       e.success AS first_success
 FROM episode_rows e JOIN runs r ON r.run_id = e.run_id
 WHERE coalesce(e.task_id, e.task_name) IS NOT NULL
 GROUP BY e.run_id, kind, task;

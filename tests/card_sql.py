@@ -29,7 +29,10 @@ def get(obj, path):
 
 def check(what, want, got):
     global passed, failed
-    ok = (abs(want - got) < 1e-6 if isinstance(got, float) else want == got)
+    if got is None or want is None:  # NULL in SQL, null in the card
+        ok = got is None and want in (None, 0)
+    else:
+        ok = (abs(want - got) < 1e-6 if isinstance(got, float) else want == got)
     if ok:
         passed += 1
     else:
@@ -45,13 +48,25 @@ for line in open(cards, encoding="utf-8"):
             items, key, field = card["arms"], "arm", path[len("arms[]."):]
         elif path.startswith("dials[]."):
             items, key, field = card["dials"], "dial", path[len("dials[]."):]
+        elif path.startswith("tools[]."):
+            items, key, field = card["tools"], "tool", path[len("tools[]."):]
+        elif path.startswith("unknown_tools[]."):
+            items, key, field = (card["unknown_tools"], "tool",
+                                 path[len("unknown_tools[]."):])
+        elif path.startswith("pass_hat_k[]."):
+            items, key, field = card["pass_hat_k"], "k", path[len("pass_hat_k[]."):]
+        elif path.startswith("success_hat_k[]."):
+            items, key, field = (card["success_hat_k"], "k",
+                                 path[len("success_hat_k[]."):])
         else:
             want = db.execute(sql, {"run": run}).fetchone()[0]
-            check("%s %s" % (run, path), want or 0, get(card, path))
+            got = get(card, path)
+            check("%s %s" % (run, path), want if got is None else want or 0, got)
             continue
         for item in items:
             want = db.execute(sql, {"run": run, key: item[key]}).fetchone()[0]
-            check("%s %s %s" % (run, item[key], path), want or 0,
-                  get(item, field))
+            got = get(item, field)
+            check("%s %s %s" % (run, item[key], path),
+                  want if got is None else want or 0, got)
 print("card sql: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -3,8 +3,9 @@
 # diverged answer, arguments that are not JSON, an unknown tool, problems
 # and unfinished episodes) is migrated when opened, and then:
 #  - card prints exactly what version 1's card printed of it
-#    (tests/migrate/*.gold: version 1's output, with only the count of
-#    calls compared added since), and says once that it migrated it;
+#    (tests/migrate/*.gold: version 1's output, with only what later
+#    cards added: calls compared, the paired analysis, the harness's
+#    figures, pass^k), and says once that it migrated it;
 #  - every column version 1 had, in every table and view, holds what it
 #    held (the tasks' JSON included);
 #  - replaying the same night into it changes nothing (every episode

@@ -245,7 +245,10 @@ sed 's/"run":"careful"/"run":"twin"/' "$TOP_SRCDIR/samples/night/careful.jsonl" 
 got=$("$CARD" --db "$T/twins.db" --compare careful twin)
 ok "a compare with no star" "no 95% interval of A-B excludes zero (percentage points; Newcombe's
 hybrid score interval)
-0" "$(printf '%s\n' "$got" | tail -n 2; printf '%s\n' "$got" | grep -c ' \*$')"
+0" "$(printf '%s\n' "$got" | grep -A1 '^no 95% interval'; printf '%s\n' "$got" | grep -c ' \*$')"
+# ... and, paired, every task the same on both sides: no discordant pair
+ok "a paired compare of twins" "all               96    +0.0    -3.8 to   +3.8       0      0  1" \
+    "$(printf '%s\n' "$got" | grep '^all  ' | tail -n 1)"
 
 # --- many episodes of the same tasks (trials), past the tasks kept at once
 # --- (256): each episode has the very task replay tasks makes for it

@@ -113,29 +113,35 @@ def close(a, b, tol):
     return abs(a - b) <= tol * max(1.0, abs(b)) or (a == b)
 
 
-passed = failed = 0
-for line in sys.stdin:
-    case, _, out = line.partition("=>")
-    w = case.split()
-    got = [float(t) for t in out.split()]
-    args = [float(t) if w[0] == "mean" else int(t) for t in w[1:]]
-    tol = 1e-12
-    if w[0] == "tango":
-        want, tol = tango(*args), 1e-7
-    elif w[0] == "mcnemar":
-        want = (mcnemar(*args),)
-        tol = 1e-9 * min(1.0, want[0]) if want[0] else 0.0
-    elif w[0] == "passk":
-        want = (passk(*args),)
-    elif w[0] == "mean":
-        want = mean(args)
-    else:
-        want = wilson(*args)
-    if len(got) == len(want) and all(
-            abs(a - b) <= tol * max(1.0, abs(b)) for a, b in zip(got, want)):
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s: replay %s, oracle %s" % (case.strip(), got, list(want)))
-print("stats: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+def main():
+    global passed, failed
+    passed = failed = 0
+    for line in sys.stdin:
+        case, _, out = line.partition("=>")
+        w = case.split()
+        got = [float(t) for t in out.split()]
+        args = [float(t) if w[0] == "mean" else int(t) for t in w[1:]]
+        tol = 1e-12
+        if w[0] == "tango":
+            want, tol = tango(*args), 1e-7
+        elif w[0] == "mcnemar":
+            want = (mcnemar(*args),)
+            tol = 1e-9 * min(1.0, want[0]) if want[0] else 0.0
+        elif w[0] == "passk":
+            want = (passk(*args),)
+        elif w[0] == "mean":
+            want = mean(args)
+        else:
+            want = wilson(*args)
+        if len(got) == len(want) and all(
+                abs(a - b) <= tol * max(1.0, abs(b)) for a, b in zip(got, want)):
+            passed += 1
+        else:
+            failed += 1
+            print("FAIL %s: replay %s, oracle %s" % (case.strip(), got, list(want)))
+    print("stats: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

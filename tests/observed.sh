@@ -1,0 +1,66 @@
+# The observed night of samples/observed (two scripted agents logged as a
+# harness logs an external system: no seed, no arm, named tasks, three
+# trials each, "success" on the end line):
+#  - every figure that needs a task is NULL in the database, never 0;
+#  - its cards and their compare are exactly tests/observed/*.gold;
+#  - every figure of the cards is the query docs/card.md gives for it;
+#  - success^k and the paired compare are what an oracle computes from
+#    the transcripts themselves (tests/observed_oracle.py, with the
+#    statistics of tests/stats_oracle.py), not from the database.
+# UPDATE_GOLDEN=1 rewrites the gold.
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+tmpdir
+command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+: "${CARD:?}"
+export SOURCE_DATE_EPOCH=1790000000
+golds=$TOP_SRCDIR/tests/observed
+db=$TEST_TMP/observed.db
+pass=0 fail=0
+ok() { if check_eq "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
+gold() { # NAME TEXT
+    [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$2" > "$golds/$1.gold"
+    ok "$1" "$(cat "$golds/$1.gold")" "$2"
+}
+
+got=$(cd "$TOP_SRCDIR" && "$REPLAY" --db "$db" samples/observed 2>&1)
+ok "replaying the observed night" "replay: 564 lines: 564 used, 0 unchanged, 0 problems, 0 blank
+replay: 2 runs; 96 episodes written (0 replaced, 0 unfinished), 0 unchanged; 370 calls; into $db" "$got"
+
+# Nothing a task would give is there: NULL, not 0.
+ok "episodes: no simulator figure" "96|0|96|96" "$(sqlite3 "$db" "SELECT count(*),
+    count(seed) + count(arm) + count(task_id) + count(reached) + count(pass) +
+    count(side_effects) + count(errors) + count(diverged),
+    count(task_name), count(success) FROM episodes")"
+ok "calls: no replayed answer, effect or comparison" "370|0|370|370" \
+    "$(sqlite3 "$db" "SELECT count(*), count(answer) + count(effect) +
+        count(diverged) + count(step) + count(dial), count(logged_answer),
+        count(arguments_valid) FROM calls")"
+ok "trials per task" "steady|observed|16|3|3" "$(sqlite3 "$db" "SELECT run, kind,
+    count(*), min(trials), max(trials) FROM trials WHERE run = 'steady'
+    GROUP BY run, kind")"
+
+gold steady "$("$CARD" --db "$db" steady 2>&1)"
+gold erratic-markdown "$("$CARD" --db "$db" --markdown erratic 2>&1)"
+gold compare "$("$CARD" --db "$db" --compare steady erratic 2>&1)"
+gold compare-json "$("$CARD" --db "$db" --json --compare steady erratic 2>&1)"
+
+if [ -n "${PYTHON3:-}" ]; then
+    "$CARD" --db "$db" --json steady erratic > "$TEST_TMP/cards.jsonl"
+    if "$PYTHON3" "$TOP_SRCDIR/tests/card_sql.py" "$TOP_SRCDIR/docs/card.md" \
+        "$db" "$TEST_TMP/cards.jsonl"; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); fi
+    "$CARD" --db "$db" --json --compare steady erratic > "$TEST_TMP/compare.json"
+    got=$("$PYTHON3" "$TOP_SRCDIR/tests/observed_oracle.py" \
+        "$TOP_SRCDIR/samples/observed/steady.jsonl" \
+        "$TOP_SRCDIR/samples/observed/erratic.jsonl" \
+        "$TEST_TMP/cards.jsonl" "$TEST_TMP/compare.json")
+    ok "success^k and the paired compare, from the transcripts" \
+        "steady: success^k agrees (k = 1..3)
+erratic: success^k agrees (k = 1..3)
+paired: 16 tasks; first trials 3/2 discordant; interval and p agree" "$got"
+fi
+
+echo "observed: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
