@@ -50,3 +50,25 @@ ORDER BY source_file, source_line;
 SELECT r.run, t.path, substr(t.file_sha256, 1, 12) AS file
 FROM runs r JOIN tool_files t USING (file_sha256)
 WHERE t.contract_sha256 = (SELECT contract_sha256 FROM run_summary WHERE run = 'careful');
+
+-- 11. pass^k per run (success^k for observed episodes): the chance that k
+--     trials of a task all pass, over the tasks with k trials or more.
+SELECT run, kind, k, round(100.0 * rate, 1) AS pct, tasks
+FROM pass_hat_k ORDER BY run, kind, k;
+
+-- 12. Two runs paired by task: each task's rate in A and in B.
+SELECT a.task, a.arm, 1.0 * a.passes / a.trials AS a_rate,
+       1.0 * b.passes / b.trials AS b_rate
+FROM trials a JOIN trials b ON b.task = a.task AND b.kind = a.kind
+WHERE a.run = 'careful' AND b.run = 'sloppy' AND a.kind = 'simulated'
+ORDER BY a.task;
+
+-- 13. Observed episodes: calls per tool, invalid arguments, the harness's
+--     verdicts.
+SELECT e.run, c.tool, coalesce(c.kind, '(no such tool)') AS kind,
+       count(*) AS calls, count(*) FILTER (WHERE c.arguments_valid = 0) AS invalid
+FROM calls c JOIN episodes e ON e.episode_id = c.episode_id
+WHERE e.seed IS NULL GROUP BY e.run, c.tool ORDER BY e.run, calls DESC;
+SELECT run, count(success) AS judged, sum(success) AS successes,
+       avg(reward) AS mean_reward
+FROM episodes WHERE seed IS NULL GROUP BY run;
