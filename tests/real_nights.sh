@@ -342,5 +342,70 @@ exit 130" "$(cat "$T/int.err"; echo "exit $got_status")"
 ok "Ctrl-C: the rows" "96" \
     "$(sqlite3 "$T/int.db" 'SELECT count(*) FROM episodes')"
 
+# --- all of it at once: a real-like night (answers logged as JSON text,
+# --- answers missing, unknown tools with arguments, arguments that are
+# --- not JSON, repeated seeds, an observed run with the harness's verdicts,
+# --- a line cut short at the end), moved away from its tool file and
+# --- replayed with --tools-dir: every line accounted for, nothing lost
+mkdir -p "$T/reallike"
+"$PYTHON3" - > "$T/reallike/night.jsonl" <<'PY'
+import json
+out = [{"type": "run", "run": "gpt", "tools": "shop.json", "model": "gpt-x"},
+       {"type": "run", "run": "ext", "tools": "shop.json", "model": "gpt-x"}]
+for trial in range(3):
+    for seed in (7, 8):
+        e = "s%d-t%d" % (seed, trial)
+        out.append({"type": "episode", "run": "gpt", "episode": e,
+                    "seed": seed, "arm": "base"})
+        out.append({"type": "call", "run": "gpt", "episode": e,
+                    "call": {"type": "function", "function": {
+                        "name": "search_orders",
+                        "arguments": json.dumps({"query": "harbor granite"})}},
+                    "answer": json.dumps({"ok": True, "id": "Z-0362"})})
+        out.append({"type": "call", "run": "gpt", "episode": e,
+                    "call": {"name": "think", "arguments": {"plan": trial}}})
+        out.append({"type": "call", "run": "gpt", "episode": e,
+                    "call": {"name": "refund_order",
+                             "arguments": "{\"order_id\": \"Z-0362\","}})
+        out.append({"type": "end", "run": "gpt", "episode": e,
+                    "status": "done", "success": trial != 1})
+        o = "task%d-t%d" % (seed, trial)
+        out.append({"type": "episode", "run": "ext", "episode": o,
+                    "task_name": "task%d" % seed})
+        out.append({"type": "call", "run": "ext", "episode": o,
+                    "call": {"type": "tool_use", "name": "get_order",
+                             "input": {"order_id": "Z"}},
+                    "answer": {"content": [{"type": "text", "text": "{}"}]}})
+        out.append({"type": "end", "run": "ext", "episode": o,
+                    "success": trial == 0, "reward": 0.5 * trial})
+for line in out:
+    print(json.dumps(line))
+print('{"type":"call","run":"gpt","episode":"s7-t9","call":{"name":"sear')
+PY
+unset TASKREPLAY_TOOLS_DIR
+got=$(cd "$T/reallike" && "$REPLAY" --db r.db --tools-dir "$TOP_SRCDIR/samples/tools" \
+    night.jsonl 2>&1; echo "exit $?")
+export TASKREPLAY_TOOLS_DIR=$TOP_SRCDIR
+ok "a real-like night: every line accounted for" "night.jsonl:51: not JSON: expected a value (column 61)
+replay: 51 lines: 50 used, 0 unchanged, 1 problem, 0 blank
+replay: 2 runs; 12 episodes written (0 replaced, 0 unfinished), 0 unchanged; 24 calls; into r.db
+exit 1" "$got"
+# per run: episodes, calls, arguments kept as sent, arguments of unknown
+# tools, answers compared, diverged (seed 8's search answers otherwise),
+# answers logged but not compared (observed), the harness's successes
+ok "a real-like night: nothing lost" "gpt|6|18|6|6|6|3|0|4
+ext|6|6|0|0|0|0|6|2" \
+    "$(sqlite3 "$T/reallike/r.db" "SELECT e.run, count(DISTINCT e.episode),
+        count(*), count(c.arguments_raw),
+        count(c.arguments) FILTER (WHERE c.kind IS NULL),
+        count(c.diverged), count(*) FILTER (WHERE c.diverged = 1),
+        count(c.logged_answer) FILTER (WHERE c.diverged IS NULL),
+        (SELECT sum(success) FROM episodes x WHERE x.run = e.run)
+        FROM calls c JOIN episodes e ON e.episode_id = c.episode_id
+        GROUP BY e.run ORDER BY e.run DESC")"
+ok "a real-like night: trials" "ext|observed|2|3
+gpt|simulated|2|3" "$(sqlite3 "$T/reallike/r.db" "SELECT run, kind, count(*),
+    max(trials) FROM trials GROUP BY run, kind ORDER BY run")"
+
 echo "real nights: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
