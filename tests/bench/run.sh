@@ -3,7 +3,8 @@
 # parsing the JSONL with yajl's event API and inserting a row per call and
 # episode into SQLite in one transaction), then two shards on two cores
 # plus the merge against one process.  replay --timings gives each of its
-# threads' CPU seconds: the busiest one bounds the calls per second.
+# threads' CPU seconds: the busiest one bounds the calls per second; "db
+# B/ep" is the database's size per episode.
 #
 #   BENCH_SIZES   episodes of each night (default: 10000 100000)
 #   BENCH_SHARDS  the size for the shards run (default: the largest)
@@ -42,8 +43,8 @@ run() {
 }
 
 echo
-printf '%-9s %8s %9s %8s %9s %8s %8s %9s %6s %8s\n' episodes lines calls \
-    "replay s" "calls/s" "us/call" "peak MB" "floor s" ratio "floor/s"
+printf '%-9s %8s %9s %8s %9s %8s %8s %9s %6s %8s %8s\n' episodes lines calls \
+    "replay s" "calls/s" "us/call" "peak MB" "floor s" ratio "floor/s" "db B/ep"
 cpu=""
 threads=""
 for n in $sizes; do
@@ -57,6 +58,7 @@ for n in $sizes; do
         2> "$dir/replay.err"
     calls=$(sed -n 's/.*written.*; \([0-9]*\) calls;.*/\1/p' "$dir/replay.err")
     run floor "$FLOOR" "$dir/floor.db" "$night"/*.jsonl > "$dir/floor.out"
+    dbsize=$(stat -c %s "$dir/replay.db")
     read -r rs rk ru rsys < "$dir/replay.time"
     read -r fs fk fu fsys < "$dir/floor.time"
     cpu="$cpu $n:$ru+$rsys/$fu+$fsys"
@@ -65,10 +67,11 @@ $(tail -n 1 "$dir/replay.err" | awk -v n="$n" -v c="$calls" '{
         r = $6 > 0 ? c / $6 : 0; w = $10 > 0 ? c / $10 : 0
         printf "%-9d %8.2f %8.2f %8.2f %10.0f %10.0f", n, $6, $10, $14, r, w }')"
     awk -v n="$n" -v l="$lines" -v c="$calls" -v rs="$rs" -v rk="$rk" \
-        -v fs="$fs" 'BEGIN {
+        -v fs="$fs" -v db="$dbsize" 'BEGIN {
         rs = rs < 0.01 ? 0.01 : rs; fs = fs < 0.01 ? 0.01 : fs
-        printf "%-9d %8d %9d %8.2f %9.0f %8.2f %8.1f %9.2f %6.2f %8.0f\n",
-            n, l, c, rs, c / rs, 1e6 * rs / c, rk / 1024, fs, rs / fs, c / fs }'
+        printf "%-9d %8d %9d %8.2f %9.0f %8.2f %8.1f %9.2f %6.2f %8.0f %8.0f\n",
+            n, l, c, rs, c / rs, 1e6 * rs / c, rk / 1024, fs, rs / fs, c / fs,
+            db / n }'
 done
 
 echo "(cpu seconds, user+system, replay/floor:$cpu)"
