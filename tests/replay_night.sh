@@ -49,6 +49,16 @@ first=$(db_dump "$db")
 if err=$(sqlite3 "$db" < "$TOP_SRCDIR/sql/examples.sql" 2>&1 >/dev/null) &&
    [ -z "$err" ]; then ok; else ko "sql/examples.sql: $err"; fi
 
+# The tasks view puts each task's JSON together from its parts: byte for
+# byte what replay tasks prints for the same seeds and arms.
+arms=$(sqlite3 "$db" "SELECT group_concat(DISTINCT arm) FROM tasks")
+want=$("$REPLAY" tasks tools/shop.json --seeds 1-4 --arms "$arms" | sort)
+got=$(sqlite3 "$db" "SELECT t.task FROM tasks t JOIN runs r USING (file_sha256)
+    WHERE r.run = 'careful'" | sort)
+if check_eq "the tasks view against replay tasks" "$want" "$got" &&
+   check_eq "tasks compared" 96 "$(printf '%s\n' "$got" | wc -l)"
+then ok; else ko "the tasks view"; fi
+
 # Again: nothing changes, and the summary says so.
 want="replay: 2143 lines: 3 used, 2140 unchanged, 0 problems, 0 blank
 replay: 3 runs; 0 episodes written (0 replaced, 0 unfinished), 288 unchanged; 0 calls; into $db
