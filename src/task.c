@@ -8,6 +8,7 @@
 
 #include "answer.h"
 #include "canon.h"
+#include "chain.h"
 #include "draw.h"
 #include "fmt.h"
 #include "generator.h"
@@ -23,27 +24,6 @@ static int nomem(err *e)
 }
 
 /* ------------------------------------------------------------ the chain */
-
-/* Whether an argument takes any free string: its type admits a string,
- * and no enum or const narrows it. */
-static int free_string(const toolset *ts, const tool_arg *a)
-{
-    err e;
-    const value *s = schema_deref(ts->doc->root, a->schema, &e);
-    if (!s || s->kind != V_OBJECT || schema_kw(s, "enum") ||
-        schema_kw(s, "const"))
-        return 0;
-    const char *p = a->type;
-    size_t n = strlen("string");
-    for (;;) {
-        if (strncmp(p, "string", n) == 0 && (p[n] == '\0' || p[n] == '|'))
-            return 1;
-        p = strchr(p, '|');
-        if (!p)
-            return 0;
-        p++;
-    }
-}
 
 static const tool_arg *arg_named(const tool *t, const char *name)
 {
@@ -69,139 +49,47 @@ static int names_id(const char *name)
            (name[n - 2] == 'I' && name[n - 1] == 'D');
 }
 
-/* The members of t's answers as drawing merges them (allOf; no oneOf
- * branch, none being drawn yet); empty without an output schema. */
-static void output_shape(const toolset *ts, const tool *t, shape *sh)
+/* The handed names and what each can chain, the members of each tool's
+ * answers and their free-string fields: worked out once per tool table
+ * (chain.h). */
+static const struct chains *chains_of(const toolset *ts)
 {
-    sh->n = 0;
-    if (t->output_schema) /* no drawn value: no check, nothing to fail */
-        shape_of(sh, ts->doc->root, t->output_schema, NULL);
+    return ts->chains;
 }
 
-/* Whether the output-schema property m takes free strings. */
-static int free_string_field(const toolset *ts, const value_member *m)
-{
-    tool_arg a = {0};
-    if (m->key->kind != V_STRING)
-        return 0;
-    err e;
-    const value *s = schema_deref(ts->doc->root, m->val, &e);
-    const value *type = s && s->kind == V_OBJECT ? schema_kw(s, "type") : NULL;
-    if (!type)
-        return 0;
-    if (type->kind == V_STRING) {
-        a.type = type->u.str.ptr;
-    } else if (type->kind == V_ARRAY) {
-        for (size_t i = 0; i < type->u.arr.len; i++)
-            if (type->u.arr.items[i]->kind == V_STRING &&
-                strcmp(type->u.arr.items[i]->u.str.ptr, "string") == 0)
-                a.type = "string";
-    }
-    if (!a.type)
-        return 0;
-    a.schema = m->val;
-    return free_string(ts, &a);
-}
-
-/* Whether read r can hand a value: it has no output schema (the answer's
- * "id" holds it) or a free string field. */
-static int can_hand(const toolset *ts, const tool *r)
-{
-    if (!r->output_schema)
-        return 1;
-    shape sh;
-    output_shape(ts, r, &sh);
-    size_t at = 0;
-    for (const value_member *f; (f = shape_next(&sh, &at));)
-        if (free_string_field(ts, f))
-            return 1;
-    return 0;
-}
-
-/* What a handed argument named h can chain: the writes with a free
- * string argument h, and the reads without an argument h that can hand. */
-struct links {
-    const tool *writes[TASK_MAX_DEPTH];
-    size_t nwrites; /* counted past TASK_MAX_DEPTH - 1, kept up to it */
-    const tool *reads[64];
-    size_t nreads;
-    int reads_with_args; /* some of the reads take arguments */
-};
-
-static void links_of(const toolset *ts, const char *h, struct links *l)
-{
-    memset(l, 0, sizeof *l);
-    for (size_t i = 0; i < ts->ntools; i++) {
-        const tool *t = &ts->tools[i];
-        const tool_arg *a = arg_named(t, h);
-        if (t->kind == TOOL_WRITE && a && free_string(ts, a)) {
-            if (l->nwrites < TASK_MAX_DEPTH)
-                l->writes[l->nwrites] = t;
-            l->nwrites++;
-        } else if (t->kind == TOOL_READ && !a && can_hand(ts, t) &&
-                   l->nreads < sizeof l->reads / sizeof l->reads[0]) {
-            l->reads[l->nreads++] = t;
-            l->reads_with_args |= t->nargs > 0;
-        }
-    }
-}
-
-/* Calls fn for every name a handed argument may have (each once, in the
- * order of the tool table). */
-static void each_handed_name(const toolset *ts,
-                             void (*fn)(const toolset *, const char *, void *),
-                             void *ctx)
-{
-    for (size_t i = 0; i < ts->ntools; i++) {
-        const tool *t = &ts->tools[i];
-        if (t->kind != TOOL_WRITE)
-            continue;
-        for (size_t j = 0; j < t->nargs; j++) {
-            const char *h = t->args[j].name;
-            int seen = 0;
-            for (size_t k = 0; k < i && !seen; k++)
-                seen = ts->tools[k].kind == TOOL_WRITE &&
-                       arg_named(&ts->tools[k], h) != NULL;
-            for (size_t k = 0; k < j && !seen; k++)
-                seen = strcmp(t->args[k].name, h) == 0;
-            if (!seen && free_string(ts, &t->args[j]))
-                fn(ts, h, ctx);
-        }
-    }
-}
+_Static_assert(CHAIN_MAX_WRITES == TASK_MAX_DEPTH,
+               "a chain keeps as many writes as a task has steps");
 
 struct longest {
     size_t depth;
-    const char *h;
+    const chain_links *l;
 };
 
-static void longer(const toolset *ts, const char *h, void *ctx)
+static void longer(const chain_links *l, struct longest *best)
 {
-    struct longest *best = ctx;
-    struct links l;
-    links_of(ts, h, &l);
-    size_t d = l.nreads ? 1 + l.nwrites : 0;
+    size_t d = l->nreads ? 1 + l->nwrites : 0;
     if (d > TASK_MAX_DEPTH)
         d = TASK_MAX_DEPTH;
     if (d > best->depth) {
         best->depth = d;
-        best->h = h;
+        best->l = l;
     }
 }
 
 int task_longest(const toolset *ts, char *text, size_t size)
 {
     struct longest best = {0, NULL};
-    each_handed_name(ts, longer, &best);
+    const struct chains *c = chains_of(ts);
+    for (size_t i = 0; i < c->nnames; i++)
+        longer(&c->names[i], &best);
     size_t n = 0;
     text[0] = '\0';
     if (best.depth >= 2) {
-        struct links l;
-        links_of(ts, best.h, &l);
-        n += (size_t)snprintf(text, size, "%s", l.reads[0]->name);
+        const chain_links *l = best.l;
+        n += (size_t)snprintf(text, size, "%s", l->reads[0]->name);
         for (size_t i = 0; i + 1 < best.depth && n < size; i++)
             n += (size_t)snprintf(text + n, size - n, ", %s",
-                                  l.writes[i]->name);
+                                  l->writes[i]->name);
         return (int)best.depth;
     }
     for (size_t i = 0; i < ts->ntools; i++)
@@ -246,17 +134,15 @@ int task_check_depth(const toolset *ts, int depth, err *e)
 /* The handed argument names that can build depth d, ids first. */
 struct choices {
     int depth;
-    const char *names[64];
+    const chain_links *names[64];
     size_t n;
     int ids; /* names[] holds only id names */
 };
 
-static void choose(const toolset *ts, const char *h, void *ctx)
+static void choose(const chain_links *l, struct choices *c)
 {
-    struct choices *c = ctx;
-    struct links l;
-    links_of(ts, h, &l);
-    if (l.nreads == 0 || (int)l.nwrites < c->depth - 1)
+    const char *h = l->name;
+    if (l->nreads == 0 || (int)l->nwrites < c->depth - 1)
         return;
     if (names_id(h) && !c->ids) {
         c->n = 0;
@@ -264,7 +150,7 @@ static void choose(const toolset *ts, const char *h, void *ctx)
     }
     if ((names_id(h) || !c->ids) &&
         c->n < sizeof c->names / sizeof c->names[0])
-        c->names[c->n++] = h;
+        c->names[c->n++] = l;
 }
 
 /* ---------------------------------------------------------- arguments */
@@ -507,16 +393,12 @@ static const char *hand_field(struct maker *m, const tool *r, const value *v,
     *shared = 0;
     if (!r->output_schema)
         return "id";
-    shape sh;
-    output_shape(m->ts, r, &sh);
+    const chain_tool *ct = chain_tool_of(m->ts, r);
+    const shape *sh = &ct->out;
     for (int any = 0; any < 2; any++)
         for (int pass = 0; pass < 4; pass++)
-            for (size_t at = 0;;) {
-                const value_member *f = shape_next(&sh, &at);
-                if (!f)
-                    break;
-                if (!free_string_field(m->ts, f))
-                    continue;
+            for (size_t i = 0; i < ct->nfree_fields; i++) {
+                const value_member *f = ct->free_fields[i];
                 const char *name = f->key->u.str.ptr;
                 if (!any && has_arg(r, name))
                     continue;
@@ -524,7 +406,7 @@ static const char *hand_field(struct maker *m, const tool *r, const value *v,
                            : pass == 1 ? strcmp(name, "id") == 0
                            : pass == 2 ? names_id(name)
                                        : 1;
-                if (take && fits_field(m, &sh, name, v)) {
+                if (take && fits_field(m, sh, name, v)) {
                     *shared = any;
                     return name;
                 }
@@ -571,9 +453,8 @@ static value *draw_handed(struct maker *m, const char *label,
             m->t->hand_field = f;
             m->t->hand_field_is_arg = shared;
         } else if (m->t->steps[0].tool->output_schema) {
-            shape sh;
-            output_shape(m->ts, m->t->steps[0].tool, &sh);
-            if (!fits_field(m, &sh, m->t->hand_field, v))
+            const chain_tool *ct = chain_tool_of(m->ts, m->t->steps[0].tool);
+            if (!fits_field(m, &ct->out, m->t->hand_field, v))
                 continue;
         }
         return v;
@@ -735,18 +616,15 @@ static void make_id(task *t)
  * prefers first (ids, when some can), then the others. */
 struct all_choices {
     int depth;
-    const char *names[128];
+    const chain_links *names[128];
     size_t n;
 };
 
-static void choose_any(const toolset *ts, const char *h, void *ctx)
+static void choose_any(const chain_links *l, struct all_choices *c)
 {
-    struct all_choices *c = ctx;
-    struct links l;
-    links_of(ts, h, &l);
-    if (l.nreads && (int)l.nwrites >= c->depth - 1 &&
+    if (l->nreads && (int)l->nwrites >= c->depth - 1 &&
         c->n < sizeof c->names / sizeof c->names[0])
-        c->names[c->n++] = h;
+        c->names[c->n++] = l;
 }
 
 /* The arguments, the handed value and the handed field of the chain in
@@ -778,15 +656,18 @@ static int fill_chain(struct maker *m)
 static int build_chain(struct maker *m, draw_stream *st)
 {
     task *t = m->t;
+    const struct chains *chains = chains_of(m->ts);
     struct choices c = {.depth = t->depth};
-    each_handed_name(m->ts, choose, &c);
+    for (size_t i = 0; i < chains->nnames; i++)
+        choose(&chains->names[i], &c);
     if (c.n == 0)
         return task_check_depth(m->ts, t->depth, m->e);
     struct all_choices all = {.depth = t->depth};
     for (size_t i = 0; i < c.n; i++)
         all.names[all.n++] = c.names[i];
     struct all_choices rest = {.depth = t->depth};
-    each_handed_name(m->ts, choose_any, &rest);
+    for (size_t i = 0; i < chains->nnames; i++)
+        choose_any(&chains->names[i], &rest);
     for (size_t i = 0; i < rest.n && all.n < 128; i++) {
         int seen = 0;
         for (size_t j = 0; j < c.n && !seen; j++)
@@ -799,9 +680,8 @@ static int build_chain(struct maker *m, draw_stream *st)
     err_clear(&first);
     size_t tried = 0;
     for (size_t hi = 0; hi < all.n; hi++) {
-        const char *h = all.names[(h0 + hi) % all.n];
-        struct links l;
-        links_of(m->ts, h, &l);
+        chain_links l = *all.names[(h0 + hi) % all.n];
+        const char *h = l.name;
         /* reads: with arguments first, the seed's pick leading */
         const tool *reads[64];
         size_t npref = 0, nreads = 0;

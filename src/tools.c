@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain.h"
 #include "draw.h"
 #include "regex.h"
 #include "schema.h"
@@ -1125,6 +1126,8 @@ int toolset_build(toolset **out, const doc *d, err *e)
     if (rc == 0 && !b.nomem)
         refuse_undrawable(&b);
     strmap_free(&b.names);
+    if (rc == 0 && !b.nomem && chain_analyse(ts) < 0)
+        b.nomem = 1;
     if (rc == 0 && b.nomem)
         rc = err_set(e, ERR_NOMEM, "out of memory reading the tools");
     if (rc < 0) {
