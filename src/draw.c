@@ -23,12 +23,22 @@
 #define TOO_DEEP 24 /* a schema that needs itself deeper has no end */
 #define CHAIN_MAX 32 /* schemas entered at one place ($ref, allOf, a branch) */
 
+/* The path of the value being drawn ("$.lines[2].sku"), NUL-terminated:
+ * in its own bytes while it is short, as nearly every path is, so that a
+ * draw costs no allocation for it; on the heap past that. */
+#define PATH_SMALL 256
+struct dpath {
+    char *data; /* small, or the heap */
+    size_t len, cap;
+    char small[PATH_SMALL];
+};
+
 struct dctx {
     arena *a;
     const value *root;
     const draw_key *k;
     err *e;
-    buf path;
+    struct dpath path; /* never copied: data may point into it */
     /* The schemas entered since the path last grew: one entered twice
      * refers to itself without drawing anything, and has no end. */
     const value *chain[CHAIN_MAX];
@@ -36,6 +46,48 @@ struct dctx {
     size_t values, bytes; /* drawn so far, against DRAW_MAX_* */
     int hard;             /* out of memory or over budget: no retry */
 };
+
+static void path_init(struct dpath *p)
+{
+    p->data = p->small;
+    p->len = 0;
+    p->cap = sizeof p->small;
+    p->small[0] = '\0';
+}
+
+/* Appends n bytes: 0, or -1 out of memory (p unchanged). */
+static int path_add(struct dpath *p, const char *s, size_t n)
+{
+    if (n >= p->cap - p->len) {
+        if (n > SIZE_MAX / 2 - p->len)
+            return -1;
+        size_t cap = 2 * (p->len + n + 1);
+        char *d = p->data == p->small ? malloc(cap) : realloc(p->data, cap);
+        if (!d)
+            return -1;
+        if (p->data == p->small)
+            memcpy(d, p->small, p->len + 1);
+        p->data = d;
+        p->cap = cap;
+    }
+    memcpy(p->data + p->len, s, n);
+    p->len += n;
+    p->data[p->len] = '\0';
+    return 0;
+}
+
+/* Cuts the path back to its first len bytes. */
+static void path_cut(struct dpath *p, size_t len)
+{
+    p->len = len;
+    p->data[len] = '\0';
+}
+
+static void path_free(struct dpath *p)
+{
+    if (p->data != p->small)
+        free(p->data);
+}
 
 void draw_key_init(draw_key *k, const char *file_sha256, uint64_t seed,
                    const char *tool, const char *args_canonical,
@@ -562,13 +614,12 @@ static value *draw_string_checked(struct dctx *c, const value *s,
     size_t mark = c->path.len;
     value *v = NULL;
     for (int attempt = 0; attempt < 8; attempt++) {
-        if (attempt && (buf_putc(&c->path, '#') < 0 ||
-                        buf_putc(&c->path, (char)('0' + attempt)) < 0))
+        char mark_text[2] = {'#', (char)('0' + attempt)};
+        if (attempt && path_add(&c->path, mark_text, 2) < 0)
             return nomem(c);
         int from_pattern = 0;
         v = draw_string(c, K, name, &from_pattern);
-        c->path.len = mark;
-        c->path.data[mark] = '\0';
+        path_cut(&c->path, mark);
         if (!v)
             return NULL;
         if (sure_to_pass(K, v, from_pattern))
@@ -594,28 +645,27 @@ static value *gen_at(struct dctx *c, const value *schema, const char *name,
     size_t mark = c->path.len;
     int rc;
     if (key) {
-        rc = buf_putc(&c->path, '.') < 0 || buf_puts(&c->path, key) < 0;
+        rc = path_add(&c->path, ".", 1) < 0 ||
+             path_add(&c->path, key, strlen(key)) < 0;
     } else {
         char digits[24];
         size_t n = sizeof digits;
+        digits[--n] = ']';
         do
             digits[--n] = (char)('0' + index % 10);
         while ((index /= 10) != 0);
-        rc = buf_putc(&c->path, '[') < 0 ||
-             buf_append(&c->path, digits + n, sizeof digits - n) < 0 ||
-             buf_putc(&c->path, ']') < 0;
+        digits[--n] = '[';
+        rc = path_add(&c->path, digits + n, sizeof digits - n) < 0;
     }
     if (rc) {
-        c->path.len = mark;
-        c->path.data[mark] = '\0';
+        path_cut(&c->path, mark);
         return nomem(c);
     }
     size_t nchain = c->nchain;
     c->nchain = 0; /* a new place: its schemas may be entered again */
     value *v = gen(c, schema, key ? key : name, depth + 1);
     c->nchain = nchain;
-    c->path.len = mark;
-    c->path.data[mark] = '\0';
+    path_cut(&c->path, mark);
     return v;
 }
 
@@ -990,13 +1040,14 @@ static value *gen_in(struct dctx *c, const value *s, schema_keywords *K,
 int draw_value(value **out, arena *a, const value *root, const value *schema,
                const draw_key *k, const char *path, err *e)
 {
-    struct dctx c = {.a = a, .root = root, .k = k, .e = e, .path = BUF_INIT};
-    if (buf_puts(&c.path, path) < 0) {
+    struct dctx c = {.a = a, .root = root, .k = k, .e = e};
+    path_init(&c.path);
+    if (path_add(&c.path, path, strlen(path)) < 0) {
         err_set(e, ERR_NOMEM, "out of memory drawing a value");
         return -1;
     }
     const char *name = strrchr(path, '.');
     *out = gen(&c, schema, name ? name + 1 : NULL, 0);
-    buf_free(&c.path);
+    path_free(&c.path);
     return *out ? 0 : -1;
 }
