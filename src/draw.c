@@ -36,6 +36,7 @@ struct dpath {
 struct dctx {
     arena *a;
     const value *root;
+    const patterns *patterns; /* compiled patterns of root's document */
     const draw_key *k;
     err *e;
     struct dpath path; /* never copied: data may point into it */
@@ -143,7 +144,8 @@ static draw_stream stream_here(const struct dctx *c)
 static int accepts(const struct dctx *c, const value *schema, const value *v)
 {
     buf msg = BUF_INIT;
-    int rc = schema_check(c->root, schema, v, "the value", &msg);
+    int rc = schema_check_with(c->root, c->patterns, schema, v, "the value",
+                               &msg);
     buf_free(&msg);
     return rc < 0 ? -1 : rc == 0;
 }
@@ -484,11 +486,12 @@ static value *draw_string(struct dctx *c, const schema_keywords *K,
     const value *fmt = schema_keyword(K, SK_FORMAT);
     const value *pat = schema_keyword(K, SK_PATTERN);
     int done = 0;
-    regex *re = NULL;
+    const regex *re = NULL;
+    regex *owned = NULL; /* re, when compiled here for this draw */
     if (pat && pat->kind == V_STRING) {
-        char why[160];
-        re = regex_compile(pat->u.str.ptr, pat->u.str.len, why, sizeof why);
-        if (!re && strcmp(why, REGEX_NOMEM) == 0)
+        int oom;
+        re = patterns_regex(c->patterns, pat, &owned, &oom);
+        if (oom)
             return nomem(c);
     }
     /* A known format first (a date is a date); the pattern when the
@@ -504,7 +507,7 @@ static value *draw_string(struct dctx *c, const schema_keywords *K,
         regex_rng rng = {rng_next, &st};
         int rc = regex_generate(re, &rng, min, max, &b);
         if (rc < 0) {
-            regex_free(re);
+            regex_free(owned);
             buf_free(&b);
             return rc == REGEX_TOO_LONG
                        ? cannot(c, "the pattern's shortest match is too "
@@ -514,7 +517,7 @@ static value *draw_string(struct dctx *c, const schema_keywords *K,
         done = 1;
         *from_pattern = 1;
     }
-    regex_free(re);
+    regex_free(owned);
     if (!done) {
         size_t want = min > 6 ? min : (max < 6 ? max : 6);
         lowered l = {NULL, 0, 0, {0}};
@@ -1040,7 +1043,14 @@ static value *gen_in(struct dctx *c, const value *s, schema_keywords *K,
 int draw_value(value **out, arena *a, const value *root, const value *schema,
                const draw_key *k, const char *path, err *e)
 {
-    struct dctx c = {.a = a, .root = root, .k = k, .e = e};
+    return draw_value_with(out, a, root, NULL, schema, k, path, e);
+}
+
+int draw_value_with(value **out, arena *a, const value *root,
+                    const patterns *pt, const value *schema,
+                    const draw_key *k, const char *path, err *e)
+{
+    struct dctx c = {.a = a, .root = root, .patterns = pt, .k = k, .e = e};
     path_init(&c.path);
     if (path_add(&c.path, path, strlen(path)) < 0) {
         err_set(e, ERR_NOMEM, "out of memory drawing a value");

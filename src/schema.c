@@ -995,6 +995,7 @@ static const format_rule formats[] = {
 
 typedef struct check_ctx {
     const value *root;
+    const patterns *patterns; /* compiled patterns of root's document */
     const char *name;   /* what to call the instance itself */
     size_t name_len;
     int name_extends;   /* name is word "x": members become word "x.m" */
@@ -1322,14 +1323,14 @@ static int check_string(check_ctx *cx, const schema_keywords *K,
                           "characters", " long");
     kw = schema_keyword(K, SK_PATTERN);
     if (kw && kw->kind == V_STRING) {
-        char why[160];
-        regex *re = regex_compile(kw->u.str.ptr, kw->u.str.len, why,
-                                  sizeof why);
-        if (!re && strcmp(why, REGEX_NOMEM) == 0)
+        regex *owned;
+        int nomem;
+        const regex *re = patterns_regex(cx->patterns, kw, &owned, &nomem);
+        if (nomem)
             return -1;
         if (re) {
             int found = regex_search(re, str, len);
-            regex_free(re);
+            regex_free(owned);
             if (found < 0)
                 return -1; /* out of memory */
             if (!found)
@@ -1452,30 +1453,32 @@ static int check_array(check_ctx *cx, const frame *me,
 
 /* Whether the pattern (a V_STRING) matches the key text: 1, 0, or -1 when
  * the pattern is outside the regex subset (and so decides nothing). */
-static int pattern_matches(const value *pattern, const char *k, size_t n)
+static int pattern_matches(const patterns *pt, const value *pattern,
+                           const char *k, size_t n)
 {
-    char why[160];
     if (pattern->kind != V_STRING)
         return -1;
-    regex *re = regex_compile(pattern->u.str.ptr, pattern->u.str.len, why,
-                              sizeof why);
+    regex *owned;
+    int nomem;
+    const regex *re = patterns_regex(pt, pattern, &owned, &nomem);
     if (!re)
         return -1;
     int found = regex_search(re, k, n);
-    regex_free(re);
+    regex_free(owned);
     return found;
 }
 
 /* Whether properties or patternProperties name the member (a pattern
  * that cannot be compiled is given the benefit of the doubt). */
-static int declared(const value *props, const value *patterns, const char *k,
-                    size_t n)
+static int declared(const patterns *pt, const value *props,
+                    const value *pattern_props, const char *k, size_t n)
 {
     if (member_by_text(props, k, n))
         return 1;
-    if (patterns && patterns->kind == V_OBJECT)
-        for (size_t i = 0; i < patterns->u.obj.len; i++)
-            if (pattern_matches(patterns->u.obj.items[i].key, k, n) != 0)
+    if (pattern_props && pattern_props->kind == V_OBJECT)
+        for (size_t i = 0; i < pattern_props->u.obj.len; i++)
+            if (pattern_matches(pt, pattern_props->u.obj.items[i].key, k,
+                                n) != 0)
                 return 1;
     return 0;
 }
@@ -1484,7 +1487,8 @@ static int declared(const value *props, const value *patterns, const char *k,
 
 /* "argument "colour" is not allowed here; the allowed arguments are ..." */
 static int fail_not_allowed(check_ctx *cx, const value *props,
-                            const value *patterns, const char *k, size_t n)
+                            const value *pattern_props, const char *k,
+                            size_t n)
 {
     const char *word = members_word(cx);
     buf list = BUF_INIT;
@@ -1506,9 +1510,9 @@ static int fail_not_allowed(check_ctx *cx, const value *props,
                      ? -1
                      : 0;
         }
-    if (patterns && patterns->kind == V_OBJECT)
-        for (size_t i = 0; i < patterns->u.obj.len && rc == 0; i++) {
-            const value *p = patterns->u.obj.items[i].key;
+    if (pattern_props && pattern_props->kind == V_OBJECT)
+        for (size_t i = 0; i < pattern_props->u.obj.len && rc == 0; i++) {
+            const value *p = pattern_props->u.obj.items[i].key;
             if (p->kind != V_STRING)
                 continue;
             rc = buf_puts(&list, shown++ ? ", or names matching "
@@ -1537,13 +1541,13 @@ static int check_object(check_ctx *cx, const frame *me,
                         const schema_keywords *K, const value *inst)
 {
     const value *props = schema_keyword(K, SK_PROPERTIES);
-    const value *patterns = schema_keyword(K, SK_PATTERN_PROPERTIES);
+    const value *pattern_props = schema_keyword(K, SK_PATTERN_PROPERTIES);
     const value *extra =
         sub_deref(cx, schema_keyword(K, SK_ADDITIONAL_PROPERTIES));
     if (props && props->kind != V_OBJECT)
         props = NULL;
-    if (patterns && patterns->kind != V_OBJECT)
-        patterns = NULL;
+    if (pattern_props && pattern_props->kind != V_OBJECT)
+        pattern_props = NULL;
     char tmp[PYFLOAT_REPR_MAX];
     const char *k;
     size_t n;
@@ -1553,8 +1557,8 @@ static int check_object(check_ctx *cx, const frame *me,
     if (extra && extra->kind == V_BOOL && !extra->u.b)
         for (size_t i = 0; i < inst->u.obj.len; i++)
             if (key_text(inst->u.obj.items[i].key, tmp, &k, &n) &&
-                !declared(props, patterns, k, n))
-                return fail_not_allowed(cx, props, patterns, k, n);
+                !declared(cx->patterns, props, pattern_props, k, n))
+                return fail_not_allowed(cx, props, pattern_props, k, n);
 
     const value *req = schema_keyword(K, SK_REQUIRED);
     if (req && req->kind == V_ARRAY)
@@ -1591,15 +1595,17 @@ static int check_object(check_ctx *cx, const frame *me,
             if ((rc = check_below(cx, me, sub, member, k, n, 0)) != 0)
                 return rc;
         }
-        if (patterns)
-            for (size_t j = 0; j < patterns->u.obj.len; j++) {
-                int m = pattern_matches(patterns->u.obj.items[j].key, k, n);
+        if (pattern_props)
+            for (size_t j = 0; j < pattern_props->u.obj.len; j++) {
+                int m = pattern_matches(cx->patterns,
+                                        pattern_props->u.obj.items[j].key,
+                                        k, n);
                 if (m == 0)
                     continue;
                 named = 1;
                 if (m < 0)
                     continue;
-                rc = check_below(cx, me, patterns->u.obj.items[j].val,
+                rc = check_below(cx, me, pattern_props->u.obj.items[j].val,
                                  member, k, n, 0);
                 if (rc)
                     return rc;
@@ -1713,9 +1719,17 @@ static int check(check_ctx *cx, const frame *up, const value *schema,
 int schema_check(const value *root, const value *schema,
                  const value *instance, const char *name, buf *msg)
 {
+    return schema_check_with(root, NULL, schema, instance, name, msg);
+}
+
+int schema_check_with(const value *root, const patterns *pt,
+                      const value *schema, const value *instance,
+                      const char *name, buf *msg)
+{
     check_ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.root = root;
+    cx.patterns = pt;
     cx.name = name && *name ? name : "the value";
     cx.name_len = strlen(cx.name);
     /* word "x": a name that quotes a place extends into its members. */

@@ -192,8 +192,8 @@ static int draw_arg(struct maker *m, const tool_arg *arg, const char *where,
     fmt_cat(path, sizeof path, &n, where, strlen(where));
     fmt_cat(path, sizeof path, &n, ".", 1);
     fmt_cat(path, sizeof path, &n, arg->name, strlen(arg->name));
-    return draw_value(out, m->a, m->ts->doc->root, arg->schema, &m->key, path,
-                      m->e);
+    return draw_value_with(out, m->a, m->ts->doc->root, m->ts->patterns,
+                           arg->schema, &m->key, path, m->e);
 }
 
 /* 0 when v fits schema; else 1 (out of memory too: it marks m->oom,
@@ -201,7 +201,8 @@ static int draw_arg(struct maker *m, const tool_arg *arg, const char *where,
 static int fits(struct maker *m, const value *schema, const value *v)
 {
     buf msg = BUF_INIT;
-    int r = schema_check(m->ts->doc->root, schema, v, "the value", &msg);
+    int r = schema_check_with(m->ts->doc->root, m->ts->patterns, schema, v,
+                              "the value", &msg);
     buf_free(&msg);
     if (r < 0)
         m->oom = 1;

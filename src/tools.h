@@ -77,6 +77,9 @@ typedef struct toolset {
      * fields, the handed names and, for each, the writes that take it
      * and the reads that can hand it.  In the arena; never changed. */
     const struct chains *chains;
+    /* The document's `pattern`s compiled once (patterns.h), for the draw
+     * and the check: schema_check_with, draw_value_with.  Never changed. */
+    const struct patterns *patterns;
 } toolset;
 
 /* Builds the tool table of a parsed tool file.  Fails (ERR_VALUE) only
