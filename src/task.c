@@ -537,12 +537,8 @@ static int say_args(buf *b, const task *t, const task_step *s, err *e)
             buf_puts(b, " set to the value that answer gave");
             continue;
         }
-        buf text = BUF_INIT;
-        int rc = canon_write(&text, m->val, e);
         buf_putc(b, ' ');
-        buf_append(b, text.data, text.len);
-        buf_free(&text);
-        if (rc < 0)
+        if (canon_append(b, m->val, e) < 0)
             return -1;
     }
     return 0;
@@ -552,6 +548,7 @@ static int write_request(struct maker *m)
 {
     task *t = m->t;
     buf b = BUF_INIT;
+    buf_reserve(&b, 1023); /* most requests fit: one allocation, no growth */
     const task_step *target = &t->steps[t->depth - 1];
     const char *desc = target->tool->description;
     size_t dl = strlen(desc);
@@ -944,30 +941,33 @@ value *task_to_value(arena *a, const task *t, int generator_version)
 }
 
 /* task_write_json's pieces: "KEY": (after a comma unless first) and a
- * string member; keys are written in canonical order by the caller. */
-static int json_key(buf *b, const char *key, int first)
+ * string member; keys are written in canonical order by the caller.  A
+ * key is a literal, given with its comma, quotes and colon by KEY(), so
+ * that writing it is one append of a length known when compiling. */
+#define KEY(k) ",\"" k "\":", sizeof(",\"" k "\":") - 1
+
+static int json_key(buf *b, const char *key, size_t len, int first)
 {
-    int rc = first ? 0 : buf_putc(b, ',');
-    rc |= buf_putc(b, '"');
-    rc |= buf_puts(b, key);
-    return rc | buf_puts(b, "\":");
+    return first ? buf_append(b, key + 1, len - 1) : buf_append(b, key, len);
 }
 
-static int json_str(buf *b, const char *key, int first, const char *s)
+static int json_str(buf *b, const char *key, size_t len, int first,
+                    const char *s)
 {
-    return json_key(b, key, first) | canon_write_string(b, s, strlen(s));
+    return json_key(b, key, len, first) | canon_write_string(b, s, strlen(s));
 }
 
-static int json_int(buf *b, const char *key, int first, long long n)
+static int json_int(buf *b, const char *key, size_t len, int first,
+                    long long n)
 {
-    return json_key(b, key, first) | buf_put_int(b, n);
+    return json_key(b, key, len, first) | buf_put_int(b, n);
 }
 
 /* A drawn value: canon_append's own refusals are the caller's error. */
-static int json_value(buf *b, const char *key, int first, const value *v,
-                      err *e)
+static int json_value(buf *b, const char *key, size_t len, int first,
+                      const value *v, err *e)
 {
-    if (json_key(b, key, first) < 0)
+    if (json_key(b, key, len, first) < 0)
         return nomem(e);
     return canon_append(b, v, e);
 }
@@ -977,58 +977,59 @@ int task_write_json(buf *out, const task *t, int generator_version, err *e)
     char arm_text[ARM_ID_MAX];
     arm_id(&t->arm, arm_text);
     /* keys in code point order, as json.dumps(sort_keys=True) puts them */
-    int rc = buf_putc(out, '{') | json_str(out, "arm", 1, arm_text);
+    int rc = buf_putc(out, '{') | json_str(out, KEY("arm"), 1, arm_text);
     if (t->wrong) {
-        rc |= json_key(out, "baddata", 0) | buf_putc(out, '{');
+        rc |= json_key(out, KEY("baddata"), 0) | buf_putc(out, '{');
         if (rc < 0 ||
             (t->wrong_args &&
-             json_value(out, "arguments", 1, t->wrong_args, e) < 0) ||
-            json_value(out, "wrong", !t->wrong_args, t->wrong, e) < 0)
+             json_value(out, KEY("arguments"), 1, t->wrong_args, e) < 0) ||
+            json_value(out, KEY("wrong"), !t->wrong_args, t->wrong, e) < 0)
             return rc < 0 ? nomem(e) : -1;
         rc |= buf_putc(out, '}');
     }
-    rc |= json_int(out, "depth", 0, t->depth) |
-          json_key(out, "events", 0) | buf_putc(out, '[');
+    rc |= json_int(out, KEY("depth"), 0, t->depth) |
+          json_key(out, KEY("events"), 0) | buf_putc(out, '[');
     for (int i = 0; i < t->nevents; i++) {
         rc |= buf_puts(out, i ? ",{" : "{");
-        rc |= json_str(out, "dial", 1, knob_name(t->events[i].dial)) |
-              json_int(out, "nth", 0, t->events[i].nth) |
-              json_int(out, "step", 0, t->events[i].step) | buf_putc(out, '}');
+        rc |= json_str(out, KEY("dial"), 1, knob_name(t->events[i].dial)) |
+              json_int(out, KEY("nth"), 0, t->events[i].nth) |
+              json_int(out, KEY("step"), 0, t->events[i].step) |
+              buf_putc(out, '}');
     }
     rc |= buf_putc(out, ']') |
-          json_str(out, "file_sha256", 0, t->file_sha256) |
-          json_int(out, "generator", 0, generator_version) |
-          json_str(out, "id", 0, t->id) |
-          json_str(out, "request", 0, t->request) |
-          json_key(out, "seed", 0) | buf_put_uint(out, t->seed) |
-          json_key(out, "steps", 0) | buf_putc(out, '[');
+          json_str(out, KEY("file_sha256"), 0, t->file_sha256) |
+          json_int(out, KEY("generator"), 0, generator_version) |
+          json_str(out, KEY("id"), 0, t->id) |
+          json_str(out, KEY("request"), 0, t->request) |
+          json_key(out, KEY("seed"), 0) | buf_put_uint(out, t->seed) |
+          json_key(out, KEY("steps"), 0) | buf_putc(out, '[');
     for (int k = 0; k < t->depth && rc == 0; k++) {
         const task_step *s = &t->steps[k];
         rc |= buf_puts(out, k ? ",{" : "{");
-        if (rc < 0 || json_value(out, "arguments", 1, s->args, e) < 0)
+        if (rc < 0 || json_value(out, KEY("arguments"), 1, s->args, e) < 0)
             return rc < 0 ? nomem(e) : -1;
         if (s->takes_handed)
-            rc |= json_key(out, "handed", 0) | buf_putc(out, '{') |
-                  json_str(out, "argument", 1, t->hand_arg) |
-                  json_str(out, "field", 0, t->hand_field) |
-                  json_int(out, "from_step", 0, 1) | buf_putc(out, '}');
+            rc |= json_key(out, KEY("handed"), 0) | buf_putc(out, '{') |
+                  json_str(out, KEY("argument"), 1, t->hand_arg) |
+                  json_str(out, KEY("field"), 0, t->hand_field) |
+                  json_int(out, KEY("from_step"), 0, 1) | buf_putc(out, '}');
         if (k == 0 && t->depth >= 2) {
-            rc |= json_key(out, "hands", 0) | buf_putc(out, '{') |
-                  json_str(out, "argument", 1, t->hand_arg) |
-                  json_str(out, "field", 0, t->hand_field);
+            rc |= json_key(out, KEY("hands"), 0) | buf_putc(out, '{') |
+                  json_str(out, KEY("argument"), 1, t->hand_arg) |
+                  json_str(out, KEY("field"), 0, t->hand_field);
             if (t->hand_field_is_arg)
-                rc |= json_key(out, "field_named_as_argument", 0) |
+                rc |= json_key(out, KEY("field_named_as_argument"), 0) |
                       buf_puts(out, "true");
-            if (rc < 0 || json_value(out, "value", 0, t->handed, e) < 0)
+            if (rc < 0 || json_value(out, KEY("value"), 0, t->handed, e) < 0)
                 return rc < 0 ? nomem(e) : -1;
             rc |= buf_putc(out, '}');
         }
-        rc |= json_str(out, "kind", 0,
+        rc |= json_str(out, KEY("kind"), 0,
                        s->tool->kind == TOOL_READ ? "read" : "write") |
-              json_int(out, "step", 0, k + 1) |
-              json_str(out, "tool", 0, s->tool->name) | buf_putc(out, '}');
+              json_int(out, KEY("step"), 0, k + 1) |
+              json_str(out, KEY("tool"), 0, s->tool->name) | buf_putc(out, '}');
     }
-    rc |= buf_putc(out, ']') | json_int(out, "target", 0, t->depth) |
+    rc |= buf_putc(out, ']') | json_int(out, KEY("target"), 0, t->depth) |
           buf_putc(out, '}');
     return rc < 0 ? nomem(e) : 0;
 }
