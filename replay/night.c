@@ -39,8 +39,10 @@
 #define MAX_OPEN 10000   /* episodes open at once, by default */
 /* Episodes the writer has given back are kept, that many at most, to be
  * used again (their arena, calls and simulator, not their content): an
- * episode then costs no allocation.  What a big one took is given back. */
-#define SPARE_EPISODES 64
+ * episode then costs no allocation.  The writer gives them back in
+ * batches as large as its queue, so as many are kept.  What a big one
+ * took is given back. */
+#define SPARE_EPISODES QUEUE
 #define SPARE_ARENA (256u << 10) /* bytes of arena a spare one keeps */
 #define SPARE_CALLS 1024         /* call rows a spare one keeps room for */
 
@@ -679,16 +681,8 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     w->file_sha256 = r->ts->doc->file_sha256;
     w->request = t->request;
     w->depth = t->depth;
-    if (ep->task_json) {
-        w->task_json = ep->task_json; /* written once, by the cache */
-    } else {
-        buf_reset(&n->scratch);
-        if (task_write_json(&n->scratch, t, GENERATOR_VERSION, e) < 0) {
-            ep_done(n, ep);
-            return -1;
-        }
-        w->task_json = arena_text(ep->a, &n->scratch);
-    }
+    w->task_json = ep->task_json; /* written once, by the cache; */
+    w->task = t;                  /* else by the writer, on its thread */
     unsigned errors = 0;
     for (int c = 0; c <= SIM_RATE_LIMITED; c++) {
         row->err_by_code[c] = v.errors[c];
@@ -708,7 +702,7 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     row->duplicate_writes = v.duplicates;
     row->errors = errors;
     row->diverged = ep->diverged;
-    if (!w->task_json || !row->arm || !row->content_xxh3) {
+    if (!row->arm || !row->content_xxh3) {
         ep_done(n, ep);
         return nomem(e);
     }
