@@ -85,9 +85,22 @@ static const unsigned char *plain_run(const unsigned char *p,
 int canon_write_string(buf *out, const char *s, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
-    if (buf_reserve(out, len + 2) < 0 || buf_putc(out, '"') < 0)
+    if (len > SIZE_MAX - 3 || buf_reserve(out, len + 2) < 0)
         return -1;
     const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    const unsigned char *first = plain_run(p, end);
+    if (first == end) { /* most strings: nothing to escape, room made */
+        char *d = out->data + out->len;
+        d[0] = '"';
+        if (len)
+            memcpy(d + 1, s, len);
+        d[len + 1] = '"';
+        d[len + 2] = '\0';
+        out->len += len + 2;
+        return 0;
+    }
+    if (buf_putc(out, '"') < 0)
+        return -1;
     for (;;) {
         /* A run of bytes written as they are, then one escaped. */
         const unsigned char *run = p;
