@@ -98,11 +98,33 @@ void draw_key_init(draw_key *k, const char *file_sha256, uint64_t seed,
     unsigned char le[8];
     for (int i = 0; i < 8; i++)
         le[i] = (unsigned char)(seed >> (8 * i));
+    size_t sha_len = strlen(file_sha256) + 1, tool_len = strlen(tool) + 1;
     XXH3_64bits_reset(&k->state);
-    XXH3_64bits_update(&k->state, tag, sizeof tag); /* with its NUL */
-    XXH3_64bits_update(&k->state, file_sha256, strlen(file_sha256) + 1);
+    /* The layout in one piece when it is short, as it nearly always is:
+     * one update costs less than six, and hashes the same bytes. */
+    unsigned char one[512];
+    size_t fixed = sizeof tag + sha_len + sizeof le + tool_len;
+    if (fixed < sizeof one && args_len < sizeof one - fixed) {
+        size_t n = 0;
+        memcpy(one + n, tag, sizeof tag); /* with its NUL */
+        n += sizeof tag;
+        memcpy(one + n, file_sha256, sha_len);
+        n += sha_len;
+        memcpy(one + n, le, sizeof le);
+        n += sizeof le;
+        memcpy(one + n, tool, tool_len);
+        n += tool_len;
+        if (args_len)
+            memcpy(one + n, args_canonical, args_len);
+        n += args_len;
+        one[n++] = '\0';
+        XXH3_64bits_update(&k->state, one, n);
+        return;
+    }
+    XXH3_64bits_update(&k->state, tag, sizeof tag);
+    XXH3_64bits_update(&k->state, file_sha256, sha_len);
     XXH3_64bits_update(&k->state, le, sizeof le);
-    XXH3_64bits_update(&k->state, tool, strlen(tool) + 1);
+    XXH3_64bits_update(&k->state, tool, tool_len);
     XXH3_64bits_update(&k->state, args_canonical, args_len);
     XXH3_64bits_update(&k->state, "", 1);
 }
