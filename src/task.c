@@ -678,18 +678,18 @@ static int build_chain(struct maker *m, draw_stream *st)
     err_clear(&first);
     size_t tried = 0;
     for (size_t hi = 0; hi < all.n; hi++) {
-        chain_links l = *all.names[(h0 + hi) % all.n];
-        const char *h = l.name;
+        const chain_links *l = all.names[(h0 + hi) % all.n];
+        const char *h = l->name;
         /* reads: with arguments first, the seed's pick leading */
-        const tool *reads[64];
+        const tool *reads[CHAIN_MAX_READS];
         size_t npref = 0, nreads = 0;
-        for (size_t i = 0; i < l.nreads; i++)
-            if (!l.reads_with_args || l.reads[i]->nargs > 0)
-                reads[npref++] = l.reads[i];
+        for (size_t i = 0; i < l->nreads; i++)
+            if (!l->reads_with_args || l->reads[i]->nargs > 0)
+                reads[npref++] = l->reads[i];
         nreads = npref;
-        for (size_t i = 0; i < l.nreads; i++)
-            if (l.reads_with_args && l.reads[i]->nargs == 0)
-                reads[nreads++] = l.reads[i];
+        for (size_t i = 0; i < l->nreads; i++)
+            if (l->reads_with_args && l->reads[i]->nargs == 0)
+                reads[nreads++] = l->reads[i];
         draw_stream hs = *st;
         if (hi > 0) {
             char path[300];
@@ -697,12 +697,14 @@ static int build_chain(struct maker *m, draw_stream *st)
             hs = draw_at(&m->key, path, strlen(path));
         }
         size_t r0 = (size_t)draw_below(&hs, npref);
-        size_t nw = l.nwrites < TASK_MAX_DEPTH ? l.nwrites : TASK_MAX_DEPTH;
+        size_t nw = l->nwrites < TASK_MAX_DEPTH ? l->nwrites : TASK_MAX_DEPTH;
+        const tool *writes[TASK_MAX_DEPTH];
+        memcpy(writes, l->writes, nw * sizeof *writes);
         for (size_t i = nw; i > 1; i--) { /* Fisher-Yates */
             size_t j = draw_below(&hs, i);
-            const tool *tmp = l.writes[i - 1];
-            l.writes[i - 1] = l.writes[j];
-            l.writes[j] = tmp;
+            const tool *tmp = writes[i - 1];
+            writes[i - 1] = writes[j];
+            writes[j] = tmp;
         }
         for (size_t ri = 0; ri < nreads; ri++) {
             size_t r = ri < npref ? (r0 + ri) % npref : ri;
@@ -712,7 +714,7 @@ static int build_chain(struct maker *m, draw_stream *st)
                 t->steps[0].takes_handed = 0;
                 int bad = is_bad(m, reads[r]);
                 for (int k = 1; k < t->depth; k++) {
-                    t->steps[k].tool = l.writes[(w + (size_t)k - 1) % nw];
+                    t->steps[k].tool = writes[(w + (size_t)k - 1) % nw];
                     t->steps[k].takes_handed = 1;
                     bad |= is_bad(m, t->steps[k].tool);
                 }
