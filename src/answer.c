@@ -174,10 +174,8 @@ int answer_place_args(value **out, arena *a, const toolset *ts,
                                     SHAPE_MAX);
             int fits = nd > 0;
             for (size_t d = 0; d < nd && fits; d++) {
-                buf msg = BUF_INIT;
                 int r = schema_check_with(root, ts->patterns, defs[d], v,
-                                          "the value", &msg);
-                buf_free(&msg);
+                                          "the value", NULL);
                 if (r < 0)
                     return err_set(e, ERR_NOMEM,
                                    "out of memory placing arguments");

@@ -1000,7 +1000,7 @@ typedef struct check_ctx {
     size_t name_len;
     int name_extends;   /* name is word "x": members become word "x.m" */
     size_t name_inner;  /* length of x */
-    buf *msg;
+    buf *msg;           /* NULL: only the verdict is wanted, no sentence */
     const struct step *at; /* the member or item the walk is in */
     size_t steps;       /* members and items from the instance to at */
     size_t visits;
@@ -1080,6 +1080,8 @@ static int fail(check_ctx *cx, const char *fmt, ...)
 static int fail(check_ctx *cx, const char *fmt, ...)
 {
     buf *m = cx->msg;
+    if (!m) /* the verdict alone: nothing to write */
+        return 1;
     buf_reset(m);
     if (put_place(cx, m) < 0)
         return -1;
@@ -1233,6 +1235,8 @@ static int check_type(check_ctx *cx, const schema_keywords *K,
     }
     if (matched)
         return 0;
+    if (!cx->msg)
+        return 1;
     buf want = BUF_INIT;
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
@@ -1258,6 +1262,8 @@ static int check_enum(check_ctx *cx, const schema_keywords *K,
     buf shown = BUF_INIT;
     int rc = 0;
     if (c && !schema_equal(c, inst)) {
+        if (!cx->msg)
+            return 1;
         rc = put_json(&shown, c) < 0 ? -1
                                      : fail(cx, " must be %s", shown.data);
         buf_free(&shown);
@@ -1269,6 +1275,8 @@ static int check_enum(check_ctx *cx, const schema_keywords *K,
     for (size_t i = 0; i < e->u.arr.len; i++)
         if (schema_equal(e->u.arr.items[i], inst))
             return 0;
+    if (!cx->msg)
+        return 1;
     size_t n = e->u.arr.len;
     for (size_t i = 0; i < n && i < ENUM_SHOWN_MAX && rc == 0; i++)
         rc = (i > 0 && buf_puts(&shown, ", ") < 0) ||
@@ -1299,6 +1307,8 @@ static size_t code_points(const char *s, size_t n)
 static int fail_count(check_ctx *cx, const char *lead, const value *kw,
                       const char *one, const char *many, const char *tail)
 {
+    if (!cx->msg)
+        return 1;
     buf num = BUF_INIT;
     int rc = put_count(&num, kw) < 0
                  ? -1
@@ -1360,6 +1370,8 @@ static const value *number_kw(const value *v)
 /* Fails with " must be <rule> <limit>". */
 static int fail_limit(check_ctx *cx, const char *rule, const value *limit)
 {
+    if (!cx->msg)
+        return 1;
     buf num = BUF_INIT;
     int rc = put_json(&num, limit) < 0
                  ? -1
@@ -1490,6 +1502,8 @@ static int fail_not_allowed(check_ctx *cx, const value *props,
                             const value *pattern_props, const char *k,
                             size_t n)
 {
+    if (!cx->msg)
+        return 1;
     const char *word = members_word(cx);
     buf list = BUF_INIT;
     int rc = 0;
@@ -1629,27 +1643,38 @@ static int check_combinators(check_ctx *cx, const frame *me,
             if (rc)
                 return rc;
         }
+    /* A branch of anyOf or oneOf is asked for its verdict alone: what
+     * breaks it is never said (the sentence is about the whole). */
+    buf *msg = cx->msg;
     const value *any = schema_keyword(K, SK_ANY_OF);
     if (any && any->kind == V_ARRAY && any->u.arr.len > 0) {
         int matched = 0;
+        cx->msg = NULL;
         for (size_t i = 0; i < any->u.arr.len && !matched; i++) {
             int rc = check(cx, me, any->u.arr.items[i], inst);
-            if (rc < 0)
+            if (rc < 0) {
+                cx->msg = msg;
                 return -1;
+            }
             matched = rc == 0;
         }
+        cx->msg = msg;
         if (!matched)
             return fail(cx, " matches none of the schemas anyOf allows");
     }
     const value *one = schema_keyword(K, SK_ONE_OF);
     if (one && one->kind == V_ARRAY && one->u.arr.len > 0) {
         size_t matches = 0;
+        cx->msg = NULL;
         for (size_t i = 0; i < one->u.arr.len; i++) {
             int rc = check(cx, me, one->u.arr.items[i], inst);
-            if (rc < 0)
+            if (rc < 0) {
+                cx->msg = msg;
                 return -1;
+            }
             matches += rc == 0;
         }
+        cx->msg = msg;
         if (matches == 0)
             return fail(cx, " matches none of the schemas oneOf allows");
         if (matches > 1)
@@ -1741,11 +1766,12 @@ int schema_check_with(const value *root, const patterns *pt,
                         ? (size_t)(cx.name + cx.name_len - 1 - (q + 1))
                         : 0;
     cx.msg = msg;
-    buf_reset(msg);
+    if (msg)
+        buf_reset(msg);
     int rc = schema && instance ? check(&cx, NULL, schema, instance) : 0;
     if (cx.gave_up && rc > 0)
         rc = 0;
-    if (rc == 0)
+    if (rc == 0 && msg)
         buf_reset(msg);
     return rc;
 }

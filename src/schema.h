@@ -93,7 +93,8 @@ const value *schema_deref(const value *root, const value *schema, err *e);
  * one sentence an agent can act on, naming the place and the rule, e.g.
  *   argument "amount" must be at least 0
  * where `name` is what to call the instance: "the arguments" or
- * "argument \"amount\""; NULL means "the value"), -1 out of memory. */
+ * "argument \"amount\""; NULL means "the value"), -1 out of memory.
+ * msg NULL asks for the verdict alone: no sentence is written. */
 int schema_check(const value *root, const value *schema,
                  const value *instance, const char *name, buf *msg);
 
