@@ -197,13 +197,11 @@ static int draw_arg(struct maker *m, const tool_arg *arg, const char *where,
 }
 
 /* 0 when v fits schema; else 1 (out of memory too: it marks m->oom,
- * which task_make reports at its end). */
+ * which task_make reports at its end).  The verdict alone: no sentence. */
 static int fits(struct maker *m, const value *schema, const value *v)
 {
-    buf msg = BUF_INIT;
     int r = schema_check_with(m->ts->doc->root, m->ts->patterns, schema, v,
-                              "the value", &msg);
-    buf_free(&msg);
+                              "the value", NULL);
     if (r < 0)
         m->oom = 1;
     return r != 0;
@@ -856,9 +854,11 @@ int task_make(task **out, arena *a, const toolset *ts, uint64_t seed,
     make_id(t);
 
     struct maker m = {.a = a, .ts = ts, .t = t, .e = e};
-    char what[32];
-    snprintf(what, sizeof what, "task/d%d", t->depth);
-    draw_key_init(&m.key, ts->doc->file_sha256, seed, "", what, strlen(what));
+    char what[32], num[FMT_UINT_MAX + 1];
+    size_t wn = 0;
+    fmt_cat(what, sizeof what, &wn, "task/d", 6); /* "task/d2" */
+    fmt_cat(what, sizeof what, &wn, num, fmt_int(num, t->depth));
+    draw_key_init(&m.key, ts->doc->file_sha256, seed, "", what, wn);
     draw_stream st = draw_at(&m.key, "$.task.chain", strlen("$.task.chain"));
 
     if ((t->depth == 1 ? build_single(&m, &st) : build_chain(&m, &st)) < 0)
