@@ -37,6 +37,14 @@
 #define QUEUE 256        /* jobs waiting for the database's thread, at most */
 #define SAID_PROBLEMS 100 /* problems said on stderr one by one */
 #define MAX_OPEN 10000   /* episodes open at once, by default */
+/* Episodes the writer has given back are kept, that many at most, to be
+ * used again (their arena, calls and simulator, not their content): an
+ * episode then costs no allocation.  The writer gives them back in
+ * batches as large as its queue, so as many are kept.  What a big one
+ * took is given back. */
+#define SPARE_EPISODES QUEUE
+#define SPARE_ARENA (256u << 10) /* bytes of arena a spare one keeps */
+#define SPARE_CALLS 1024         /* call rows a spare one keeps room for */
 
 struct run {
     char *name, *tools, *sha;
@@ -59,11 +67,13 @@ struct toolfile {
 };
 
 struct episode {
+    night *night;
     size_t run;
-    char *name;
+    char *name; /* in a */
     arena *a;
     task *t;
     sim *s;
+    sim *spare_sim; /* a simulator kept for the next use of the episode */
     XXH3_state_t hash;
     db_call *calls;
     size_t ncalls, cap;
@@ -81,7 +91,8 @@ struct episode {
     int success, has_reward; /* the end line's (success -1: none) */
     double reward;
     size_t slot;         /* in night.eps */
-    struct episode *older, *newer; /* the open ones, in opening order */
+    struct episode *older, *newer; /* the open ones, in opening order;
+                                      older links the spare ones */
 };
 
 struct night {
@@ -100,6 +111,8 @@ struct night {
     int refusals; /* some run has a refused run line (struct run) */
     struct episode *oldest, *newest;
     size_t nopen, max_open;
+    struct episode *spare; /* given back, to be used again (ep_done) */
+    size_t nspare;
     unsigned long evicted;  /* written unfinished to keep max_open */
     uint64_t secret;        /* keys the hashes of names from input */
     idset seen;             /* every (run, episode) of this night */
@@ -477,11 +490,79 @@ static void ep_free(struct episode *ep)
     if (!ep)
         return;
     sim_free(ep->s);
+    sim_free(ep->spare_sim);
     taskcache_release(ep->loan);
     arena_free(ep->a);
     free(ep->calls);
-    free(ep->name);
     free(ep);
+}
+
+/* An episode is done with (written, or dropped): kept to be used again
+ * while there are few spare ones, else freed. */
+static void ep_done(night *n, struct episode *ep)
+{
+    if (!ep)
+        return;
+    if (n->nspare >= SPARE_EPISODES) {
+        ep_free(ep);
+        return;
+    }
+    taskcache_release(ep->loan);
+    arena_recycle(ep->a, SPARE_ARENA);
+    arena *a = ep->a;
+    sim *s = ep->s ? ep->s : ep->spare_sim;
+    if (ep->s && ep->spare_sim)
+        sim_free(ep->spare_sim);
+    db_call *calls = ep->calls;
+    size_t cap = ep->cap;
+    if (cap > SPARE_CALLS) {
+        free(calls);
+        calls = NULL;
+        cap = 0;
+    }
+    memset(ep, 0, sizeof *ep);
+    ep->night = n;
+    ep->a = a;
+    ep->spare_sim = s;
+    ep->calls = calls;
+    ep->cap = cap;
+    ep->older = n->spare;
+    n->spare = ep;
+    n->nspare++;
+}
+
+/* A zeroed episode with an empty arena: a spare one, or a new one; NULL
+ * out of memory. */
+static struct episode *ep_new(night *n)
+{
+    struct episode *ep = n->spare;
+    if (ep) {
+        n->spare = ep->older;
+        n->nspare--;
+        ep->older = NULL;
+        return ep;
+    }
+    ep = calloc(1, sizeof *ep);
+    if (ep && !(ep->a = arena_new())) {
+        free(ep);
+        return NULL;
+    }
+    if (ep)
+        ep->night = n;
+    return ep;
+}
+
+/* The episode's simulator for task t: its spare one started anew, or a
+ * new one. */
+static int ep_sim(struct episode *ep, const toolset *ts, err *e)
+{
+    if (ep->spare_sim) {
+        ep->s = ep->spare_sim;
+        ep->spare_sim = NULL;
+        sim_reuse(ep->s, ts, ep->t);
+        return 0;
+    }
+    return sim_new(&ep->s, ts, ep->t, e);
 }
 
 /* Takes ep out of the table (the caller frees it, or hands it over). */
@@ -541,9 +622,10 @@ static char *arena_text(arena *a, const buf *b)
     return arena_memdup(a, b->data ? b->data : "", b->len);
 }
 
-static void release_ep(void *ep)
+static void release_ep(void *owner)
 {
-    ep_free(ep);
+    struct episode *ep = owner;
+    ep_done(ep->night, ep);
 }
 
 /* Hands a finished (or, at the end, unfinished) episode, out of the
@@ -554,7 +636,7 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     writer_episode *w = arena_alloc(ep->a, sizeof *w);
     char hash[17], arm_text[ARM_ID_MAX];
     if (!w) {
-        ep_free(ep);
+        ep_done(n, ep);
         return nomem(e);
     }
     memset(w, 0, sizeof *w);
@@ -581,7 +663,7 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
         row->observed = 1;
         row->calls = (unsigned)ep->ncalls;
         if (!row->content_xxh3) {
-            ep_free(ep);
+            ep_done(n, ep);
             return nomem(e);
         }
         return writer_put_episode(n->w, w, e);
@@ -599,16 +681,8 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     w->file_sha256 = r->ts->doc->file_sha256;
     w->request = t->request;
     w->depth = t->depth;
-    if (ep->task_json) {
-        w->task_json = ep->task_json; /* written once, by the cache */
-    } else {
-        buf_reset(&n->scratch);
-        if (task_write_json(&n->scratch, t, GENERATOR_VERSION, e) < 0) {
-            ep_free(ep);
-            return -1;
-        }
-        w->task_json = arena_text(ep->a, &n->scratch);
-    }
+    w->task_json = ep->task_json; /* written once, by the cache; */
+    w->task = t;                  /* else by the writer, on its thread */
     unsigned errors = 0;
     for (int c = 0; c <= SIM_RATE_LIMITED; c++) {
         row->err_by_code[c] = v.errors[c];
@@ -628,8 +702,8 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     row->duplicate_writes = v.duplicates;
     row->errors = errors;
     row->diverged = ep->diverged;
-    if (!w->task_json || !row->arm || !row->content_xxh3) {
-        ep_free(ep);
+    if (!row->arm || !row->content_xxh3) {
+        ep_done(n, ep);
         return nomem(e);
     }
     return writer_put_episode(n->w, w, e);
@@ -671,7 +745,7 @@ static int evict_oldest(night *n, const char *file, unsigned long line,
     }
     close_ep(n, ep, ep->slot);
     if (ep->refused) {
-        ep_free(ep);
+        ep_done(n, ep);
         return 0;
     }
     return write_ep(n, ep, 1, e);
@@ -708,10 +782,11 @@ static int on_episode(night *n, const char *file, unsigned long line,
         return nomem(e);
     if (n->nopen >= n->max_open && evict_oldest(n, file, line, e) < 0)
         return -1;
-    struct episode *ep = calloc(1, sizeof *ep);
-    if (!ep || !(ep->name = strdup(tl->episode)) || !(ep->a = arena_new()) ||
+    struct episode *ep = ep_new(n);
+    if (!ep ||
+        !(ep->name = arena_memdup(ep->a, tl->episode, strlen(tl->episode))) ||
         !(ep->file = intern(n, file))) {
-        ep_free(ep);
+        ep_done(n, ep);
         return nomem(e);
     }
     ep->run = ri;
@@ -757,9 +832,9 @@ static int on_episode(night *n, const char *file, unsigned long line,
                                &te);
         }
         if (rc == 0)
-            rc = sim_new(&ep->s, r->ts, ep->t, &te);
+            rc = ep_sim(ep, r->ts, &te);
         if (rc < 0 && te.code == ERR_NOMEM) {
-            ep_free(ep);
+            ep_done(n, ep);
             return nomem(e);
         }
         if (rc < 0) {
@@ -771,15 +846,15 @@ static int on_episode(night *n, const char *file, unsigned long line,
     if (tl->task_name &&
         !(ep->task_name = arena_memdup(ep->a, tl->task_name,
                                        strlen(tl->task_name)))) {
-        ep_free(ep);
+        ep_done(n, ep);
         return nomem(e);
     }
     if (bad && !(ep->refused = arena_memdup(ep->a, msg, strlen(msg)))) {
-        ep_free(ep);
+        ep_done(n, ep);
         return nomem(e);
     }
     if (open_ep(n, ep, tl->run) < 0) {
-        ep_free(ep);
+        ep_done(n, ep);
         return nomem(e);
     }
     if (bad == 2) /* the writer adds where the first one is */
@@ -1047,7 +1122,7 @@ static int on_end(night *n, const char *file, unsigned long line,
     if (ep->refused) {
         int rc = refused_ep_line(n, file, line, ep, tl, text, len, e);
         close_ep(n, ep, slot);
-        ep_free(ep);
+        ep_done(n, ep);
         return rc;
     }
     ep_hash_line(ep, text, len);
@@ -1327,7 +1402,7 @@ int night_finish(night *n, int write_open, err *e)
             continue;
         close_ep(n, ep, i);
         if (ep->refused)
-            ep_free(ep);
+            ep_done(n, ep);
         else if (write_ep(n, ep, 1, e) < 0)
             return -1;
     }
@@ -1384,6 +1459,11 @@ void night_free(night *n)
     writer_free(n->w); /* first: it may still read the runs */
     for (size_t i = 0; i < n->neps; i++)
         ep_free(n->eps[i]);
+    while (n->spare) {
+        struct episode *next = n->spare->older;
+        ep_free(n->spare);
+        n->spare = next;
+    }
     free(n->eps);
     free(n->free_slots);
     keymap_free(&n->ep_index);

@@ -13,6 +13,9 @@
  *  - At most `max` tasks are kept; past that, the least recently used one
  *    that nobody holds is freed.  Tasks still held are never freed, so the
  *    memory follows max plus the episodes open at once.
+ *  - A key is found through a hash table (no scan of the slots); making
+ *    room walks the slots in order of use, from the least recent, past
+ *    the held ones.
  *  - Only tasks made by task_make are kept; a refused seed is not, and
  *    neither is a task an episode line hands in.
  *  - One thread uses it (the engine's).

@@ -77,6 +77,7 @@ struct writer {
     int ck_started, ck_want, ck_stop;
     pthread_cond_t ck_wake;
     int ck_wait;       /* the writer's: the log is past CK_WAIT */
+    buf task_json;     /* the writer's: an episode's task, as JSON */
 };
 
 /* ------------------------------------------------- on the writer's thread */
@@ -238,8 +239,16 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
                                                   "replaced",
                                        row->episode, row->run);
     }
+    const char *task_json = ep->task_json;
+    if (row->task_id && !task_json) { /* written here, off the engine */
+        buf_reset(&w->task_json);
+        if (task_write_json(&w->task_json, ep->task, GENERATOR_VERSION,
+                            e) < 0)
+            return -1;
+        task_json = w->task_json.data;
+    }
     if (row->task_id && db_put_task(w->d, row->task_id, ep->file_sha256, row->seed, row->arm,
-                    ep->depth, GENERATOR_VERSION, ep->request, ep->task_json,
+                    ep->depth, GENERATOR_VERSION, ep->request, task_json,
                     e) < 0)
         return -1;
     add.used = ep->lines;
@@ -682,5 +691,6 @@ void writer_free(writer *w)
     pthread_cond_destroy(&w->room);
     pthread_cond_destroy(&w->done);
     pthread_cond_destroy(&w->ck_wake);
+    buf_free(&w->task_json);
     free(w);
 }

@@ -46,7 +46,10 @@ typedef struct writer_episode {
     /* its task, recorded once per task id */
     const char *file_sha256, *request;
     int depth;
-    const char *task_json;   /* the task, canonical JSON */
+    const char *task_json;   /* the task, canonical JSON; NULL: the writer
+                                writes it from task (task_write_json), on
+                                its own thread, off the engine's */
+    const task *task;        /* unchanged until the episode is released */
     unsigned long lines;     /* its lines: counted used, or unchanged */
     void (*release)(void *owner);
     void *owner;

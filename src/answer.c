@@ -86,7 +86,8 @@ int answer_draw_canonical(value **out, arena *a, const toolset *ts,
     draw_key k;
     draw_key_init(&k, ts->doc->file_sha256, seed, t->name, args_json, len);
     if (t->output_schema)
-        return draw_value(out, a, ts->doc->root, t->output_schema, &k, "$", e);
+        return draw_value_with(out, a, ts->doc->root, ts->patterns,
+                               t->output_schema, &k, "$", e);
 
     /* {"ok": true, "id": "A-3317"}: an id of six characters, drawn from
      * {"type":"string","minLength":6,"maxLength":6}, built here once and
@@ -173,9 +174,8 @@ int answer_place_args(value **out, arena *a, const toolset *ts,
                                     SHAPE_MAX);
             int fits = nd > 0;
             for (size_t d = 0; d < nd && fits; d++) {
-                buf msg = BUF_INIT;
-                int r = schema_check(root, defs[d], v, "the value", &msg);
-                buf_free(&msg);
+                int r = schema_check_with(root, ts->patterns, defs[d], v,
+                                          "the value", NULL);
                 if (r < 0)
                     return err_set(e, ERR_NOMEM,
                                    "out of memory placing arguments");

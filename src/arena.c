@@ -96,6 +96,16 @@ void arena_free(arena *a)
     free(a);
 }
 
+void arena_recycle(arena *a, size_t max)
+{
+    arena_reset(a);
+    if (a->head && a->head->size > max) {
+        free(a->head);
+        a->head = NULL;
+        a->next_size = 4096;
+    }
+}
+
 void arena_reset(arena *a)
 {
     struct chunk *keep = a->head;

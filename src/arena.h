@@ -20,6 +20,10 @@ size_t arena_used(const arena *a);
 /* Forgets every allocation but keeps the largest chunk for the next ones
  * (an arena reused for one line, one call at a time). */
 void arena_reset(arena *a);
+/* arena_reset for an arena kept to be used again (a pool of them): the
+ * chunk is kept only when it holds at most max bytes, so that one big
+ * use does not stay in memory; without it the arena is as new. */
+void arena_recycle(arena *a, size_t max);
 
 void arena_free(arena *a);
 

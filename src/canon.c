@@ -9,6 +9,7 @@
 #include "canon.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,17 +48,63 @@ static const unsigned char needs_escape[256] = {
     /* 0x60 and above: none */
 };
 
+/* The bytes of x (8 bytes of text, the first in the lowest bits) that
+ * needs_escape flags, as their top bits: zero-byte tests on the whole
+ * word.  A borrow can only flag a byte after one rightly flagged, so the
+ * lowest flag is always the first such byte. */
+static uint64_t word_escapes(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    const uint64_t highs = 0x8080808080808080u;
+    uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
+    uint64_t has_quote = (quote - ones) & ~quote;
+    uint64_t has_backslash = (backslash - ones) & ~backslash;
+    uint64_t has_control = (x - ones * 0x20) & ~x;
+    return (has_quote | has_backslash | has_control) & highs;
+}
+
+/* The first byte from p on that needs an escape, or end. */
+static const unsigned char *plain_run(const unsigned char *p,
+                                      const unsigned char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    while (end - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        uint64_t stops = word_escapes(x);
+        if (stops)
+            return p + __builtin_ctzll(stops) / 8;
+        p += 8;
+    }
+#endif
+    while (p != end && !needs_escape[*p])
+        p++;
+    return p;
+}
+
 int canon_write_string(buf *out, const char *s, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
-    if (buf_reserve(out, len + 2) < 0 || buf_putc(out, '"') < 0)
+    if (len > SIZE_MAX - 3 || buf_reserve(out, len + 2) < 0)
         return -1;
     const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    const unsigned char *first = plain_run(p, end);
+    if (first == end) { /* most strings: nothing to escape, room made */
+        char *d = out->data + out->len;
+        d[0] = '"';
+        if (len)
+            memcpy(d + 1, s, len);
+        d[len + 1] = '"';
+        d[len + 2] = '\0';
+        out->len += len + 2;
+        return 0;
+    }
+    if (buf_putc(out, '"') < 0)
+        return -1;
     for (;;) {
         /* A run of bytes written as they are, then one escaped. */
         const unsigned char *run = p;
-        while (p != end && !needs_escape[*p])
-            p++;
+        p = plain_run(p, end);
         if (buf_append(out, run, (size_t)(p - run)) < 0)
             return -1;
         if (p == end)

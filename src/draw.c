@@ -23,12 +23,23 @@
 #define TOO_DEEP 24 /* a schema that needs itself deeper has no end */
 #define CHAIN_MAX 32 /* schemas entered at one place ($ref, allOf, a branch) */
 
+/* The path of the value being drawn ("$.lines[2].sku"), NUL-terminated:
+ * in its own bytes while it is short, as nearly every path is, so that a
+ * draw costs no allocation for it; on the heap past that. */
+#define PATH_SMALL 256
+struct dpath {
+    char *data; /* small, or the heap */
+    size_t len, cap;
+    char small[PATH_SMALL];
+};
+
 struct dctx {
     arena *a;
     const value *root;
+    const patterns *patterns; /* compiled patterns of root's document */
     const draw_key *k;
     err *e;
-    buf path;
+    struct dpath path; /* never copied: data may point into it */
     /* The schemas entered since the path last grew: one entered twice
      * refers to itself without drawing anything, and has no end. */
     const value *chain[CHAIN_MAX];
@@ -36,6 +47,48 @@ struct dctx {
     size_t values, bytes; /* drawn so far, against DRAW_MAX_* */
     int hard;             /* out of memory or over budget: no retry */
 };
+
+static void path_init(struct dpath *p)
+{
+    p->data = p->small;
+    p->len = 0;
+    p->cap = sizeof p->small;
+    p->small[0] = '\0';
+}
+
+/* Appends n bytes: 0, or -1 out of memory (p unchanged). */
+static int path_add(struct dpath *p, const char *s, size_t n)
+{
+    if (n >= p->cap - p->len) {
+        if (n > SIZE_MAX / 2 - p->len)
+            return -1;
+        size_t cap = 2 * (p->len + n + 1);
+        char *d = p->data == p->small ? malloc(cap) : realloc(p->data, cap);
+        if (!d)
+            return -1;
+        if (p->data == p->small)
+            memcpy(d, p->small, p->len + 1);
+        p->data = d;
+        p->cap = cap;
+    }
+    memcpy(p->data + p->len, s, n);
+    p->len += n;
+    p->data[p->len] = '\0';
+    return 0;
+}
+
+/* Cuts the path back to its first len bytes. */
+static void path_cut(struct dpath *p, size_t len)
+{
+    p->len = len;
+    p->data[len] = '\0';
+}
+
+static void path_free(struct dpath *p)
+{
+    if (p->data != p->small)
+        free(p->data);
+}
 
 void draw_key_init(draw_key *k, const char *file_sha256, uint64_t seed,
                    const char *tool, const char *args_canonical,
@@ -45,11 +98,33 @@ void draw_key_init(draw_key *k, const char *file_sha256, uint64_t seed,
     unsigned char le[8];
     for (int i = 0; i < 8; i++)
         le[i] = (unsigned char)(seed >> (8 * i));
+    size_t sha_len = strlen(file_sha256) + 1, tool_len = strlen(tool) + 1;
     XXH3_64bits_reset(&k->state);
-    XXH3_64bits_update(&k->state, tag, sizeof tag); /* with its NUL */
-    XXH3_64bits_update(&k->state, file_sha256, strlen(file_sha256) + 1);
+    /* The layout in one piece when it is short, as it nearly always is:
+     * one update costs less than six, and hashes the same bytes. */
+    unsigned char one[512];
+    size_t fixed = sizeof tag + sha_len + sizeof le + tool_len;
+    if (fixed < sizeof one && args_len < sizeof one - fixed) {
+        size_t n = 0;
+        memcpy(one + n, tag, sizeof tag); /* with its NUL */
+        n += sizeof tag;
+        memcpy(one + n, file_sha256, sha_len);
+        n += sha_len;
+        memcpy(one + n, le, sizeof le);
+        n += sizeof le;
+        memcpy(one + n, tool, tool_len);
+        n += tool_len;
+        if (args_len)
+            memcpy(one + n, args_canonical, args_len);
+        n += args_len;
+        one[n++] = '\0';
+        XXH3_64bits_update(&k->state, one, n);
+        return;
+    }
+    XXH3_64bits_update(&k->state, tag, sizeof tag);
+    XXH3_64bits_update(&k->state, file_sha256, sha_len);
     XXH3_64bits_update(&k->state, le, sizeof le);
-    XXH3_64bits_update(&k->state, tool, strlen(tool) + 1);
+    XXH3_64bits_update(&k->state, tool, tool_len);
     XXH3_64bits_update(&k->state, args_canonical, args_len);
     XXH3_64bits_update(&k->state, "", 1);
 }
@@ -90,9 +165,8 @@ static draw_stream stream_here(const struct dctx *c)
 /* 1 when schema accepts v, 0 when not, -1 out of memory. */
 static int accepts(const struct dctx *c, const value *schema, const value *v)
 {
-    buf msg = BUF_INIT;
-    int rc = schema_check(c->root, schema, v, "the value", &msg);
-    buf_free(&msg);
+    int rc = schema_check_with(c->root, c->patterns, schema, v, "the value",
+                               NULL);
     return rc < 0 ? -1 : rc == 0;
 }
 
@@ -432,11 +506,12 @@ static value *draw_string(struct dctx *c, const schema_keywords *K,
     const value *fmt = schema_keyword(K, SK_FORMAT);
     const value *pat = schema_keyword(K, SK_PATTERN);
     int done = 0;
-    regex *re = NULL;
+    const regex *re = NULL;
+    regex *owned = NULL; /* re, when compiled here for this draw */
     if (pat && pat->kind == V_STRING) {
-        char why[160];
-        re = regex_compile(pat->u.str.ptr, pat->u.str.len, why, sizeof why);
-        if (!re && strcmp(why, REGEX_NOMEM) == 0)
+        int oom;
+        re = patterns_regex(c->patterns, pat, &owned, &oom);
+        if (oom)
             return nomem(c);
     }
     /* A known format first (a date is a date); the pattern when the
@@ -452,7 +527,7 @@ static value *draw_string(struct dctx *c, const schema_keywords *K,
         regex_rng rng = {rng_next, &st};
         int rc = regex_generate(re, &rng, min, max, &b);
         if (rc < 0) {
-            regex_free(re);
+            regex_free(owned);
             buf_free(&b);
             return rc == REGEX_TOO_LONG
                        ? cannot(c, "the pattern's shortest match is too "
@@ -462,7 +537,7 @@ static value *draw_string(struct dctx *c, const schema_keywords *K,
         done = 1;
         *from_pattern = 1;
     }
-    regex_free(re);
+    regex_free(owned);
     if (!done) {
         size_t want = min > 6 ? min : (max < 6 ? max : 6);
         lowered l = {NULL, 0, 0, {0}};
@@ -562,13 +637,12 @@ static value *draw_string_checked(struct dctx *c, const value *s,
     size_t mark = c->path.len;
     value *v = NULL;
     for (int attempt = 0; attempt < 8; attempt++) {
-        if (attempt && (buf_putc(&c->path, '#') < 0 ||
-                        buf_putc(&c->path, (char)('0' + attempt)) < 0))
+        char mark_text[2] = {'#', (char)('0' + attempt)};
+        if (attempt && path_add(&c->path, mark_text, 2) < 0)
             return nomem(c);
         int from_pattern = 0;
         v = draw_string(c, K, name, &from_pattern);
-        c->path.len = mark;
-        c->path.data[mark] = '\0';
+        path_cut(&c->path, mark);
         if (!v)
             return NULL;
         if (sure_to_pass(K, v, from_pattern))
@@ -594,28 +668,27 @@ static value *gen_at(struct dctx *c, const value *schema, const char *name,
     size_t mark = c->path.len;
     int rc;
     if (key) {
-        rc = buf_putc(&c->path, '.') < 0 || buf_puts(&c->path, key) < 0;
+        rc = path_add(&c->path, ".", 1) < 0 ||
+             path_add(&c->path, key, strlen(key)) < 0;
     } else {
         char digits[24];
         size_t n = sizeof digits;
+        digits[--n] = ']';
         do
             digits[--n] = (char)('0' + index % 10);
         while ((index /= 10) != 0);
-        rc = buf_putc(&c->path, '[') < 0 ||
-             buf_append(&c->path, digits + n, sizeof digits - n) < 0 ||
-             buf_putc(&c->path, ']') < 0;
+        digits[--n] = '[';
+        rc = path_add(&c->path, digits + n, sizeof digits - n) < 0;
     }
     if (rc) {
-        c->path.len = mark;
-        c->path.data[mark] = '\0';
+        path_cut(&c->path, mark);
         return nomem(c);
     }
     size_t nchain = c->nchain;
     c->nchain = 0; /* a new place: its schemas may be entered again */
     value *v = gen(c, schema, key ? key : name, depth + 1);
     c->nchain = nchain;
-    c->path.len = mark;
-    c->path.data[mark] = '\0';
+    path_cut(&c->path, mark);
     return v;
 }
 
@@ -990,13 +1063,21 @@ static value *gen_in(struct dctx *c, const value *s, schema_keywords *K,
 int draw_value(value **out, arena *a, const value *root, const value *schema,
                const draw_key *k, const char *path, err *e)
 {
-    struct dctx c = {.a = a, .root = root, .k = k, .e = e, .path = BUF_INIT};
-    if (buf_puts(&c.path, path) < 0) {
+    return draw_value_with(out, a, root, NULL, schema, k, path, e);
+}
+
+int draw_value_with(value **out, arena *a, const value *root,
+                    const patterns *pt, const value *schema,
+                    const draw_key *k, const char *path, err *e)
+{
+    struct dctx c = {.a = a, .root = root, .patterns = pt, .k = k, .e = e};
+    path_init(&c.path);
+    if (path_add(&c.path, path, strlen(path)) < 0) {
         err_set(e, ERR_NOMEM, "out of memory drawing a value");
         return -1;
     }
     const char *name = strrchr(path, '.');
     *out = gen(&c, schema, name ? name + 1 : NULL, 0);
-    buf_free(&c.path);
+    path_free(&c.path);
     return *out ? 0 : -1;
 }

@@ -33,6 +33,7 @@
 
 #include "arena.h"
 #include "err.h"
+#include "patterns.h"
 #include "value.h"
 
 #define DRAW_VERSION 1
@@ -75,5 +76,12 @@ uint64_t draw_below(draw_stream *s, uint64_t n);
  * anyOf/oneOf that cannot be drawn gives way to the next. */
 int draw_value(value **out, arena *a, const value *root, const value *schema,
                const draw_key *k, const char *path, err *e);
+
+/* draw_value, with the compiled patterns of root's document (the
+ * toolset's: patterns.h), so that no pattern is compiled again; pt NULL
+ * is draw_value.  The same value either way. */
+int draw_value_with(value **out, arena *a, const value *root,
+                    const patterns *pt, const value *schema,
+                    const draw_key *k, const char *path, err *e);
 
 #endif

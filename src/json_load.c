@@ -1168,43 +1168,86 @@ static const unsigned char string_stop[256] = {
     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
-/* Appends the escape at p (its backslash; n bytes left) decoded as yajl
- * decodes it, and sets *used to its length.  FAST_GIVE_UP for what the
- * general path must see: a malformed escape, or a surrogate. */
-static int fast_escape(buf *out, const unsigned char *p, size_t n,
-                       size_t *used)
+/* Decodes the escape at p (its backslash; n bytes left) as yajl decodes
+ * it into out (at most 3 bytes: a surrogate is never decoded here) and
+ * sets *used to its length.  Returns how many bytes out holds, or 0 for
+ * what the general path must see: a malformed escape, or a surrogate. */
+static size_t fast_escape(const unsigned char *p, size_t n, size_t *used,
+                          char out[3])
 {
     static const char simple[128] = {
         ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
         ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t'};
     if (n < 2)
-        return FAST_GIVE_UP;
+        return 0;
     if (p[1] != 'u') {
         if (p[1] >= 128 || !simple[p[1]])
-            return FAST_GIVE_UP;
+            return 0;
         *used = 2;
-        return buf_putc(out, simple[p[1]]) < 0 ? FAST_NOMEM : FAST_DONE;
+        out[0] = simple[p[1]];
+        return 1;
     }
     if (n < 6)
-        return FAST_GIVE_UP;
+        return 0;
     unsigned long cp = 0;
     for (int k = 2; k < 6; k++) {
         int h = hex_digit_value(p[k]);
         if (h < 0)
-            return FAST_GIVE_UP;
+            return 0;
         cp = cp * 16 + (unsigned long)h;
     }
     if (cp >= 0xD800 && cp <= 0xDFFF)
-        return FAST_GIVE_UP;
+        return 0;
     *used = 6;
-    return utf8_put(out, cp) < 0 ? FAST_NOMEM : FAST_DONE;
+    if (cp < 0x80) { /* as utf8_put writes it */
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    out[0] = (char)(0xE0 | (cp >> 12));
+    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = (char)(0x80 | (cp & 0x3F));
+    return 3;
 }
 
-/* Reads the string whose opening quote is at F->i into a new V_STRING. */
+/* Decodes the escapes of v's text, which is a string's body as written
+ * and checked by fast_string, in place: an escape is never shorter than
+ * what it stands for, so the text only shrinks. */
+static void unescape_in_place(value *v)
+{
+    char *s = (char *)v->u.str.ptr;
+    size_t n = v->u.str.len, r = 0, w = 0;
+    while (r < n) {
+        const char *bs = memchr(s + r, '\\', n - r);
+        size_t run = bs ? (size_t)(bs - (s + r)) : n - r;
+        memmove(s + w, s + r, run);
+        w += run;
+        r += run;
+        if (!bs)
+            break;
+        char out[3];
+        size_t used = 0;
+        size_t k = fast_escape((const unsigned char *)s + r, n - r, &used,
+                               out);
+        memcpy(s + w, out, k);
+        w += k;
+        r += used;
+    }
+    s[w] = '\0';
+    v->u.str.len = w;
+}
+
+/* Reads the string whose opening quote is at F->i into a new V_STRING:
+ * its body as written, escapes checked on the way, then decoded in the
+ * node's own bytes (no scratch buffer). */
 static int fast_string(struct loader *L, struct fast *F, value **out)
 {
     const unsigned char *p = F->p;
-    size_t n = F->n, i = F->i + 1, seg = i, cont = 0;
+    size_t n = F->n, i = F->i + 1, start = i, cont = 0;
     uint32_t line = F->line, col = fast_col(F, F->i);
     int escaped = 0;
     for (;;) {
@@ -1223,30 +1266,22 @@ static int fast_string(struct loader *L, struct fast *F, value **out)
         }
         if (c != '\\')
             return FAST_GIVE_UP; /* a control character */
-        if (!escaped) {
-            buf_reset(&L->scratch);
-            escaped = 1;
-        }
-        if (buf_append(&L->scratch, p + seg, i - seg) < 0)
-            return FAST_NOMEM;
+        char decoded[3];
         size_t used = 0;
-        int rc = fast_escape(&L->scratch, p + i, n - i, &used);
-        if (rc != FAST_DONE)
-            return rc;
+        if (!fast_escape(p + i, n - i, &used, decoded))
+            return FAST_GIVE_UP;
+        escaped = 1;
         i += used;
-        seg = i;
     }
-    if (escaped && buf_append(&L->scratch, p + seg, i - seg) < 0)
-        return FAST_NOMEM;
     F->i = i + 1;
     F->cont += cont;
+    *out = value_new_text(L->a, V_STRING, (const char *)p + start, i - start,
+                          line, col);
+    if (!*out)
+        return FAST_NOMEM;
     if (escaped)
-        *out = value_new_text(L->a, V_STRING, L->scratch.data,
-                              L->scratch.len, line, col);
-    else
-        *out = value_new_text(L->a, V_STRING, (const char *)p + seg, i - seg,
-                              line, col);
-    return *out ? FAST_DONE : FAST_NOMEM;
+        unescape_in_place(*out);
+    return FAST_DONE;
 }
 
 static int is_digit(unsigned char c)
@@ -1299,16 +1334,35 @@ static int fast_number(struct loader *L, struct fast *F, value **out)
         *out = value_new_text(L->a, V_INT, s, len, line, col);
         return *out ? FAST_DONE : FAST_NOMEM;
     }
-    /* As read_float(): strtod with the C library's decimal point. */
-    buf_reset(&L->scratch);
+    /* As read_float(): strtod with the C library's decimal point; in a
+     * small array of its own when it fits (nearly always), else in the
+     * loader's scratch. */
     const char *point = decimal_point(L);
-    for (size_t k = 0; k < len; k++)
-        if ((s[k] == '.' ? buf_puts(&L->scratch, point)
-                         : buf_putc(&L->scratch, s[k])) < 0)
-            return FAST_NOMEM;
+    size_t plen = strlen(point);
+    char small[64], *text = small;
+    size_t tlen = 0;
+    if (len + plen < sizeof small) {
+        for (size_t k = 0; k < len; k++) {
+            if (s[k] == '.') {
+                memcpy(small + tlen, point, plen);
+                tlen += plen;
+            } else {
+                small[tlen++] = s[k];
+            }
+        }
+        small[tlen] = '\0';
+    } else {
+        buf_reset(&L->scratch);
+        for (size_t k = 0; k < len; k++)
+            if ((s[k] == '.' ? buf_puts(&L->scratch, point)
+                             : buf_putc(&L->scratch, s[k])) < 0)
+                return FAST_NOMEM;
+        text = L->scratch.data;
+        tlen = L->scratch.len;
+    }
     char *end;
-    double d = strtod(L->scratch.data, &end);
-    if (end != L->scratch.data + L->scratch.len)
+    double d = strtod(text, &end);
+    if (end != text + tlen)
         return FAST_GIVE_UP;
     *out = value_new(L->a, V_FLOAT, line, col);
     if (!*out)

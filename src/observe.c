@@ -44,8 +44,8 @@ int observe_args(const toolset *ts, const tool *t, const value *args,
                    value_kind_phrase((value_kind)args->kind));
         return rule->failed ? nomem(e) : 0;
     }
-    int bad = schema_check(ts->doc->root, t->input_schema, args,
-                           "the arguments", rule);
+    int bad = schema_check_with(ts->doc->root, ts->patterns, t->input_schema,
+                                args, "the arguments", rule);
     if (bad < 0)
         return nomem(e);
     return !bad;
@@ -101,8 +101,8 @@ int observe_answer(const toolset *ts, const tool *t, const value *answer,
         return nomem(e);
     if (!v)
         return 2;
-    int bad = schema_check(ts->doc->root, t->output_schema, v, "the answer",
-                           rule);
+    int bad = schema_check_with(ts->doc->root, ts->patterns, t->output_schema,
+                                v, "the answer", rule);
     if (bad < 0)
         return nomem(e);
     return !bad;

@@ -1775,19 +1775,24 @@ int regex_generate(const regex *re, regex_rng *rng, size_t min_len,
     if (buf_reserve(out, 0) < 0)
         return -1;
     out->data[out->len] = '\0';
-    g.layers = malloc((g.tlim + 1) * g.words * sizeof *g.layers);
-    g.pool_off = malloc((g.tlim + 2) * sizeof *g.pool_off);
-    g.startset = malloc(g.words * sizeof *g.startset);
-    g.scratch = malloc(g.words * sizeof *g.scratch);
-    g.stack = malloc(n * sizeof *g.stack);
-    g.visit = malloc(n * sizeof *g.visit);
-    g.dist = malloc(n * sizeof *g.dist);
-    g.firsts = malloc(n * sizeof *g.firsts);
-    g.into_off = malloc((n + 1) * sizeof *g.into_off);
-    g.into = malloc(n * sizeof *g.into);
-    if (!g.layers || !g.pool_off || !g.startset || !g.scratch || !g.stack
-        || !g.visit || !g.dist || !g.firsts || !g.into_off || !g.into)
+    /* The work arrays, in one block: the 8-byte ones first, so that every
+     * array is aligned for its type (the bounds above keep it small). */
+    size_t words64 = (g.tlim + 3) * g.words, sizes = g.tlim + 2;
+    size_t words32 = 6 * n + 1;
+    void *block = malloc(words64 * sizeof(uint64_t) + sizes * sizeof(size_t) +
+                         words32 * sizeof(uint32_t));
+    if (!block)
         goto done;
+    g.layers = block;
+    g.startset = g.layers + (g.tlim + 1) * g.words;
+    g.scratch = g.startset + g.words;
+    g.pool_off = (size_t *)(g.scratch + g.words);
+    g.stack = (uint32_t *)(g.pool_off + sizes);
+    g.visit = g.stack + n;
+    g.dist = g.visit + n;
+    g.firsts = g.dist + n;
+    g.into = g.firsts + n;
+    g.into_off = g.into + n;
     /* Padding only when the pattern cannot reach the range by itself. */
     bool in_range;
     size_t t;
@@ -1809,16 +1814,7 @@ done:
         out->len = keep;
         out->data[keep] = '\0';
     }
-    free(g.layers);
-    free(g.startset);
-    free(g.scratch);
-    free(g.stack);
-    free(g.visit);
-    free(g.dist);
-    free(g.into_off);
-    free(g.into);
+    free(block);
     free(g.pool);
-    free(g.pool_off);
-    free(g.firsts);
     return rc;
 }

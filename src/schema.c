@@ -995,11 +995,12 @@ static const format_rule formats[] = {
 
 typedef struct check_ctx {
     const value *root;
+    const patterns *patterns; /* compiled patterns of root's document */
     const char *name;   /* what to call the instance itself */
     size_t name_len;
     int name_extends;   /* name is word "x": members become word "x.m" */
     size_t name_inner;  /* length of x */
-    buf *msg;
+    buf *msg;           /* NULL: only the verdict is wanted, no sentence */
     const struct step *at; /* the member or item the walk is in */
     size_t steps;       /* members and items from the instance to at */
     size_t visits;
@@ -1079,6 +1080,8 @@ static int fail(check_ctx *cx, const char *fmt, ...)
 static int fail(check_ctx *cx, const char *fmt, ...)
 {
     buf *m = cx->msg;
+    if (!m) /* the verdict alone: nothing to write */
+        return 1;
     buf_reset(m);
     if (put_place(cx, m) < 0)
         return -1;
@@ -1232,6 +1235,8 @@ static int check_type(check_ctx *cx, const schema_keywords *K,
     }
     if (matched)
         return 0;
+    if (!cx->msg)
+        return 1;
     buf want = BUF_INIT;
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
@@ -1257,6 +1262,8 @@ static int check_enum(check_ctx *cx, const schema_keywords *K,
     buf shown = BUF_INIT;
     int rc = 0;
     if (c && !schema_equal(c, inst)) {
+        if (!cx->msg)
+            return 1;
         rc = put_json(&shown, c) < 0 ? -1
                                      : fail(cx, " must be %s", shown.data);
         buf_free(&shown);
@@ -1268,6 +1275,8 @@ static int check_enum(check_ctx *cx, const schema_keywords *K,
     for (size_t i = 0; i < e->u.arr.len; i++)
         if (schema_equal(e->u.arr.items[i], inst))
             return 0;
+    if (!cx->msg)
+        return 1;
     size_t n = e->u.arr.len;
     for (size_t i = 0; i < n && i < ENUM_SHOWN_MAX && rc == 0; i++)
         rc = (i > 0 && buf_puts(&shown, ", ") < 0) ||
@@ -1298,6 +1307,8 @@ static size_t code_points(const char *s, size_t n)
 static int fail_count(check_ctx *cx, const char *lead, const value *kw,
                       const char *one, const char *many, const char *tail)
 {
+    if (!cx->msg)
+        return 1;
     buf num = BUF_INIT;
     int rc = put_count(&num, kw) < 0
                  ? -1
@@ -1322,14 +1333,14 @@ static int check_string(check_ctx *cx, const schema_keywords *K,
                           "characters", " long");
     kw = schema_keyword(K, SK_PATTERN);
     if (kw && kw->kind == V_STRING) {
-        char why[160];
-        regex *re = regex_compile(kw->u.str.ptr, kw->u.str.len, why,
-                                  sizeof why);
-        if (!re && strcmp(why, REGEX_NOMEM) == 0)
+        regex *owned;
+        int nomem;
+        const regex *re = patterns_regex(cx->patterns, kw, &owned, &nomem);
+        if (nomem)
             return -1;
         if (re) {
             int found = regex_search(re, str, len);
-            regex_free(re);
+            regex_free(owned);
             if (found < 0)
                 return -1; /* out of memory */
             if (!found)
@@ -1359,6 +1370,8 @@ static const value *number_kw(const value *v)
 /* Fails with " must be <rule> <limit>". */
 static int fail_limit(check_ctx *cx, const char *rule, const value *limit)
 {
+    if (!cx->msg)
+        return 1;
     buf num = BUF_INIT;
     int rc = put_json(&num, limit) < 0
                  ? -1
@@ -1452,30 +1465,32 @@ static int check_array(check_ctx *cx, const frame *me,
 
 /* Whether the pattern (a V_STRING) matches the key text: 1, 0, or -1 when
  * the pattern is outside the regex subset (and so decides nothing). */
-static int pattern_matches(const value *pattern, const char *k, size_t n)
+static int pattern_matches(const patterns *pt, const value *pattern,
+                           const char *k, size_t n)
 {
-    char why[160];
     if (pattern->kind != V_STRING)
         return -1;
-    regex *re = regex_compile(pattern->u.str.ptr, pattern->u.str.len, why,
-                              sizeof why);
+    regex *owned;
+    int nomem;
+    const regex *re = patterns_regex(pt, pattern, &owned, &nomem);
     if (!re)
         return -1;
     int found = regex_search(re, k, n);
-    regex_free(re);
+    regex_free(owned);
     return found;
 }
 
 /* Whether properties or patternProperties name the member (a pattern
  * that cannot be compiled is given the benefit of the doubt). */
-static int declared(const value *props, const value *patterns, const char *k,
-                    size_t n)
+static int declared(const patterns *pt, const value *props,
+                    const value *pattern_props, const char *k, size_t n)
 {
     if (member_by_text(props, k, n))
         return 1;
-    if (patterns && patterns->kind == V_OBJECT)
-        for (size_t i = 0; i < patterns->u.obj.len; i++)
-            if (pattern_matches(patterns->u.obj.items[i].key, k, n) != 0)
+    if (pattern_props && pattern_props->kind == V_OBJECT)
+        for (size_t i = 0; i < pattern_props->u.obj.len; i++)
+            if (pattern_matches(pt, pattern_props->u.obj.items[i].key, k,
+                                n) != 0)
                 return 1;
     return 0;
 }
@@ -1484,8 +1499,11 @@ static int declared(const value *props, const value *patterns, const char *k,
 
 /* "argument "colour" is not allowed here; the allowed arguments are ..." */
 static int fail_not_allowed(check_ctx *cx, const value *props,
-                            const value *patterns, const char *k, size_t n)
+                            const value *pattern_props, const char *k,
+                            size_t n)
 {
+    if (!cx->msg)
+        return 1;
     const char *word = members_word(cx);
     buf list = BUF_INIT;
     int rc = 0;
@@ -1506,9 +1524,9 @@ static int fail_not_allowed(check_ctx *cx, const value *props,
                      ? -1
                      : 0;
         }
-    if (patterns && patterns->kind == V_OBJECT)
-        for (size_t i = 0; i < patterns->u.obj.len && rc == 0; i++) {
-            const value *p = patterns->u.obj.items[i].key;
+    if (pattern_props && pattern_props->kind == V_OBJECT)
+        for (size_t i = 0; i < pattern_props->u.obj.len && rc == 0; i++) {
+            const value *p = pattern_props->u.obj.items[i].key;
             if (p->kind != V_STRING)
                 continue;
             rc = buf_puts(&list, shown++ ? ", or names matching "
@@ -1537,13 +1555,13 @@ static int check_object(check_ctx *cx, const frame *me,
                         const schema_keywords *K, const value *inst)
 {
     const value *props = schema_keyword(K, SK_PROPERTIES);
-    const value *patterns = schema_keyword(K, SK_PATTERN_PROPERTIES);
+    const value *pattern_props = schema_keyword(K, SK_PATTERN_PROPERTIES);
     const value *extra =
         sub_deref(cx, schema_keyword(K, SK_ADDITIONAL_PROPERTIES));
     if (props && props->kind != V_OBJECT)
         props = NULL;
-    if (patterns && patterns->kind != V_OBJECT)
-        patterns = NULL;
+    if (pattern_props && pattern_props->kind != V_OBJECT)
+        pattern_props = NULL;
     char tmp[PYFLOAT_REPR_MAX];
     const char *k;
     size_t n;
@@ -1553,8 +1571,8 @@ static int check_object(check_ctx *cx, const frame *me,
     if (extra && extra->kind == V_BOOL && !extra->u.b)
         for (size_t i = 0; i < inst->u.obj.len; i++)
             if (key_text(inst->u.obj.items[i].key, tmp, &k, &n) &&
-                !declared(props, patterns, k, n))
-                return fail_not_allowed(cx, props, patterns, k, n);
+                !declared(cx->patterns, props, pattern_props, k, n))
+                return fail_not_allowed(cx, props, pattern_props, k, n);
 
     const value *req = schema_keyword(K, SK_REQUIRED);
     if (req && req->kind == V_ARRAY)
@@ -1591,15 +1609,17 @@ static int check_object(check_ctx *cx, const frame *me,
             if ((rc = check_below(cx, me, sub, member, k, n, 0)) != 0)
                 return rc;
         }
-        if (patterns)
-            for (size_t j = 0; j < patterns->u.obj.len; j++) {
-                int m = pattern_matches(patterns->u.obj.items[j].key, k, n);
+        if (pattern_props)
+            for (size_t j = 0; j < pattern_props->u.obj.len; j++) {
+                int m = pattern_matches(cx->patterns,
+                                        pattern_props->u.obj.items[j].key,
+                                        k, n);
                 if (m == 0)
                     continue;
                 named = 1;
                 if (m < 0)
                     continue;
-                rc = check_below(cx, me, patterns->u.obj.items[j].val,
+                rc = check_below(cx, me, pattern_props->u.obj.items[j].val,
                                  member, k, n, 0);
                 if (rc)
                     return rc;
@@ -1623,27 +1643,38 @@ static int check_combinators(check_ctx *cx, const frame *me,
             if (rc)
                 return rc;
         }
+    /* A branch of anyOf or oneOf is asked for its verdict alone: what
+     * breaks it is never said (the sentence is about the whole). */
+    buf *msg = cx->msg;
     const value *any = schema_keyword(K, SK_ANY_OF);
     if (any && any->kind == V_ARRAY && any->u.arr.len > 0) {
         int matched = 0;
+        cx->msg = NULL;
         for (size_t i = 0; i < any->u.arr.len && !matched; i++) {
             int rc = check(cx, me, any->u.arr.items[i], inst);
-            if (rc < 0)
+            if (rc < 0) {
+                cx->msg = msg;
                 return -1;
+            }
             matched = rc == 0;
         }
+        cx->msg = msg;
         if (!matched)
             return fail(cx, " matches none of the schemas anyOf allows");
     }
     const value *one = schema_keyword(K, SK_ONE_OF);
     if (one && one->kind == V_ARRAY && one->u.arr.len > 0) {
         size_t matches = 0;
+        cx->msg = NULL;
         for (size_t i = 0; i < one->u.arr.len; i++) {
             int rc = check(cx, me, one->u.arr.items[i], inst);
-            if (rc < 0)
+            if (rc < 0) {
+                cx->msg = msg;
                 return -1;
+            }
             matches += rc == 0;
         }
+        cx->msg = msg;
         if (matches == 0)
             return fail(cx, " matches none of the schemas oneOf allows");
         if (matches > 1)
@@ -1713,9 +1744,17 @@ static int check(check_ctx *cx, const frame *up, const value *schema,
 int schema_check(const value *root, const value *schema,
                  const value *instance, const char *name, buf *msg)
 {
+    return schema_check_with(root, NULL, schema, instance, name, msg);
+}
+
+int schema_check_with(const value *root, const patterns *pt,
+                      const value *schema, const value *instance,
+                      const char *name, buf *msg)
+{
     check_ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.root = root;
+    cx.patterns = pt;
     cx.name = name && *name ? name : "the value";
     cx.name_len = strlen(cx.name);
     /* word "x": a name that quotes a place extends into its members. */
@@ -1727,11 +1766,12 @@ int schema_check(const value *root, const value *schema,
                         ? (size_t)(cx.name + cx.name_len - 1 - (q + 1))
                         : 0;
     cx.msg = msg;
-    buf_reset(msg);
+    if (msg)
+        buf_reset(msg);
     int rc = schema && instance ? check(&cx, NULL, schema, instance) : 0;
     if (cx.gave_up && rc > 0)
         rc = 0;
-    if (rc == 0)
+    if (rc == 0 && msg)
         buf_reset(msg);
     return rc;
 }

@@ -70,6 +70,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "patterns.h"
 #include "value.h"
 
 /* Follows schema's $ref chain inside root ("#/components/schemas/Order",
@@ -92,9 +93,17 @@ const value *schema_deref(const value *root, const value *schema, err *e);
  * one sentence an agent can act on, naming the place and the rule, e.g.
  *   argument "amount" must be at least 0
  * where `name` is what to call the instance: "the arguments" or
- * "argument \"amount\""; NULL means "the value"), -1 out of memory. */
+ * "argument \"amount\""; NULL means "the value"), -1 out of memory.
+ * msg NULL asks for the verdict alone: no sentence is written. */
 int schema_check(const value *root, const value *schema,
                  const value *instance, const char *name, buf *msg);
+
+/* schema_check, with the compiled patterns of root's document (the
+ * toolset's: patterns.h), so that no pattern is compiled again; pt NULL
+ * is schema_check. */
+int schema_check_with(const value *root, const patterns *pt,
+                      const value *schema, const value *instance,
+                      const char *name, buf *msg);
 
 /* JSON equality as enum, const and uniqueItems mean it: numbers by value
  * (1 equals 1.0), booleans apart from numbers, objects whatever their

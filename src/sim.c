@@ -86,6 +86,40 @@ void sim_free(sim *s)
     free(s);
 }
 
+/* What sim_reuse keeps of an episode's memory, at most. */
+#define REUSE_ARENA (64u << 10)
+#define REUSE_CALLS 256
+#define REUSE_STORE 64
+
+void sim_reuse(sim *s, const toolset *ts, const task *t)
+{
+    arena *keep = s->keep, *scratch = s->scratch;
+    struct record *store = s->store;
+    struct call_rec *calls = s->calls;
+    size_t capstore = s->capstore, capcalls = s->capcalls;
+    if (capstore > REUSE_STORE) {
+        free(store);
+        store = NULL;
+        capstore = 0;
+    }
+    if (capcalls > REUSE_CALLS) {
+        free(calls);
+        calls = NULL;
+        capcalls = 0;
+    }
+    arena_recycle(keep, REUSE_ARENA);
+    arena_recycle(scratch, REUSE_ARENA);
+    memset(s, 0, sizeof *s); /* every count and mark as sim_new leaves it */
+    s->ts = ts;
+    s->t = t;
+    s->keep = keep;
+    s->scratch = scratch;
+    s->store = store;
+    s->capstore = capstore;
+    s->calls = calls;
+    s->capcalls = capcalls;
+}
+
 static int nomem(err *e)
 {
     return err_set(e, ERR_NOMEM, "out of memory answering a call");

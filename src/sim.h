@@ -99,6 +99,11 @@ value *sim_verdict_value(arena *a, const task *t, const sim_verdict *v);
 
 void sim_free(sim *s);
 
+/* Starts a new episode of task t on the tools ts in s, as sim_free and
+ * sim_new would, but keeping s's memory for it (a little: what a large
+ * episode took is given back), for an engine that plays many episodes. */
+void sim_reuse(sim *s, const toolset *ts, const task *t);
+
 /* Whether the lagged dial can be seen on task t: some read of the file
  * that can name t's target write (its required arguments all among the
  * write's, with the same values) answers differently once the write's

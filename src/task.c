@@ -8,6 +8,7 @@
 
 #include "answer.h"
 #include "canon.h"
+#include "chain.h"
 #include "draw.h"
 #include "fmt.h"
 #include "generator.h"
@@ -23,27 +24,6 @@ static int nomem(err *e)
 }
 
 /* ------------------------------------------------------------ the chain */
-
-/* Whether an argument takes any free string: its type admits a string,
- * and no enum or const narrows it. */
-static int free_string(const toolset *ts, const tool_arg *a)
-{
-    err e;
-    const value *s = schema_deref(ts->doc->root, a->schema, &e);
-    if (!s || s->kind != V_OBJECT || schema_kw(s, "enum") ||
-        schema_kw(s, "const"))
-        return 0;
-    const char *p = a->type;
-    size_t n = strlen("string");
-    for (;;) {
-        if (strncmp(p, "string", n) == 0 && (p[n] == '\0' || p[n] == '|'))
-            return 1;
-        p = strchr(p, '|');
-        if (!p)
-            return 0;
-        p++;
-    }
-}
 
 static const tool_arg *arg_named(const tool *t, const char *name)
 {
@@ -69,139 +49,47 @@ static int names_id(const char *name)
            (name[n - 2] == 'I' && name[n - 1] == 'D');
 }
 
-/* The members of t's answers as drawing merges them (allOf; no oneOf
- * branch, none being drawn yet); empty without an output schema. */
-static void output_shape(const toolset *ts, const tool *t, shape *sh)
+/* The handed names and what each can chain, the members of each tool's
+ * answers and their free-string fields: worked out once per tool table
+ * (chain.h). */
+static const struct chains *chains_of(const toolset *ts)
 {
-    sh->n = 0;
-    if (t->output_schema) /* no drawn value: no check, nothing to fail */
-        shape_of(sh, ts->doc->root, t->output_schema, NULL);
+    return ts->chains;
 }
 
-/* Whether the output-schema property m takes free strings. */
-static int free_string_field(const toolset *ts, const value_member *m)
-{
-    tool_arg a = {0};
-    if (m->key->kind != V_STRING)
-        return 0;
-    err e;
-    const value *s = schema_deref(ts->doc->root, m->val, &e);
-    const value *type = s && s->kind == V_OBJECT ? schema_kw(s, "type") : NULL;
-    if (!type)
-        return 0;
-    if (type->kind == V_STRING) {
-        a.type = type->u.str.ptr;
-    } else if (type->kind == V_ARRAY) {
-        for (size_t i = 0; i < type->u.arr.len; i++)
-            if (type->u.arr.items[i]->kind == V_STRING &&
-                strcmp(type->u.arr.items[i]->u.str.ptr, "string") == 0)
-                a.type = "string";
-    }
-    if (!a.type)
-        return 0;
-    a.schema = m->val;
-    return free_string(ts, &a);
-}
-
-/* Whether read r can hand a value: it has no output schema (the answer's
- * "id" holds it) or a free string field. */
-static int can_hand(const toolset *ts, const tool *r)
-{
-    if (!r->output_schema)
-        return 1;
-    shape sh;
-    output_shape(ts, r, &sh);
-    size_t at = 0;
-    for (const value_member *f; (f = shape_next(&sh, &at));)
-        if (free_string_field(ts, f))
-            return 1;
-    return 0;
-}
-
-/* What a handed argument named h can chain: the writes with a free
- * string argument h, and the reads without an argument h that can hand. */
-struct links {
-    const tool *writes[TASK_MAX_DEPTH];
-    size_t nwrites; /* counted past TASK_MAX_DEPTH - 1, kept up to it */
-    const tool *reads[64];
-    size_t nreads;
-    int reads_with_args; /* some of the reads take arguments */
-};
-
-static void links_of(const toolset *ts, const char *h, struct links *l)
-{
-    memset(l, 0, sizeof *l);
-    for (size_t i = 0; i < ts->ntools; i++) {
-        const tool *t = &ts->tools[i];
-        const tool_arg *a = arg_named(t, h);
-        if (t->kind == TOOL_WRITE && a && free_string(ts, a)) {
-            if (l->nwrites < TASK_MAX_DEPTH)
-                l->writes[l->nwrites] = t;
-            l->nwrites++;
-        } else if (t->kind == TOOL_READ && !a && can_hand(ts, t) &&
-                   l->nreads < sizeof l->reads / sizeof l->reads[0]) {
-            l->reads[l->nreads++] = t;
-            l->reads_with_args |= t->nargs > 0;
-        }
-    }
-}
-
-/* Calls fn for every name a handed argument may have (each once, in the
- * order of the tool table). */
-static void each_handed_name(const toolset *ts,
-                             void (*fn)(const toolset *, const char *, void *),
-                             void *ctx)
-{
-    for (size_t i = 0; i < ts->ntools; i++) {
-        const tool *t = &ts->tools[i];
-        if (t->kind != TOOL_WRITE)
-            continue;
-        for (size_t j = 0; j < t->nargs; j++) {
-            const char *h = t->args[j].name;
-            int seen = 0;
-            for (size_t k = 0; k < i && !seen; k++)
-                seen = ts->tools[k].kind == TOOL_WRITE &&
-                       arg_named(&ts->tools[k], h) != NULL;
-            for (size_t k = 0; k < j && !seen; k++)
-                seen = strcmp(t->args[k].name, h) == 0;
-            if (!seen && free_string(ts, &t->args[j]))
-                fn(ts, h, ctx);
-        }
-    }
-}
+_Static_assert(CHAIN_MAX_WRITES == TASK_MAX_DEPTH,
+               "a chain keeps as many writes as a task has steps");
 
 struct longest {
     size_t depth;
-    const char *h;
+    const chain_links *l;
 };
 
-static void longer(const toolset *ts, const char *h, void *ctx)
+static void longer(const chain_links *l, struct longest *best)
 {
-    struct longest *best = ctx;
-    struct links l;
-    links_of(ts, h, &l);
-    size_t d = l.nreads ? 1 + l.nwrites : 0;
+    size_t d = l->nreads ? 1 + l->nwrites : 0;
     if (d > TASK_MAX_DEPTH)
         d = TASK_MAX_DEPTH;
     if (d > best->depth) {
         best->depth = d;
-        best->h = h;
+        best->l = l;
     }
 }
 
 int task_longest(const toolset *ts, char *text, size_t size)
 {
     struct longest best = {0, NULL};
-    each_handed_name(ts, longer, &best);
+    const struct chains *c = chains_of(ts);
+    for (size_t i = 0; i < c->nnames; i++)
+        longer(&c->names[i], &best);
     size_t n = 0;
     text[0] = '\0';
     if (best.depth >= 2) {
-        struct links l;
-        links_of(ts, best.h, &l);
-        n += (size_t)snprintf(text, size, "%s", l.reads[0]->name);
+        const chain_links *l = best.l;
+        n += (size_t)snprintf(text, size, "%s", l->reads[0]->name);
         for (size_t i = 0; i + 1 < best.depth && n < size; i++)
             n += (size_t)snprintf(text + n, size - n, ", %s",
-                                  l.writes[i]->name);
+                                  l->writes[i]->name);
         return (int)best.depth;
     }
     for (size_t i = 0; i < ts->ntools; i++)
@@ -246,17 +134,15 @@ int task_check_depth(const toolset *ts, int depth, err *e)
 /* The handed argument names that can build depth d, ids first. */
 struct choices {
     int depth;
-    const char *names[64];
+    const chain_links *names[64];
     size_t n;
     int ids; /* names[] holds only id names */
 };
 
-static void choose(const toolset *ts, const char *h, void *ctx)
+static void choose(const chain_links *l, struct choices *c)
 {
-    struct choices *c = ctx;
-    struct links l;
-    links_of(ts, h, &l);
-    if (l.nreads == 0 || (int)l.nwrites < c->depth - 1)
+    const char *h = l->name;
+    if (l->nreads == 0 || (int)l->nwrites < c->depth - 1)
         return;
     if (names_id(h) && !c->ids) {
         c->n = 0;
@@ -264,7 +150,7 @@ static void choose(const toolset *ts, const char *h, void *ctx)
     }
     if ((names_id(h) || !c->ids) &&
         c->n < sizeof c->names / sizeof c->names[0])
-        c->names[c->n++] = h;
+        c->names[c->n++] = l;
 }
 
 /* ---------------------------------------------------------- arguments */
@@ -306,17 +192,16 @@ static int draw_arg(struct maker *m, const tool_arg *arg, const char *where,
     fmt_cat(path, sizeof path, &n, where, strlen(where));
     fmt_cat(path, sizeof path, &n, ".", 1);
     fmt_cat(path, sizeof path, &n, arg->name, strlen(arg->name));
-    return draw_value(out, m->a, m->ts->doc->root, arg->schema, &m->key, path,
-                      m->e);
+    return draw_value_with(out, m->a, m->ts->doc->root, m->ts->patterns,
+                           arg->schema, &m->key, path, m->e);
 }
 
 /* 0 when v fits schema; else 1 (out of memory too: it marks m->oom,
- * which task_make reports at its end). */
+ * which task_make reports at its end).  The verdict alone: no sentence. */
 static int fits(struct maker *m, const value *schema, const value *v)
 {
-    buf msg = BUF_INIT;
-    int r = schema_check(m->ts->doc->root, schema, v, "the value", &msg);
-    buf_free(&msg);
+    int r = schema_check_with(m->ts->doc->root, m->ts->patterns, schema, v,
+                              "the value", NULL);
     if (r < 0)
         m->oom = 1;
     return r != 0;
@@ -507,16 +392,12 @@ static const char *hand_field(struct maker *m, const tool *r, const value *v,
     *shared = 0;
     if (!r->output_schema)
         return "id";
-    shape sh;
-    output_shape(m->ts, r, &sh);
+    const chain_tool *ct = chain_tool_of(m->ts, r);
+    const shape *sh = &ct->out;
     for (int any = 0; any < 2; any++)
         for (int pass = 0; pass < 4; pass++)
-            for (size_t at = 0;;) {
-                const value_member *f = shape_next(&sh, &at);
-                if (!f)
-                    break;
-                if (!free_string_field(m->ts, f))
-                    continue;
+            for (size_t i = 0; i < ct->nfree_fields; i++) {
+                const value_member *f = ct->free_fields[i];
                 const char *name = f->key->u.str.ptr;
                 if (!any && has_arg(r, name))
                     continue;
@@ -524,7 +405,7 @@ static const char *hand_field(struct maker *m, const tool *r, const value *v,
                            : pass == 1 ? strcmp(name, "id") == 0
                            : pass == 2 ? names_id(name)
                                        : 1;
-                if (take && fits_field(m, &sh, name, v)) {
+                if (take && fits_field(m, sh, name, v)) {
                     *shared = any;
                     return name;
                 }
@@ -571,9 +452,8 @@ static value *draw_handed(struct maker *m, const char *label,
             m->t->hand_field = f;
             m->t->hand_field_is_arg = shared;
         } else if (m->t->steps[0].tool->output_schema) {
-            shape sh;
-            output_shape(m->ts, m->t->steps[0].tool, &sh);
-            if (!fits_field(m, &sh, m->t->hand_field, v))
+            const chain_tool *ct = chain_tool_of(m->ts, m->t->steps[0].tool);
+            if (!fits_field(m, &ct->out, m->t->hand_field, v))
                 continue;
         }
         return v;
@@ -655,12 +535,8 @@ static int say_args(buf *b, const task *t, const task_step *s, err *e)
             buf_puts(b, " set to the value that answer gave");
             continue;
         }
-        buf text = BUF_INIT;
-        int rc = canon_write(&text, m->val, e);
         buf_putc(b, ' ');
-        buf_append(b, text.data, text.len);
-        buf_free(&text);
-        if (rc < 0)
+        if (canon_append(b, m->val, e) < 0)
             return -1;
     }
     return 0;
@@ -670,6 +546,7 @@ static int write_request(struct maker *m)
 {
     task *t = m->t;
     buf b = BUF_INIT;
+    buf_reserve(&b, 1023); /* most requests fit: one allocation, no growth */
     const task_step *target = &t->steps[t->depth - 1];
     const char *desc = target->tool->description;
     size_t dl = strlen(desc);
@@ -735,18 +612,15 @@ static void make_id(task *t)
  * prefers first (ids, when some can), then the others. */
 struct all_choices {
     int depth;
-    const char *names[128];
+    const chain_links *names[128];
     size_t n;
 };
 
-static void choose_any(const toolset *ts, const char *h, void *ctx)
+static void choose_any(const chain_links *l, struct all_choices *c)
 {
-    struct all_choices *c = ctx;
-    struct links l;
-    links_of(ts, h, &l);
-    if (l.nreads && (int)l.nwrites >= c->depth - 1 &&
+    if (l->nreads && (int)l->nwrites >= c->depth - 1 &&
         c->n < sizeof c->names / sizeof c->names[0])
-        c->names[c->n++] = h;
+        c->names[c->n++] = l;
 }
 
 /* The arguments, the handed value and the handed field of the chain in
@@ -778,15 +652,18 @@ static int fill_chain(struct maker *m)
 static int build_chain(struct maker *m, draw_stream *st)
 {
     task *t = m->t;
+    const struct chains *chains = chains_of(m->ts);
     struct choices c = {.depth = t->depth};
-    each_handed_name(m->ts, choose, &c);
+    for (size_t i = 0; i < chains->nnames; i++)
+        choose(&chains->names[i], &c);
     if (c.n == 0)
         return task_check_depth(m->ts, t->depth, m->e);
     struct all_choices all = {.depth = t->depth};
     for (size_t i = 0; i < c.n; i++)
         all.names[all.n++] = c.names[i];
     struct all_choices rest = {.depth = t->depth};
-    each_handed_name(m->ts, choose_any, &rest);
+    for (size_t i = 0; i < chains->nnames; i++)
+        choose_any(&chains->names[i], &rest);
     for (size_t i = 0; i < rest.n && all.n < 128; i++) {
         int seen = 0;
         for (size_t j = 0; j < c.n && !seen; j++)
@@ -799,19 +676,18 @@ static int build_chain(struct maker *m, draw_stream *st)
     err_clear(&first);
     size_t tried = 0;
     for (size_t hi = 0; hi < all.n; hi++) {
-        const char *h = all.names[(h0 + hi) % all.n];
-        struct links l;
-        links_of(m->ts, h, &l);
+        const chain_links *l = all.names[(h0 + hi) % all.n];
+        const char *h = l->name;
         /* reads: with arguments first, the seed's pick leading */
-        const tool *reads[64];
+        const tool *reads[CHAIN_MAX_READS];
         size_t npref = 0, nreads = 0;
-        for (size_t i = 0; i < l.nreads; i++)
-            if (!l.reads_with_args || l.reads[i]->nargs > 0)
-                reads[npref++] = l.reads[i];
+        for (size_t i = 0; i < l->nreads; i++)
+            if (!l->reads_with_args || l->reads[i]->nargs > 0)
+                reads[npref++] = l->reads[i];
         nreads = npref;
-        for (size_t i = 0; i < l.nreads; i++)
-            if (l.reads_with_args && l.reads[i]->nargs == 0)
-                reads[nreads++] = l.reads[i];
+        for (size_t i = 0; i < l->nreads; i++)
+            if (l->reads_with_args && l->reads[i]->nargs == 0)
+                reads[nreads++] = l->reads[i];
         draw_stream hs = *st;
         if (hi > 0) {
             char path[300];
@@ -819,12 +695,14 @@ static int build_chain(struct maker *m, draw_stream *st)
             hs = draw_at(&m->key, path, strlen(path));
         }
         size_t r0 = (size_t)draw_below(&hs, npref);
-        size_t nw = l.nwrites < TASK_MAX_DEPTH ? l.nwrites : TASK_MAX_DEPTH;
+        size_t nw = l->nwrites < TASK_MAX_DEPTH ? l->nwrites : TASK_MAX_DEPTH;
+        const tool *writes[TASK_MAX_DEPTH];
+        memcpy(writes, l->writes, nw * sizeof *writes);
         for (size_t i = nw; i > 1; i--) { /* Fisher-Yates */
             size_t j = draw_below(&hs, i);
-            const tool *tmp = l.writes[i - 1];
-            l.writes[i - 1] = l.writes[j];
-            l.writes[j] = tmp;
+            const tool *tmp = writes[i - 1];
+            writes[i - 1] = writes[j];
+            writes[j] = tmp;
         }
         for (size_t ri = 0; ri < nreads; ri++) {
             size_t r = ri < npref ? (r0 + ri) % npref : ri;
@@ -834,7 +712,7 @@ static int build_chain(struct maker *m, draw_stream *st)
                 t->steps[0].takes_handed = 0;
                 int bad = is_bad(m, reads[r]);
                 for (int k = 1; k < t->depth; k++) {
-                    t->steps[k].tool = l.writes[(w + (size_t)k - 1) % nw];
+                    t->steps[k].tool = writes[(w + (size_t)k - 1) % nw];
                     t->steps[k].takes_handed = 1;
                     bad |= is_bad(m, t->steps[k].tool);
                 }
@@ -976,9 +854,11 @@ int task_make(task **out, arena *a, const toolset *ts, uint64_t seed,
     make_id(t);
 
     struct maker m = {.a = a, .ts = ts, .t = t, .e = e};
-    char what[32];
-    snprintf(what, sizeof what, "task/d%d", t->depth);
-    draw_key_init(&m.key, ts->doc->file_sha256, seed, "", what, strlen(what));
+    char what[32], num[FMT_UINT_MAX + 1];
+    size_t wn = 0;
+    fmt_cat(what, sizeof what, &wn, "task/d", 6); /* "task/d2" */
+    fmt_cat(what, sizeof what, &wn, num, fmt_int(num, t->depth));
+    draw_key_init(&m.key, ts->doc->file_sha256, seed, "", what, wn);
     draw_stream st = draw_at(&m.key, "$.task.chain", strlen("$.task.chain"));
 
     if ((t->depth == 1 ? build_single(&m, &st) : build_chain(&m, &st)) < 0)
@@ -1063,30 +943,33 @@ value *task_to_value(arena *a, const task *t, int generator_version)
 }
 
 /* task_write_json's pieces: "KEY": (after a comma unless first) and a
- * string member; keys are written in canonical order by the caller. */
-static int json_key(buf *b, const char *key, int first)
+ * string member; keys are written in canonical order by the caller.  A
+ * key is a literal, given with its comma, quotes and colon by KEY(), so
+ * that writing it is one append of a length known when compiling. */
+#define KEY(k) ",\"" k "\":", sizeof(",\"" k "\":") - 1
+
+static int json_key(buf *b, const char *key, size_t len, int first)
 {
-    int rc = first ? 0 : buf_putc(b, ',');
-    rc |= buf_putc(b, '"');
-    rc |= buf_puts(b, key);
-    return rc | buf_puts(b, "\":");
+    return first ? buf_append(b, key + 1, len - 1) : buf_append(b, key, len);
 }
 
-static int json_str(buf *b, const char *key, int first, const char *s)
+static int json_str(buf *b, const char *key, size_t len, int first,
+                    const char *s)
 {
-    return json_key(b, key, first) | canon_write_string(b, s, strlen(s));
+    return json_key(b, key, len, first) | canon_write_string(b, s, strlen(s));
 }
 
-static int json_int(buf *b, const char *key, int first, long long n)
+static int json_int(buf *b, const char *key, size_t len, int first,
+                    long long n)
 {
-    return json_key(b, key, first) | buf_put_int(b, n);
+    return json_key(b, key, len, first) | buf_put_int(b, n);
 }
 
 /* A drawn value: canon_append's own refusals are the caller's error. */
-static int json_value(buf *b, const char *key, int first, const value *v,
-                      err *e)
+static int json_value(buf *b, const char *key, size_t len, int first,
+                      const value *v, err *e)
 {
-    if (json_key(b, key, first) < 0)
+    if (json_key(b, key, len, first) < 0)
         return nomem(e);
     return canon_append(b, v, e);
 }
@@ -1096,58 +979,59 @@ int task_write_json(buf *out, const task *t, int generator_version, err *e)
     char arm_text[ARM_ID_MAX];
     arm_id(&t->arm, arm_text);
     /* keys in code point order, as json.dumps(sort_keys=True) puts them */
-    int rc = buf_putc(out, '{') | json_str(out, "arm", 1, arm_text);
+    int rc = buf_putc(out, '{') | json_str(out, KEY("arm"), 1, arm_text);
     if (t->wrong) {
-        rc |= json_key(out, "baddata", 0) | buf_putc(out, '{');
+        rc |= json_key(out, KEY("baddata"), 0) | buf_putc(out, '{');
         if (rc < 0 ||
             (t->wrong_args &&
-             json_value(out, "arguments", 1, t->wrong_args, e) < 0) ||
-            json_value(out, "wrong", !t->wrong_args, t->wrong, e) < 0)
+             json_value(out, KEY("arguments"), 1, t->wrong_args, e) < 0) ||
+            json_value(out, KEY("wrong"), !t->wrong_args, t->wrong, e) < 0)
             return rc < 0 ? nomem(e) : -1;
         rc |= buf_putc(out, '}');
     }
-    rc |= json_int(out, "depth", 0, t->depth) |
-          json_key(out, "events", 0) | buf_putc(out, '[');
+    rc |= json_int(out, KEY("depth"), 0, t->depth) |
+          json_key(out, KEY("events"), 0) | buf_putc(out, '[');
     for (int i = 0; i < t->nevents; i++) {
         rc |= buf_puts(out, i ? ",{" : "{");
-        rc |= json_str(out, "dial", 1, knob_name(t->events[i].dial)) |
-              json_int(out, "nth", 0, t->events[i].nth) |
-              json_int(out, "step", 0, t->events[i].step) | buf_putc(out, '}');
+        rc |= json_str(out, KEY("dial"), 1, knob_name(t->events[i].dial)) |
+              json_int(out, KEY("nth"), 0, t->events[i].nth) |
+              json_int(out, KEY("step"), 0, t->events[i].step) |
+              buf_putc(out, '}');
     }
     rc |= buf_putc(out, ']') |
-          json_str(out, "file_sha256", 0, t->file_sha256) |
-          json_int(out, "generator", 0, generator_version) |
-          json_str(out, "id", 0, t->id) |
-          json_str(out, "request", 0, t->request) |
-          json_key(out, "seed", 0) | buf_put_uint(out, t->seed) |
-          json_key(out, "steps", 0) | buf_putc(out, '[');
+          json_str(out, KEY("file_sha256"), 0, t->file_sha256) |
+          json_int(out, KEY("generator"), 0, generator_version) |
+          json_str(out, KEY("id"), 0, t->id) |
+          json_str(out, KEY("request"), 0, t->request) |
+          json_key(out, KEY("seed"), 0) | buf_put_uint(out, t->seed) |
+          json_key(out, KEY("steps"), 0) | buf_putc(out, '[');
     for (int k = 0; k < t->depth && rc == 0; k++) {
         const task_step *s = &t->steps[k];
         rc |= buf_puts(out, k ? ",{" : "{");
-        if (rc < 0 || json_value(out, "arguments", 1, s->args, e) < 0)
+        if (rc < 0 || json_value(out, KEY("arguments"), 1, s->args, e) < 0)
             return rc < 0 ? nomem(e) : -1;
         if (s->takes_handed)
-            rc |= json_key(out, "handed", 0) | buf_putc(out, '{') |
-                  json_str(out, "argument", 1, t->hand_arg) |
-                  json_str(out, "field", 0, t->hand_field) |
-                  json_int(out, "from_step", 0, 1) | buf_putc(out, '}');
+            rc |= json_key(out, KEY("handed"), 0) | buf_putc(out, '{') |
+                  json_str(out, KEY("argument"), 1, t->hand_arg) |
+                  json_str(out, KEY("field"), 0, t->hand_field) |
+                  json_int(out, KEY("from_step"), 0, 1) | buf_putc(out, '}');
         if (k == 0 && t->depth >= 2) {
-            rc |= json_key(out, "hands", 0) | buf_putc(out, '{') |
-                  json_str(out, "argument", 1, t->hand_arg) |
-                  json_str(out, "field", 0, t->hand_field);
+            rc |= json_key(out, KEY("hands"), 0) | buf_putc(out, '{') |
+                  json_str(out, KEY("argument"), 1, t->hand_arg) |
+                  json_str(out, KEY("field"), 0, t->hand_field);
             if (t->hand_field_is_arg)
-                rc |= json_key(out, "field_named_as_argument", 0) |
+                rc |= json_key(out, KEY("field_named_as_argument"), 0) |
                       buf_puts(out, "true");
-            if (rc < 0 || json_value(out, "value", 0, t->handed, e) < 0)
+            if (rc < 0 || json_value(out, KEY("value"), 0, t->handed, e) < 0)
                 return rc < 0 ? nomem(e) : -1;
             rc |= buf_putc(out, '}');
         }
-        rc |= json_str(out, "kind", 0,
+        rc |= json_str(out, KEY("kind"), 0,
                        s->tool->kind == TOOL_READ ? "read" : "write") |
-              json_int(out, "step", 0, k + 1) |
-              json_str(out, "tool", 0, s->tool->name) | buf_putc(out, '}');
+              json_int(out, KEY("step"), 0, k + 1) |
+              json_str(out, KEY("tool"), 0, s->tool->name) | buf_putc(out, '}');
     }
-    rc |= buf_putc(out, ']') | json_int(out, "target", 0, t->depth) |
+    rc |= buf_putc(out, ']') | json_int(out, KEY("target"), 0, t->depth) |
           buf_putc(out, '}');
     return rc < 0 ? nomem(e) : 0;
 }

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain.h"
 #include "draw.h"
+#include "patterns.h"
 #include "regex.h"
 #include "schema.h"
 #include "strmap.h"
@@ -1125,6 +1127,12 @@ int toolset_build(toolset **out, const doc *d, err *e)
     if (rc == 0 && !b.nomem)
         refuse_undrawable(&b);
     strmap_free(&b.names);
+    if (rc == 0 && !b.nomem && chain_analyse(ts) < 0)
+        b.nomem = 1;
+    patterns *pt = NULL;
+    if (rc == 0 && !b.nomem && patterns_build(&pt, d->root) < 0)
+        b.nomem = 1;
+    ts->patterns = pt;
     if (rc == 0 && b.nomem)
         rc = err_set(e, ERR_NOMEM, "out of memory reading the tools");
     if (rc < 0) {
@@ -1141,6 +1149,7 @@ void toolset_free(toolset *t)
         return;
     free(t->tools);
     free(t->refused);
+    patterns_free((patterns *)t->patterns);
     arena_free(t->arena);
     free(t);
 }

@@ -72,6 +72,14 @@ typedef struct toolset {
     size_t ntools;
     tool_refusal *refused;
     size_t nrefused;
+    /* What the tools can chain into a task, worked out once by
+     * toolset_build (chain.h): each tool's answer members and free-string
+     * fields, the handed names and, for each, the writes that take it
+     * and the reads that can hand it.  In the arena; never changed. */
+    const struct chains *chains;
+    /* The document's `pattern`s compiled once (patterns.h), for the draw
+     * and the check: schema_check_with, draw_value_with.  Never changed. */
+    const struct patterns *patterns;
 } toolset;
 
 /* Builds the tool table of a parsed tool file.  Fails (ERR_VALUE) only
