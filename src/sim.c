@@ -1,6 +1,7 @@
 /* sim: see sim.h; docs/simulator.md has the rules in words. */
 #include "sim.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,11 +53,12 @@ struct sim {
     size_t nstore, capstore;
     struct call_rec *calls;
     size_t ncalls, capcalls;
-    struct drawn drawn[DRAWN_MAX]; /* in keep */
     size_t ndrawn;
     int done[TASK_MAX_DEPTH];
     int ready_calls[TASK_MAX_DEPTH]; /* valid, ready calls per step */
     unsigned fired[TASK_MAX_EVENTS]; /* the call that fired each event */
+    struct drawn drawn[DRAWN_MAX]; /* in keep; the first ndrawn hold; last,
+                                      so that sim_reuse need not clear it */
 };
 
 static const char *const effect_names[] = {
@@ -124,7 +126,8 @@ void sim_reuse(sim *s, const toolset *ts, const task *t)
     }
     arena_recycle(keep, REUSE_ARENA);
     arena_recycle(scratch, REUSE_ARENA);
-    memset(s, 0, sizeof *s); /* every count and mark as sim_new leaves it */
+    /* every count and mark as sim_new leaves it */
+    memset(s, 0, offsetof(struct sim, drawn));
     s->ts = ts;
     s->t = t;
     s->keep = keep;
