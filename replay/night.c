@@ -38,13 +38,17 @@
 #define SAID_PROBLEMS 100 /* problems said on stderr one by one */
 #define MAX_OPEN 10000   /* episodes open at once, by default */
 /* Episodes the writer has given back are kept, that many at most, to be
- * used again (their arena, calls and simulator, not their content): an
- * episode then costs no allocation.  The writer gives them back in
+ * used again (their arena and call rows, not their content): an episode
+ * then costs no allocation.  The writer gives them back in
  * batches as large as its queue, so as many are kept.  What a big one
  * took is given back. */
 #define SPARE_EPISODES QUEUE
 #define SPARE_ARENA (256u << 10) /* bytes of arena a spare one keeps */
 #define SPARE_CALLS 1024         /* call rows a spare one keeps room for */
+/* An episode's simulator is done with once the episode is judged, when
+ * it is handed to the writer (which reads nothing of it): it is kept
+ * then, while its memory is still in the cache, for the next episode. */
+#define SPARE_SIMS 16
 
 struct run {
     char *name, *tools, *sha;
@@ -72,8 +76,7 @@ struct episode {
     char *name; /* in a */
     arena *a;
     task *t;
-    sim *s;
-    sim *spare_sim; /* a simulator kept for the next use of the episode */
+    sim *s; /* until the episode is judged */
     XXH3_state_t hash;
     db_call *calls;
     size_t ncalls, cap;
@@ -113,6 +116,8 @@ struct night {
     size_t nopen, max_open;
     struct episode *spare; /* given back, to be used again (ep_done) */
     size_t nspare;
+    sim *spare_sims[SPARE_SIMS]; /* of judged episodes, to be used again */
+    size_t nspare_sims;
     unsigned long evicted;  /* written unfinished to keep max_open */
     uint64_t secret;        /* keys the hashes of names from input */
     idset seen;             /* every (run, episode) of this night */
@@ -490,7 +495,6 @@ static void ep_free(struct episode *ep)
     if (!ep)
         return;
     sim_free(ep->s);
-    sim_free(ep->spare_sim);
     taskcache_release(ep->loan);
     arena_free(ep->a);
     free(ep->calls);
@@ -508,11 +512,9 @@ static void ep_done(night *n, struct episode *ep)
         return;
     }
     taskcache_release(ep->loan);
+    sim_free(ep->s); /* not judged: dropped */
     arena_recycle(ep->a, SPARE_ARENA);
     arena *a = ep->a;
-    sim *s = ep->s ? ep->s : ep->spare_sim;
-    if (ep->s && ep->spare_sim)
-        sim_free(ep->spare_sim);
     db_call *calls = ep->calls;
     size_t cap = ep->cap;
     if (cap > SPARE_CALLS) {
@@ -523,7 +525,6 @@ static void ep_done(night *n, struct episode *ep)
     memset(ep, 0, sizeof *ep);
     ep->night = n;
     ep->a = a;
-    ep->spare_sim = s;
     ep->calls = calls;
     ep->cap = cap;
     ep->older = n->spare;
@@ -552,17 +553,26 @@ static struct episode *ep_new(night *n)
     return ep;
 }
 
-/* The episode's simulator for task t: its spare one started anew, or a
+/* The episode's simulator for its task: a spare one started anew, or a
  * new one. */
-static int ep_sim(struct episode *ep, const toolset *ts, err *e)
+static int ep_sim(night *n, struct episode *ep, const toolset *ts, err *e)
 {
-    if (ep->spare_sim) {
-        ep->s = ep->spare_sim;
-        ep->spare_sim = NULL;
+    if (n->nspare_sims) {
+        ep->s = n->spare_sims[--n->nspare_sims];
         sim_reuse(ep->s, ts, ep->t);
         return 0;
     }
     return sim_new(&ep->s, ts, ep->t, e);
+}
+
+/* The episode is judged: its simulator is kept for the next one. */
+static void ep_judged(night *n, struct episode *ep)
+{
+    if (n->nspare_sims < SPARE_SIMS)
+        n->spare_sims[n->nspare_sims++] = ep->s;
+    else
+        sim_free(ep->s);
+    ep->s = NULL;
 }
 
 /* Takes ep out of the table (the caller frees it, or hands it over). */
@@ -670,6 +680,7 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     }
     sim_verdict v;
     sim_judge(ep->s, &v);
+    ep_judged(n, ep);
     const task *t = ep->t;
     for (int i = 0; i < v.nevents; i++)
         w->outcomes[i] = (db_outcome){i + 1, t->events[i].step,
@@ -832,7 +843,7 @@ static int on_episode(night *n, const char *file, unsigned long line,
                                &te);
         }
         if (rc == 0)
-            rc = ep_sim(ep, r->ts, &te);
+            rc = ep_sim(n, ep, r->ts, &te);
         if (rc < 0 && te.code == ERR_NOMEM) {
             ep_done(n, ep);
             return nomem(e);
@@ -1085,7 +1096,12 @@ static int on_call(night *n, const char *file, unsigned long line,
     c->effect = effect_name(n->r.effect);
     c->dial = n->r.event >= 0 ? knob_name(ep->t->events[n->r.event].dial)
                               : NULL;
-    if (tl->answer) {
+    err ce;
+    if (tl->answer && canon_write(&n->scratch, tl->answer, &ce) == 0 &&
+        n->scratch.len == n->r.answer.len &&
+        memcmp(n->scratch.data, n->r.answer.data, n->r.answer.len) == 0) {
+        c->diverged = 0; /* the same answer, as nearly always: no copy */
+    } else if (tl->answer) {
         int bad = 0;
         const char *logged = json_in(n, ep, tl->answer, &bad);
         oom |= bad;
@@ -1464,6 +1480,8 @@ void night_free(night *n)
         ep_free(n->spare);
         n->spare = next;
     }
+    while (n->nspare_sims)
+        sim_free(n->spare_sims[--n->nspare_sims]);
     free(n->eps);
     free(n->free_slots);
     keymap_free(&n->ep_index);

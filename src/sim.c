@@ -1,6 +1,7 @@
 /* sim: see sim.h; docs/simulator.md has the rules in words. */
 #include "sim.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,19 @@ struct record {
     int target; /* a write matching the target step */
 };
 
+/* An answer drawn in this episode, kept for a call that asks the same
+ * again (a fifth of the calls of a night retry one): the draw depends on
+ * the tool and the canonical arguments alone, and nothing changes a drawn
+ * tree (what is laid over it is laid over a copy). */
+struct drawn {
+    const tool *tool;
+    const char *args; /* canonical JSON, len bytes */
+    size_t len;
+    value *answer;
+};
+
+#define DRAWN_MAX 32 /* answers kept per episode; past it, drawn anew */
+
 struct sim {
     const toolset *ts;
     const task *t;
@@ -39,9 +53,12 @@ struct sim {
     size_t nstore, capstore;
     struct call_rec *calls;
     size_t ncalls, capcalls;
+    size_t ndrawn;
     int done[TASK_MAX_DEPTH];
     int ready_calls[TASK_MAX_DEPTH]; /* valid, ready calls per step */
     unsigned fired[TASK_MAX_EVENTS]; /* the call that fired each event */
+    struct drawn drawn[DRAWN_MAX]; /* in keep; the first ndrawn hold; last,
+                                      so that sim_reuse need not clear it */
 };
 
 static const char *const effect_names[] = {
@@ -109,7 +126,8 @@ void sim_reuse(sim *s, const toolset *ts, const task *t)
     }
     arena_recycle(keep, REUSE_ARENA);
     arena_recycle(scratch, REUSE_ARENA);
-    memset(s, 0, sizeof *s); /* every count and mark as sim_new leaves it */
+    /* every count and mark as sim_new leaves it */
+    memset(s, 0, offsetof(struct sim, drawn));
     s->ts = ts;
     s->t = t;
     s->keep = keep;
@@ -226,6 +244,33 @@ static int place_handed(value **ans, arena *a, const task *t,
     return 0;
 }
 
+/* The answer drawn for tool tl and the call's canonical arguments: the
+ * one drawn before for the same, or drawn now (into keep, and kept, while
+ * there is room; else into a). */
+static int draw_answer(sim *s, arena *a, const tool *tl, value **ans, err *e)
+{
+    const char *json = s->args_json->data ? s->args_json->data : "";
+    size_t len = s->args_json->len;
+    for (size_t i = 0; i < s->ndrawn; i++) {
+        const struct drawn *d = &s->drawn[i];
+        if (d->tool == tl && d->len == len && memcmp(d->args, json, len) == 0) {
+            *ans = d->answer;
+            return 0;
+        }
+    }
+    if (s->ndrawn == DRAWN_MAX)
+        return answer_draw_canonical(ans, a, s->ts, tl, json, len, s->t->seed,
+                                     e);
+    char *args = arena_memdup(s->keep, json, len);
+    if (!args)
+        return nomem(e);
+    if (answer_draw_canonical(ans, s->keep, s->ts, tl, json, len, s->t->seed,
+                              e) < 0)
+        return -1;
+    s->drawn[s->ndrawn++] = (struct drawn){tl, args, len, *ans};
+    return 0;
+}
+
 /* The answer to an accepted read. */
 static int answer_read(sim *s, arena *a, const tool *tl, const value *args,
                        int step, int event, value **ans,
@@ -239,8 +284,7 @@ static int answer_read(sim *s, arena *a, const tool *tl, const value *args,
     const value *asked = wrong && t->wrong_args ? t->wrong_args : args;
 
     int drawn = asked == args
-                    ? answer_draw_canonical(ans, a, ts, tl, s->args_json->data,
-                                            s->args_json->len, t->seed, e)
+                    ? draw_answer(s, a, tl, ans, e)
                     : answer_draw(ans, a, ts, tl, asked, t->seed, e);
     if (drawn < 0)
         return -1;
@@ -391,8 +435,7 @@ static int accept_call(sim *s, arena *a, const tool *tl, const value *args,
         r->effect = EFFECT_EXPECTED_WRITE; /* it landed all the same */
         return 0;
     }
-    if (answer_draw_canonical(&ans, a, s->ts, tl, s->args_json->data,
-                              s->args_json->len, t->seed, e) < 0 ||
+    if (draw_answer(s, a, tl, &ans, e) < 0 ||
         answer_place_args(&ans, a, s->ts, tl, ans, args, e) < 0)
         return -1;
     return put_value(&r->answer, ans, e);
