@@ -212,21 +212,31 @@ static int word_byte(unsigned char c)
     return isalnum(c) || c >= 0x80;
 }
 
+/* An ASCII letter in lower case; any other byte as it is (tolower in the
+ * C locale, which the library never leaves). */
+static unsigned char ascii_lower(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c | 0x20) : c;
+}
+
 /* Whether text (len bytes) holds word (wlen bytes) between word
  * boundaries, ASCII letters compared without case: "marble" is in
- * "cedar marble", not in "marbled". */
+ * "cedar marble", not in "marbled".  The first letter is compared before
+ * the boundaries are looked at: most places differ there. */
 static int holds_word(const char *text, size_t len, const char *word,
                       size_t wlen)
 {
     if (wlen == 0 || wlen > len)
         return 0;
+    unsigned char first = ascii_lower((unsigned char)word[0]);
     for (size_t i = 0; i + wlen <= len; i++) {
-        if ((i > 0 && word_byte((unsigned char)text[i - 1])) ||
+        if (ascii_lower((unsigned char)text[i]) != first ||
+            (i > 0 && word_byte((unsigned char)text[i - 1])) ||
             (i + wlen < len && word_byte((unsigned char)text[i + wlen])))
             continue;
-        size_t j = 0;
-        while (j < wlen && tolower((unsigned char)text[i + j]) ==
-                               tolower((unsigned char)word[j]))
+        size_t j = 1;
+        while (j < wlen && ascii_lower((unsigned char)text[i + j]) ==
+                               ascii_lower((unsigned char)word[j]))
             j++;
         if (j == wlen)
             return 1;
@@ -553,26 +563,33 @@ static int write_request(struct maker *m)
     while (dl && (desc[dl - 1] == '.' || desc[dl - 1] == ' ' ||
                   desc[dl - 1] == '\n'))
         dl--;
-    buf_printf(&b, "Goal: %s", target->tool->name);
-    if (dl)
-        buf_printf(&b, " (%.*s)", (int)dl, desc);
+    /* appends, not buf_printf: the same text, without a format to read */
+    buf_puts(&b, "Goal: ");
+    buf_puts(&b, target->tool->name);
+    if (dl) {
+        buf_puts(&b, " (");
+        buf_append(&b, desc, dl);
+        buf_putc(&b, ')');
+    }
     buf_puts(&b, ".");
     for (int k = 0; k < t->depth; k++) {
         const task_step *s = &t->steps[k];
-        buf_printf(&b, " %s %s",
-                   t->depth == 1         ? "Call"
-                   : k == 0              ? "First call"
-                   : k + 1 == t->depth ? "Last, call"
-                                         : "Then call",
-                   s->tool->name);
+        buf_puts(&b, t->depth == 1         ? " Call "
+                     : k == 0              ? " First call "
+                     : k + 1 == t->depth ? " Last, call "
+                                           : " Then call ");
+        buf_puts(&b, s->tool->name);
         if (say_args(&b, t, s, m->e) < 0) {
             buf_free(&b);
             return -1;
         }
-        if (k == 0 && t->depth >= 2)
-            buf_printf(&b, "; the \"%s\" field of its answer holds the %s "
-                           "you are not given",
-                       t->hand_field, t->hand_arg);
+        if (k == 0 && t->depth >= 2) {
+            buf_puts(&b, "; the \"");
+            buf_puts(&b, t->hand_field);
+            buf_puts(&b, "\" field of its answer holds the ");
+            buf_puts(&b, t->hand_arg);
+            buf_puts(&b, " you are not given");
+        }
         buf_putc(&b, '.');
     }
     if (!b.failed)
