@@ -40,6 +40,7 @@ struct dctx {
     const draw_key *k;
     err *e;
     struct dpath path; /* never copied: data may point into it */
+    buf text;          /* the string being drawn (draw_string) */
     /* The schemas entered since the path last grew: one entered twice
      * refers to itself without drawing anything, and has no end. */
     const value *chain[CHAIN_MAX];
@@ -502,7 +503,8 @@ static value *draw_string(struct dctx *c, const schema_keywords *K,
     if (min > max)
         return cannot(c, "minLength is above maxLength");
     draw_stream st = stream_here(c);
-    buf b = BUF_INIT;
+    buf *b = &c->text; /* the draw's own, emptied for each string */
+    buf_reset(b);
     const value *fmt = schema_keyword(K, SK_FORMAT);
     const value *pat = schema_keyword(K, SK_PATTERN);
     int done = 0;
@@ -517,18 +519,17 @@ static value *draw_string(struct dctx *c, const schema_keywords *K,
     /* A known format first (a date is a date); the pattern when the
      * format's value does not match it. */
     if (fmt && fmt->kind == V_STRING) {
-        done = format_string(&b, &st, fmt->u.str.ptr);
-        if (done && re && regex_search(re, b.data, b.len) != 1) {
-            buf_reset(&b);
+        done = format_string(b, &st, fmt->u.str.ptr);
+        if (done && re && regex_search(re, b->data, b->len) != 1) {
+            buf_reset(b);
             done = 0;
         }
     }
     if (!done && re) {
         regex_rng rng = {rng_next, &st};
-        int rc = regex_generate(re, &rng, min, max, &b);
+        int rc = regex_generate(re, &rng, min, max, b);
         if (rc < 0) {
             regex_free(owned);
-            buf_free(&b);
             return rc == REGEX_TOO_LONG
                        ? cannot(c, "the pattern's shortest match is too "
                                    "long to generate")
@@ -545,39 +546,34 @@ static value *draw_string(struct dctx *c, const schema_keywords *K,
             lower(&l, name);
         if (name && (name_is(&l, "id") || name_is(&l, "key") ||
                      name_is(&l, "code") || name_is(&l, "sku"))) {
-            make_id(&b, &st, want);
+            make_id(b, &st, want);
         } else if (name && name_has(&l, "email")) {
-            format_string(&b, &st, "email");
+            format_string(b, &st, "email");
         } else if (name && (name_has(&l, "url") || name_has(&l, "uri") ||
                             name_has(&l, "link"))) {
-            format_string(&b, &st, "uri");
+            format_string(b, &st, "uri");
         } else if (name && name_is(&l, "name")) {
-            buf_printf(&b, "%s %s", first_names[draw_below(&st, 8)],
+            buf_printf(b, "%s %s", first_names[draw_below(&st, 8)],
                        last_names[draw_below(&st, 8)]);
         } else if (name && name_has(&l, "phone")) {
-            buf_puts(&b, "+1-555-01");
-            put_digits(&b, &st, 2);
+            buf_puts(b, "+1-555-01");
+            put_digits(b, &st, 2);
         } else {
             size_t n = 1 + draw_below(&st, 3);
             for (size_t i = 0; i < n; i++) {
                 if (i)
-                    buf_putc(&b, ' ');
-                buf_puts(&b,
+                    buf_putc(b, ' ');
+                buf_puts(b,
                          words[draw_below(&st, sizeof words / sizeof *words)]);
             }
         }
-        fit(&b, &st, min, max);
+        fit(b, &st, min, max);
     }
-    if ((!b.data && buf_reserve(&b, 0) < 0) || b.failed) {
-        buf_free(&b);
+    if ((!b->data && buf_reserve(b, 0) < 0) || b->failed)
         return nomem(c);
-    }
-    if ((c->bytes += b.len) > DRAW_MAX_BYTES) {
-        buf_free(&b);
+    if ((c->bytes += b->len) > DRAW_MAX_BYTES)
         return over_budget(c);
-    }
-    value *out = value_new_text(c->a, V_STRING, b.data, b.len, 0, 0);
-    buf_free(&b);
+    value *out = value_new_text(c->a, V_STRING, b->data, b->len, 0, 0);
     return out ? out : nomem(c);
 }
 
@@ -1070,7 +1066,8 @@ int draw_value_with(value **out, arena *a, const value *root,
                     const patterns *pt, const value *schema,
                     const draw_key *k, const char *path, err *e)
 {
-    struct dctx c = {.a = a, .root = root, .patterns = pt, .k = k, .e = e};
+    struct dctx c = {.a = a, .root = root, .patterns = pt, .k = k, .e = e,
+                     .text = BUF_INIT};
     path_init(&c.path);
     if (path_add(&c.path, path, strlen(path)) < 0) {
         err_set(e, ERR_NOMEM, "out of memory drawing a value");
@@ -1079,5 +1076,6 @@ int draw_value_with(value **out, arena *a, const value *root,
     const char *name = strrchr(path, '.');
     *out = gen(&c, schema, name ? name + 1 : NULL, 0);
     path_free(&c.path);
+    buf_free(&c.text);
     return *out ? 0 : -1;
 }
