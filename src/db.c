@@ -10,7 +10,7 @@
 
 #include "buf.h"
 #include "idset.h"
-#include "strmap.h"
+#include "keymap.h"
 #include "utf8.h"
 
 extern const char schema_sql[]; /* made from sql/schema.sql */
@@ -80,13 +80,6 @@ static const char *const stmt_sql[NSTMT] = {
 #define CALLS_AT_ONCE 8
 #define CALL_COLUMNS 18
 
-/* Names already looked up (runs, tool files), with their integer keys. */
-typedef struct keys {
-    strmap m;
-    char **names; /* the map's keys, owned */
-    size_t n, cap;
-} keys;
-
 struct db {
     sqlite3 *h;
     char *path;
@@ -97,7 +90,7 @@ struct db {
     int bare;
     idset tasks; /* tasks written by this connection (keyed hashes) */
     uint64_t secret;
-    keys runs, files;
+    keymap runs, files; /* names looked up, with their integer keys */
     sqlite3_stmt *st[NSTMT];
     sqlite3_stmt *calls[CALLS_AT_ONCE]; /* [k - 1] inserts k rows */
     struct {
@@ -105,51 +98,6 @@ struct db {
         void *ctx;
     } hook;
 };
-
-static void keys_free(keys *k)
-{
-    for (size_t i = 0; i < k->n; i++)
-        free(k->names[i]);
-    free(k->names);
-    strmap_free(&k->m);
-    memset(k, 0, sizeof *k);
-}
-
-/* The key remembered for name: 1 and *id, or 0. */
-static int keys_find(const keys *k, const char *name, int64_t *id)
-{
-    size_t v;
-    if (!strmap_find(&k->m, name, strlen(name), &v))
-        return 0;
-    *id = (int64_t)v;
-    return 1;
-}
-
-/* Remembers name's key; -1 out of memory. */
-static int keys_put(keys *k, const char *name, int64_t id)
-{
-    size_t v = (size_t)id;
-    if (k->n == k->cap) {
-        size_t cap = k->cap ? 2 * k->cap : 8;
-        char **more = realloc(k->names, cap * sizeof *more);
-        if (!more)
-            return -1;
-        k->names = more;
-        k->cap = cap;
-    }
-    char *copy = strdup(name);
-    if (!copy)
-        return -1;
-    int rc = strmap_get_or_put(&k->m, copy, strlen(copy), &v);
-    if (rc != 0) { /* there already, or no memory */
-        free(copy);
-        if (rc == 1)
-            strmap_set(&k->m, name, strlen(name), (size_t)id);
-        return rc < 0 ? -1 : 0;
-    }
-    k->names[k->n++] = copy;
-    return 0;
-}
 
 static int fail(db *d, err *e, const char *doing)
 {
@@ -412,6 +360,7 @@ static int open_db(db **out, const char *path, int uri, err *e)
     if (version == DB_SCHEMA_VERSION && complete(d, e) < 0)
         goto bad;
     d->secret = (uint64_t)(uintptr_t)d ^ 0x9e3779b97f4a7c15u;
+    d->runs.seed = d->files.seed = d->secret; /* names come from input */
     for (int i = 0; i < NSTMT; i++)
         if (sqlite3_prepare_v3(d->h, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &d->st[i], NULL) != SQLITE_OK) {
@@ -445,8 +394,8 @@ int db_close(db *d, err *e)
         sqlite3_finalize(d->st[i]);
     for (int k = 0; k < CALLS_AT_ONCE; k++)
         sqlite3_finalize(d->calls[k]);
-    keys_free(&d->runs);
-    keys_free(&d->files);
+    keymap_free(&d->runs);
+    keymap_free(&d->files);
     idset_free(&d->tasks);
     int rc = sqlite3_close(d->h);
     if (rc != SQLITE_OK && e)
@@ -580,18 +529,21 @@ int db_put_run(db *d, const db_run *r, err *e)
     sqlite3_clear_bindings(s);
     if (rc != SQLITE_ROW)
         return fail(d, e, "record a run");
-    if (keys_put(&d->runs, r->run, id) < 0)
+    if (keymap_put(&d->runs, r->run, strlen(r->run), (size_t)id) < 0)
         return err_set(e, ERR_NOMEM, "out of memory");
     return 0;
 }
 
 /* The key of a recorded run or tool file (by the statement `which`,
  * taking its name): 1 and *id, 0 when none is recorded, -1 on error. */
-static int lookup(db *d, keys *k, enum stmt which, const char *name,
+static int lookup(db *d, keymap *k, enum stmt which, const char *name,
                   int64_t *id, err *e)
 {
-    if (keys_find(k, name, id))
+    size_t known;
+    if (keymap_get(k, name, strlen(name), &known)) {
+        *id = (int64_t)known;
         return 1;
+    }
     sqlite3_stmt *s = d->st[which];
     text(s, 1, name);
     int rc = sqlite3_step(s);
@@ -603,7 +555,7 @@ static int lookup(db *d, keys *k, enum stmt which, const char *name,
         return fail(d, e, "read its keys");
     if (rc == SQLITE_DONE)
         return 0;
-    if (keys_put(k, name, *id) < 0)
+    if (keymap_put(k, name, strlen(name), (size_t)*id) < 0)
         return err_set(e, ERR_NOMEM, "out of memory");
     return 1;
 }

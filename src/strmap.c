@@ -55,17 +55,6 @@ int strmap_get_or_put(strmap *m, const char *key, size_t len, size_t *val)
     return 0;
 }
 
-int strmap_find(const strmap *m, const char *key, size_t len, size_t *val)
-{
-    if (!m->cap)
-        return 0;
-    const strmap_slot *s = find(m, key, len, XXH3_64bits(key, len));
-    if (!s->key)
-        return 0;
-    *val = s->val;
-    return 1;
-}
-
 void strmap_set(strmap *m, const char *key, size_t len, size_t val)
 {
     if (!m->cap)

@@ -27,9 +27,6 @@ typedef struct strmap {
  * there (and sets *val to its value), 0 when inserted, -1 out of memory. */
 int strmap_get_or_put(strmap *m, const char *key, size_t len, size_t *val);
 
-/* Looks key up without inserting it: 1 with *val set, or 0. */
-int strmap_find(const strmap *m, const char *key, size_t len, size_t *val);
-
 /* Sets the value of a key that is there (after strmap_get_or_put). */
 void strmap_set(strmap *m, const char *key, size_t len, size_t val);
 
