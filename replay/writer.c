@@ -239,18 +239,23 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
                                                   "replaced",
                                        row->episode, row->run);
     }
-    const char *task_json = ep->task_json;
-    if (row->task_id && !task_json) { /* written here, off the engine */
-        buf_reset(&w->task_json);
-        if (task_write_json(&w->task_json, ep->task, GENERATOR_VERSION,
-                            e) < 0)
-            return -1;
-        task_json = w->task_json.data;
-    }
-    if (row->task_id && db_put_task(w->d, row->task_id, ep->file_sha256, row->seed, row->arm,
-                    ep->depth, GENERATOR_VERSION, ep->request, task_json,
-                    e) < 0)
+    int fresh = row->task_id ? db_task_is_new(w->d, row->task_id, e) : 0;
+    if (fresh < 0)
         return -1;
+    if (fresh) { /* the task's JSON, written here only when it is new */
+        const char *task_json = ep->task_json;
+        if (!task_json) {
+            buf_reset(&w->task_json);
+            if (task_write_json(&w->task_json, ep->task, GENERATOR_VERSION,
+                                e) < 0)
+                return -1;
+            task_json = w->task_json.data;
+        }
+        if (db_put_task(w->d, row->task_id, ep->file_sha256, row->seed,
+                        row->arm, ep->depth, GENERATOR_VERSION, ep->request,
+                        task_json, e) < 0)
+            return -1;
+    }
     add.used = ep->lines;
     add.episodes = 1;
     add.calls = ep->ncalls;

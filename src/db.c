@@ -604,14 +604,17 @@ static int member_span(const char *json, size_t len, const char *key,
     return 0;
 }
 
+int db_task_is_new(db *d, const char *task_id, err *e)
+{
+    uint64_t key = XXH3_64bits_withSeed(task_id, strlen(task_id), d->secret);
+    int fresh = idset_add(&d->tasks, key);
+    return fresh < 0 ? err_set(e, ERR_NOMEM, "out of memory") : fresh;
+}
+
 int db_put_task(db *d, const char *task_id, const char *file_sha256,
                 uint64_t seed, const char *arm, int depth, int generator,
                 const char *request, const char *task_json, err *e)
 {
-    uint64_t key = XXH3_64bits_withSeed(task_id, strlen(task_id), d->secret);
-    int fresh = idset_add(&d->tasks, key);
-    if (fresh <= 0)
-        return fresh < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
     int64_t file_id = 0;
     int found = lookup(d, &d->files, S_FILE_ID, file_sha256, &file_id, e);
     if (found <= 0)

@@ -134,8 +134,15 @@ int db_put_tool_file(db *d, const toolset *ts, const char *path, err *e);
  * hash) is refused: 1, with the sentence in e; else 0, or -1 on error. */
 int db_put_run(db *d, const db_run *r, err *e);
 
-/* Records a task (once per id) of a tool file recorded before, from its
- * canonical JSON (as task_write_json writes it). */
+/* Whether this connection has not yet been given the task of that id:
+ * 1 (and from now on it has), 0, or -1 out of memory.  Ask before making
+ * a task's JSON for db_put_task: most episodes share a task recorded
+ * already. */
+int db_task_is_new(db *d, const char *task_id, err *e);
+
+/* Records a task of a tool file recorded before, from its canonical JSON
+ * (as task_write_json writes it); a task recorded already stays as it
+ * is. */
 int db_put_task(db *d, const char *task_id, const char *file_sha256,
                 uint64_t seed, const char *arm, int depth, int generator,
                 const char *request, const char *task_json, err *e);
