@@ -16,6 +16,7 @@
 
 #include "path.h"
 #include "pynum.h"
+#include "wordscan.h"
 
 struct walk {
     buf *out;
@@ -48,21 +49,6 @@ static const unsigned char needs_escape[256] = {
     /* 0x60 and above: none */
 };
 
-/* The bytes of x (8 bytes of text, the first in the lowest bits) that
- * needs_escape flags, as their top bits: zero-byte tests on the whole
- * word.  A borrow can only flag a byte after one rightly flagged, so the
- * lowest flag is always the first such byte. */
-static uint64_t word_escapes(uint64_t x)
-{
-    const uint64_t ones = 0x0101010101010101u;
-    const uint64_t highs = 0x8080808080808080u;
-    uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
-    uint64_t has_quote = (quote - ones) & ~quote;
-    uint64_t has_backslash = (backslash - ones) & ~backslash;
-    uint64_t has_control = (x - ones * 0x20) & ~x;
-    return (has_quote | has_backslash | has_control) & highs;
-}
-
 /* The first byte from p on that needs an escape, or end. */
 static const unsigned char *plain_run(const unsigned char *p,
                                       const unsigned char *end)
@@ -71,7 +57,7 @@ static const unsigned char *plain_run(const unsigned char *p,
     while (end - p >= 8) {
         uint64_t x;
         memcpy(&x, p, 8);
-        uint64_t stops = word_escapes(x);
+        uint64_t stops = wordscan_escapes(x);
         if (stops)
             return p + __builtin_ctzll(stops) / 8;
         p += 8;

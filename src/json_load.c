@@ -51,6 +51,7 @@
 #include "pynum.h"
 #include "strmap.h"
 #include "utf8.h"
+#include "wordscan.h"
 
 /* What the parser expects next; says what went wrong when it fails. */
 enum expect {
@@ -1111,19 +1112,12 @@ static inline void fast_space(struct fast *F)
     fast_space_run(F);
 }
 
-/* The bytes of x (8 bytes of text, the first in the lowest bits) that a
- * string's body stops at (see string_stop), as their top bits: zero-byte
- * tests on the whole word.  A borrow can only flag bytes after a byte
- * rightly flagged, so the lowest flag is always the first stop. */
+/* The bytes of x a string's body stops at (see string_stop): those it
+ * must decode (wordscan.h), and any byte of UTF-8 past ASCII, as their top
+ * bits. */
 static uint64_t word_stops(uint64_t x)
 {
-    const uint64_t ones = 0x0101010101010101u;
-    const uint64_t highs = 0x8080808080808080u;
-    uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
-    uint64_t has_quote = (quote - ones) & ~quote;
-    uint64_t has_backslash = (backslash - ones) & ~backslash;
-    uint64_t has_control = x - ones * 0x20; /* or 0xA0+, which x flags */
-    return (has_quote | has_backslash | has_control | x) & highs;
+    return wordscan_escapes(x) | (x & WORDSCAN_HIGHS);
 }
 
 /* The offset from i of the first byte a string's body stops at, 8 bytes
