@@ -176,10 +176,7 @@ static void print_outcomes(const card_dial *d)
  * wide characters are rare in what a card quotes). */
 static size_t columns(const char *s, size_t len)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        n += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return n;
+    return utf8_count(s, len);
 }
 
 /* Appends prefix and text (shown already) to b, wrapped at spaces so

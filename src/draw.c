@@ -17,6 +17,7 @@
 #include "regex.h"
 #include "schema.h"
 #include "shape.h"
+#include "utf8.h"
 #include "vbuild.h"
 
 #define DEEP 3      /* past this depth, only required members are drawn */
@@ -618,9 +619,7 @@ static int sure_to_pass(const schema_keywords *K, const value *v,
         return 1;
     if (!from_pattern)
         return 0;
-    size_t points = 0;
-    for (size_t i = 0; i < v->u.str.len; i++)
-        points += ((unsigned char)v->u.str.ptr[i] & 0xC0) != 0x80;
+    size_t points = utf8_count(v->u.str.ptr, v->u.str.len);
     return points >= min && points <= max;
 }
 

@@ -1294,14 +1294,6 @@ static int check_enum(check_ctx *cx, const schema_keywords *K,
 
 /* ---- strings */
 
-static size_t code_points(const char *s, size_t n)
-{
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++)
-        count += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return count;
-}
-
 /* Fails with "must be at least/most N character(s) long" etc.: the
  * keyword's own number, and its noun singular when it is 1. */
 static int fail_count(check_ctx *cx, const char *lead, const value *kw,
@@ -1324,11 +1316,11 @@ static int check_string(check_ctx *cx, const schema_keywords *K,
     const char *str = inst->u.str.ptr;
     size_t len = inst->u.str.len, limit;
     const value *kw = schema_keyword(K, SK_MIN_LENGTH);
-    if (count_of(kw, &limit) && code_points(str, len) < limit)
+    if (count_of(kw, &limit) && utf8_count(str, len) < limit)
         return fail_count(cx, "must be at least", kw, "character",
                           "characters", " long");
     kw = schema_keyword(K, SK_MAX_LENGTH);
-    if (count_of(kw, &limit) && code_points(str, len) > limit)
+    if (count_of(kw, &limit) && utf8_count(str, len) > limit)
         return fail_count(cx, "must be at most", kw, "character",
                           "characters", " long");
     kw = schema_keyword(K, SK_PATTERN);

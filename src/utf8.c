@@ -380,3 +380,11 @@ int utf8_safe(buf *out, const char *s, size_t len)
 {
     return shown(out, s, len, (size_t)-1, 0);
 }
+
+size_t utf8_count(const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return n;
+}

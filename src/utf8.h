@@ -78,6 +78,10 @@ int hex_digit_value(int c);
  * *ok 0. */
 size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp, int *ok);
 
+/* The code points of UTF-8 text s (len bytes): its bytes that do not
+ * continue a sequence. */
+size_t utf8_count(const char *s, size_t len);
+
 /* Appends the len bytes at s as valid UTF-8 for a message: a byte that
  * starts no valid sequence, and a lone surrogate, become U+FFFD; past max
  * bytes the text is cut before a character and "..." follows.  0, or -1
