@@ -738,7 +738,8 @@ static void trial_rows_free(trial_row *t, size_t n)
     free(t);
 }
 
-/* The run's tasks, by kind then task (the order the merge needs). */
+/* The run's tasks, simulated then observed, each by task: the order of
+ * trial_cmp, which the merge needs. */
 static int load_trials(sqlite3 *db, const char *run, trial_row **out,
                        size_t *n, err *e)
 {
@@ -748,18 +749,23 @@ static int load_trials(sqlite3 *db, const char *run, trial_row **out,
     if (prepare(db, "SELECT kind = 'observed', task, arm, trials, "
                     "coalesce(passes, 0), judged, coalesce(successes, 0), "
                     "coalesce(first_pass, -1), coalesce(first_success, -1) "
-                    "FROM trials WHERE run = ? ORDER BY kind, task",
+                    "FROM trials WHERE run = ? "
+                    "ORDER BY kind = 'observed', task",
                 run, &s, e) < 0)
         return -1;
     int rc;
+    size_t cap = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        trial_row *more = realloc(*out, (*n + 1) * sizeof *more);
-        if (!more) {
-            sqlite3_finalize(s);
-            return err_set(e, ERR_NOMEM, "out of memory");
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            trial_row *more = realloc(*out, cap * sizeof *more);
+            if (!more) {
+                sqlite3_finalize(s);
+                return err_set(e, ERR_NOMEM, "out of memory");
+            }
+            *out = more;
         }
-        *out = more;
-        trial_row *t = &more[(*n)++];
+        trial_row *t = &(*out)[(*n)++];
         t->observed = sqlite3_column_int(s, 0);
         t->task = col_text(s, 1);
         t->arm = sqlite3_column_type(s, 2) == SQLITE_NULL ? NULL

@@ -62,5 +62,30 @@ erratic: success^k agrees (k = 1..3)
 paired: 16 tasks; first trials 3/2 discordant; interval and p agree" "$got"
 fi
 
+# Runs that mix both kinds pair each kind apart: careful's episodes and
+# steady's as one run, sloppy's and erratic's as another, give the pass
+# rows of careful against sloppy and the success row of steady against
+# erratic.
+mkdir -p "$TEST_TMP/mix"
+for pair in "careful night mix-a" "steady observed mix-a" \
+    "sloppy night mix-b" "erratic observed mix-b"; do
+    set -- $pair
+    sed "s/\"run\":\"$1\"/\"run\":\"$3\"/" "$TOP_SRCDIR/samples/$2/$1.jsonl" \
+        > "$TEST_TMP/mix/$1.jsonl"
+done
+cp -R "$TOP_SRCDIR/samples/tools" "$TEST_TMP/"
+(cd "$TEST_TMP" && "$REPLAY" --quiet --db "$TEST_TMP/mix.db" mix) 2>/dev/null
+(cd "$TOP_SRCDIR" && "$REPLAY" --quiet --db "$TEST_TMP/apart.db" samples/night) 2>/dev/null
+rows() { "$CARD" --db "$1" --json --compare "$2" "$3" | "$PYTHON3" -c '
+import json, sys
+for r in json.load(sys.stdin)["paired"]:
+    if r["arm"] == "all":
+        print(r["measure"], r["shared"], r["only_a"], r["only_b"],
+              "%.6f %.6f %.6f" % (r["difference"], r["ci95"][0], r["ci95"][1]),
+              r["pairs"]["a_only"], r["pairs"]["b_only"])'; }
+ok "runs of both kinds, paired kind by kind" \
+    "$(rows "$TEST_TMP/apart.db" careful sloppy; rows "$db" steady erratic)" \
+    "$(rows "$TEST_TMP/mix.db" mix-a mix-b)"
+
 echo "observed: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
