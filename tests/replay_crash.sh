@@ -25,6 +25,11 @@ cp "$TEST_TMP/night.jsonl" night/all.jsonl
 clean=$(db_dump "$TEST_TMP/clean.db")
 [ -n "$clean" ] || exit 99
 
+# The schema objects of a database (a load killed into a new database
+# leaves its lookup indexes out; the next replay must make them).
+objects() { sqlite3 "$1" "SELECT type, name FROM sqlite_master ORDER BY 1, 2"; }
+schema=$(objects "$TEST_TMP/clean.db")
+
 # again DB WHAT: runs replay on the whole night and compares.
 partial=0
 again() {
@@ -33,7 +38,7 @@ again() {
         case "${before:-0}" in 0|288) ;; *) partial=$((partial + 1)) ;; esac
     fi
     "$REPLAY" --quiet --db "$1" night/all.jsonl > /dev/null 2>&1
-    if [ "$(db_dump "$1")" = "$clean" ]; then
+    if [ "$(db_dump "$1")" = "$clean" ] && [ "$(objects "$1")" = "$schema" ]; then
         pass=$((pass + 1))
     else
         fail=$((fail + 1))
