@@ -167,7 +167,10 @@ int db_episode_source(db *d, const char *run, const char *episode,
 
 /* Writes an episode whole, unless one of its run and name is recorded
  * already: then 1, with that one's content hash in was, and nothing is
- * written (delete it first to replace it).  0 written, -1 on error. */
+ * written (delete it first to replace it).  0 written, -1 on error.
+ * Between db_load_begin and db_load_end on a new database nothing is
+ * recorded before the load, so it is not looked up: the caller gives no
+ * episode twice (the night refuses a second one). */
 int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
                    size_t ncalls, const db_outcome *outcomes,
                    size_t noutcomes, char was[17], err *e);
