@@ -16,6 +16,7 @@
 #include "canon.h"
 #include "cmds.h"
 #include "json_load.h"
+#include "live.h"
 #include "sim.h"
 #include "task.h"
 #include "vbuild.h"
@@ -32,127 +33,6 @@ struct session {
     unsigned calls; /* answered so far */
 };
 
-/* path, relative to the folder of `from` (a file that may not exist). */
-/* The file at path, opened with mode; or standard output itself when path
- * is "-" or the file standard output goes to (/dev/stdout, or its file
- * named): a second stream on that file would truncate it, or write over
- * the answers. */
-static FILE *open_output(const char *path, const char *mode)
-{
-    struct stat a, b;
-    if (strcmp(path, "-") == 0 ||
-        (stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
-         a.st_dev == b.st_dev && a.st_ino == b.st_ino))
-        return stdout;
-    return fopen(path, mode);
-}
-
-/* The episode id of a session without --episode: the task's id, or, when
- * the transcript holds sessions of that task in this run already (sessions
- * appended to one file), "ID.2", "ID.3"... after the highest there, so
- * that repeated trials never share an id.  NULL out of memory. */
-static char *episode_id(const char *transcript, const char *run,
-                        const char *tid)
-{
-    unsigned long highest = 0;
-    size_t tl = strlen(tid);
-    struct stat st; /* a regular file: not /dev/full, nor a FIFO */
-    FILE *f = transcript && strcmp(transcript, "-") != 0 &&
-                      stat(transcript, &st) == 0 && S_ISREG(st.st_mode)
-                  ? fopen(transcript, "rb")
-                  : NULL;
-    char *line = NULL;
-    size_t cap = 0;
-    arena *a = f ? arena_new() : NULL;
-    while (a && getline(&line, &cap, f) > 0) {
-        if (!strstr(line, tid))
-            continue; /* most lines: no JSON read */
-        value *v;
-        err e;
-        arena_reset(a);
-        if (json_load(&v, a, line, strcspn(line, "\n"), &e) < 0)
-            continue;
-        const value *type = value_getz(v, "type"), *r = value_getz(v, "run"),
-                    *ep = value_getz(v, "episode");
-        if (!type || type->kind != V_STRING ||
-            strcmp(type->u.str.ptr, "episode") != 0 || !r ||
-            r->kind != V_STRING || strcmp(r->u.str.ptr, run) != 0 || !ep ||
-            ep->kind != V_STRING || strncmp(ep->u.str.ptr, tid, tl) != 0)
-            continue;
-        const char *rest = ep->u.str.ptr + tl;
-        char *end;
-        unsigned long k = 1;
-        if (*rest == '.' && rest[1] >= '1' && rest[1] <= '9')
-            k = strtoul(rest + 1, &end, 10);
-        else if (*rest)
-            continue;
-        else
-            end = (char *)rest;
-        if (*end == '\0' && k > highest)
-            highest = k;
-    }
-    free(line);
-    arena_free(a);
-    if (f)
-        fclose(f);
-    char *id = malloc(tl + 24);
-    if (id && highest == 0)
-        memcpy(id, tid, tl + 1);
-    else if (id)
-        snprintf(id, tl + 24, "%s.%lu", tid, highest + 1);
-    return id;
-}
-
-/* 0, or EOF when what was written to f could not be. */
-static int close_output(FILE *f)
-{
-    return f == stdout ? fflush(f) : fclose(f);
-}
-
-static char *relative_to(const char *path, const char *from)
-{
-    char target[PATH_MAX], base[PATH_MAX], dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", from);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *(slash == dir ? slash + 1 : slash) = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
-    if (!realpath(path, target) || !realpath(dir, base))
-        return NULL;
-    size_t common = 0, i = 0;
-    for (; target[i] && target[i] == base[i]; i++)
-        if (target[i] == '/')
-            common = i;
-    if (base[i] == '\0' && target[i] == '/')
-        common = i;
-    else if (base[i] == '\0' && strcmp(base, "/") == 0)
-        common = 0;
-    buf out = BUF_INIT;
-    /* one ".." for each folder of base past the common part */
-    for (const char *p = base + common; *p; p++)
-        if (*p == '/' && p[1])
-            buf_puts(&out, "../");
-    buf_puts(&out, target + common + 1);
-    if (buf_putc(&out, '\0') < 0) {
-        buf_free(&out);
-        return NULL;
-    }
-    return out.data;
-}
-
-/* Appends v's canonical JSON to b. */
-static int put_json(buf *b, const value *v)
-{
-    err e;
-    buf text = BUF_INIT;
-    int rc = canon_write(&text, v, &e);
-    if (rc == 0)
-        rc = buf_append(b, text.data, text.len);
-    buf_free(&text);
-    return rc;
-}
-
 static void emit(struct session *s, FILE *f, const char *what, buf *line)
 {
     if (!f || s->failed_write)
@@ -167,44 +47,17 @@ static void emit(struct session *s, FILE *f, const char *what, buf *line)
     }
 }
 
-/* {"type":"KIND","run":R,"episode":E, then the caller's members */
-static int head(buf *b, const struct session *s, const char *kind)
-{
-    buf_reset(b);
-    int rc = buf_printf(b, "{\"type\":\"%s\",\"run\":", kind);
-    rc |= canon_write_string(b, s->run, strlen(s->run));
-    if (strcmp(kind, "run") != 0) {
-        rc |= buf_puts(b, ",\"episode\":");
-        rc |= canon_write_string(b, s->episode, strlen(s->episode));
-    }
-    return rc;
-}
-
 static void begin(struct session *s)
 {
     buf b = BUF_INIT;
     if (s->transcript) {
-        char *rel = relative_to(s->path, s->transcript_path);
-        char arm_text[ARM_ID_MAX];
-        arm_id(&s->t->arm, arm_text);
-        int rc = head(&b, s, "run");
-        rc |= buf_puts(&b, ",\"tools\":");
-        rc |= canon_write_string(&b, rel ? rel : s->path,
-                                 strlen(rel ? rel : s->path));
-        rc |= buf_printf(&b, ",\"tools_sha256\":\"%s\"",
-                         s->ts->doc->file_sha256);
-        if (s->model) {
-            rc |= buf_puts(&b, ",\"model\":");
-            rc |= canon_write_string(&b, s->model, strlen(s->model));
-        }
-        rc |= buf_putc(&b, '}');
-        free(rel);
-        if (rc == 0)
+        char *rel = live_relative_to(s->path, s->transcript_path);
+        if (live_run_line(&b, s->run, rel ? rel : s->path,
+                          s->ts->doc->file_sha256, s->model) == 0)
             emit(s, s->transcript, "transcript", &b);
-        rc = head(&b, s, "episode");
-        rc |= buf_printf(&b, ",\"seed\":%llu,\"arm\":\"%s\"}",
-                         (unsigned long long)s->t->seed, arm_text);
-        if (rc == 0)
+        free(rel);
+        buf_reset(&b);
+        if (live_episode_line(&b, s->run, s->episode, s->t) == 0)
             emit(s, s->transcript, "transcript", &b);
     }
     buf_free(&b);
@@ -294,40 +147,14 @@ static int one_line(struct session *s, const char *text, size_t len,
         putchar('\n');
     }
     if (rc == 0 && s->transcript) {
-        rc = head(&b, s, "call");
-        rc |= buf_puts(&b, ",\"call\":");
-        size_t mark = b.len;
-        if (rc == 0 && put_json(&b, v) < 0) {
-            /* NaN, an infinity or a lone surrogate: the call as sent */
-            b.len = mark;
-            rc = buf_append(&b, text, len);
-        }
-        rc |= buf_puts(&b, ",\"answer\":");
-        rc |= buf_append(&b, r->answer.data, r->answer.len);
-        rc |= buf_putc(&b, '}');
+        rc = live_call_line(&b, s->run, s->episode, v, text, len,
+                            r->answer.data, r->answer.len);
         if (rc == 0)
             emit(s, s->transcript, "transcript", &b);
     }
     if (rc == 0 && s->report) {
         buf_reset(&b);
-        rc = buf_printf(&b, "{\"call\":%u,\"line\":%lu,\"tool\":",
-                        s->calls, n);
-        if (r->tool)
-            rc |= canon_write_string(&b, r->tool->name, strlen(r->tool->name));
-        else
-            rc |= buf_puts(&b, "null");
-        rc |= buf_printf(&b, ",\"step\":%d,\"effect\":\"%s\",\"error\":",
-                         r->step, effect_name(r->effect));
-        rc |= r->error >= 0
-                  ? buf_printf(&b, "\"%s\"",
-                               sim_error_code((enum sim_error)r->error))
-                  : buf_puts(&b, "null");
-        rc |= buf_puts(&b, ",\"dial\":");
-        rc |= r->event >= 0
-                  ? buf_printf(&b, "\"%s\"",
-                               knob_name(s->t->events[r->event].dial))
-                  : buf_puts(&b, "null");
-        rc |= buf_putc(&b, '}');
+        rc = live_report_call(&b, NULL, s->calls, n, s->t, r);
         if (rc == 0)
             emit(s, s->report, "report", &b);
     }
@@ -343,30 +170,17 @@ static void finish(struct session *s)
 {
     sim_verdict v;
     sim_judge(s->sim, &v);
-    arena *a = arena_new();
-    value *jv = a ? sim_verdict_value(a, s->t, &v) : NULL;
     buf b = BUF_INIT;
-    if (s->transcript && head(&b, s, "end") == 0 &&
-        buf_puts(&b, ",\"status\":\"done\"}") == 0)
+    if (s->transcript &&
+        live_end_line(&b, s->run, s->episode, "done") == 0)
         emit(s, s->transcript, "transcript", &b);
     buf_reset(&b);
-    if (s->report && jv && buf_puts(&b, "{\"verdict\":") == 0 &&
-        put_json(&b, jv) == 0 && buf_putc(&b, '}') == 0)
+    if (s->report && live_report_verdict(&b, NULL, s->t, &v) == 0)
         emit(s, s->report, "report", &b);
-    fprintf(stderr, "replay sim: %u call%s; %s, %s (%u side effect%s, %u "
-                    "duplicate write%s)",
-            v.calls, v.calls == 1 ? "" : "s",
-            v.reached ? "reached" : "not reached",
-            v.pass ? "a pass" : "not a pass", v.side_effects,
-            v.side_effects == 1 ? "" : "s", v.duplicates,
-            v.duplicates == 1 ? "" : "s");
-    for (int i = 0; i < v.nevents; i++)
-        fprintf(stderr, "%s %s %s", i ? "," : ";",
-                knob_name(s->t->events[i].dial),
-                outcome_name(v.events[i].outcome));
-    fputc('\n', stderr);
+    buf_reset(&b);
+    if (live_verdict_summary(&b, s->t, &v) == 0 && buf_putc(&b, '\0') == 0)
+        fprintf(stderr, "replay sim: %s\n", b.data);
     buf_free(&b);
-    arena_free(a);
 }
 
 static const char sim_usage[] =
@@ -438,20 +252,20 @@ int cmd_sim(int argc, char **argv)
     }
     s.ts = ts;
     s.t = t;
-    if (!s.episode && !(s.episode = own_id = episode_id(s.transcript_path,
+    if (!s.episode && !(s.episode = own_id = live_episode_id(s.transcript_path,
                                                           s.run, t->id))) {
         say("replay sim: out of memory");
         status = EXIT_REFUSED;
         goto out;
     }
     if (s.transcript_path &&
-        !(s.transcript = open_output(s.transcript_path, "a"))) {
+        !(s.transcript = live_open_output(s.transcript_path, "a"))) {
         say("replay sim: cannot open the transcript %s: %s",
             s.transcript_path, strerror(errno));
         status = EXIT_REFUSED;
         goto out;
     }
-    if (s.report_path && !(s.report = open_output(s.report_path, "w"))) {
+    if (s.report_path && !(s.report = live_open_output(s.report_path, "w"))) {
         say("replay sim: cannot open the report %s: %s",
             s.report_path, strerror(errno));
         status = EXIT_REFUSED;
@@ -500,9 +314,9 @@ int cmd_sim(int argc, char **argv)
     if (s.failed_write)
         status = EXIT_REFUSED;
 out:
-    if (s.transcript && close_output(s.transcript) != 0)
+    if (s.transcript && live_close_output(s.transcript) != 0)
         status = EXIT_REFUSED;
-    if (s.report && close_output(s.report) != 0)
+    if (s.report && live_close_output(s.report) != 0)
         status = EXIT_REFUSED;
     sim_free(s.sim);
     arena_free(a);
