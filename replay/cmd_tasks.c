@@ -1,5 +1,6 @@
 /* replay tasks: the tasks of a tool file for seeds and arms, one JSON
- * object a line (docs/simulator.md), seeds in the outer loop. */
+ * object a line (docs/simulator.md), seeds in the outer loop; or, with
+ * --request, only each task's request, the text an agent is given. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "generator.h"
 #include "sim.h"
 #include "task.h"
+#include "utf8.h"
 
 /* Reads "1-50", "7" or "1,3,10-12" into ranges; 0, or -1 when malformed. */
 static int parse_seeds(const char *text, seed_range *r, size_t max, size_t *n)
@@ -62,8 +64,11 @@ int parse_arms(const char *text, arm *arms, size_t max, size_t *n)
 int cmd_tasks(int argc, char **argv)
 {
     const char *path = NULL, *seeds = "1", *arms_text = "base";
+    int request = 0;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--seeds") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "--request") == 0)
+            request = 1;
+        else if (strcmp(argv[i], "--seeds") == 0 && i + 1 < argc)
             seeds = argv[++i];
         else if (strcmp(argv[i], "--arms") == 0 && i + 1 < argc)
             arms_text = argv[++i];
@@ -113,11 +118,17 @@ int cmd_tasks(int argc, char **argv)
                 task *t = NULL;
                 int vis = 1;
                 buf_reset(&line);
+                err_clear(&e);
+                /* a request shown on one line: a newline or a control
+                 * from a tool file's description is escaped */
                 if (!a || task_make(&t, a, ts, seed, &arms[i], &e) < 0 ||
-                    task_write_json(&line, t, GENERATOR_VERSION, &e) < 0) {
+                    (request ? utf8_shown(&line, t->request,
+                                          strlen(t->request), (size_t)-1)
+                             : task_write_json(&line, t, GENERATOR_VERSION,
+                                               &e)) < 0) {
                     char arm_text[ARM_ID_MAX];
                     arm_id(&arms[i], arm_text);
-                    if (!a)
+                    if (!a || e.code == ERR_NONE)
                         err_set(&e, ERR_NOMEM, "out of memory");
                     say("replay: %s: seed %llu, arm %s: %s", shown_path(path),
                         seed, arm_text, e.msg);

@@ -17,9 +17,12 @@ static const char usage_text[] =
     "       replay merge [--quiet] OUT.db SHARD.db...\n"
     "       replay hash [--canonical] FILE...\n"
     "       replay tools [--json] FILE\n"
-    "       replay tasks FILE [--seeds 1-50] [--arms base,depth:d3,...]\n"
+    "       replay tasks FILE [--seeds 1-50] [--arms base,...] [--request]\n"
     "       replay sim FILE [--seed N] [--arm ARM] [--transcript OUT.jsonl\n"
     "                  [--run R] [--episode E]] [--report REPORT.jsonl]\n"
+    "       replay serve FILE [--seed N] [--arm ARM] [--run R]\n"
+    "                  [--transcript OUT.jsonl] [--report REPORT.jsonl]\n"
+    "                  [--http HOST:PORT [--idle SECONDS]]\n"
     "       replay --version | --help\n"
     "\n"
     "  PATH...             replay transcripts (files, folders of *.jsonl,\n"
@@ -51,12 +54,19 @@ static const char usage_text[] =
     "                      write) and why, arguments, output schema, and\n"
     "                      the refused tools with their reasons\n"
     "  tasks FILE          print the tasks of each seed and arm, one JSON\n"
-    "                      object a line (default: seed 1, arm base)\n"
+    "                      object a line (default: seed 1, arm base);\n"
+    "                      --request: only each task's request text\n"
     "  sim FILE            answer calls live: one call a line on stdin, one\n"
     "                      answer a line on stdout; --transcript appends the\n"
     "                      session for replay, --report writes each call's\n"
     "                      effect and the episode's verdict ('-' for\n"
     "                      either: into stdout, after each answer)\n"
+    "  serve FILE          the simulator as an MCP server, over stdin and\n"
+    "                      stdout (one session) or, with --http, over\n"
+    "                      Streamable HTTP at http://HOST:PORT/mcp (a\n"
+    "                      session each, ?seed=N&arm=ARM choosing its\n"
+    "                      task); each session's episode is appended to\n"
+    "                      --transcript when it ends (docs/serve.md)\n"
     "\n"
     "Arms: base, depth:d1..d8, faults:f0|1|2|4, timeouts:o0|1|2|4,\n"
     "ratelimits:r0|1|2|4, landed:l0|1, baddata:b0..b3, lagged:g0|1.\n"
@@ -98,6 +108,8 @@ int main(int argc, char **argv)
         return cmd_tasks(argc - 2, argv + 2);
     if (strcmp(cmd, "sim") == 0)
         return cmd_sim(argc - 2, argv + 2);
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 2, argv + 2);
     if (strcmp(cmd, "merge") == 0)
         return cmd_merge(argc - 2, argv + 2);
     /* a word that is neither a command nor a path: a mistyped command */
@@ -105,7 +117,7 @@ int main(int argc, char **argv)
     if (cmd[0] != '-' && !strchr(cmd, '/') && !strchr(cmd, '.') &&
         stat(cmd, &st) != 0) {
         static const char *const commands[] = {"hash", "tools", "tasks",
-                                               "sim", "merge"};
+                                               "sim", "serve", "merge"};
         const char *nearest = commands[0];
         size_t best = (size_t)-1;
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {

@@ -1,0 +1,51 @@
+/* serve: what `replay serve` shares between its transports (stdio and
+ * Streamable HTTP): the sink finished sessions are written to.  A session
+ * that ends is written whole: its episode appended to the transcript
+ * (with an id no other episode of the file has, chosen under a lock on
+ * the file, so that servers sharing a transcript never collide), its
+ * report lines to the report, and one line on stderr.  Safe to call from
+ * many threads. */
+#ifndef TR_SERVE_H
+#define TR_SERVE_H
+
+#include <pthread.h>
+#include <stdio.h>
+
+#include "mcp.h"
+
+typedef struct serve_sink {
+    const char *run;        /* the run the episodes are written in */
+    const char *transcript; /* the transcript's path, or NULL */
+    const char *report_path;
+    FILE *report; /* or NULL */
+    pthread_mutex_t lock;
+    int failed; /* a write failed: the exit status says so */
+    /* without a transcript, ids are chosen here: each task's count */
+    struct sink_count {
+        char *tid;
+        unsigned long n;
+    } *counts;
+    size_t ncounts;
+} serve_sink;
+
+/* Opens the report (when report_path is not NULL): 0, or -1 said. */
+int serve_sink_open(serve_sink *k, const char *run, const char *transcript,
+                    const char *report_path);
+
+/* Writes session s's episode, when it has one (it was initialized):
+ * status is the end line's ("done", "stopped"), or NULL for an episode
+ * left unfinished; why, when not NULL, is said with it on stderr.
+ * Failures are said on stderr, and set k->failed. */
+void serve_write(serve_sink *k, const mcp_session *s, const char *status,
+                 const char *why);
+
+/* Closes the report: 0, or -1 when what was written could not be. */
+int serve_sink_close(serve_sink *k);
+
+/* Serves srv over Streamable HTTP at host:port (listen, a "HOST:PORT"
+ * text) until SIGTERM or SIGINT, writing finished sessions to k; a
+ * session idle for idle seconds ends unfinished.  The exit status. */
+int serve_http(const mcp_server *srv, serve_sink *k, const char *listen,
+               unsigned idle);
+
+#endif

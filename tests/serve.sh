@@ -1,0 +1,235 @@
+# replay serve (docs/serve.md) on the wire, without an MCP library:
+#  - a scripted stdio session (tests/serve/session.in: the protocol, bad
+#    messages, calls before initialize, every kind of call) answers exactly
+#    tests/serve/session.gold, and writes exactly the transcript and
+#    report golds; the transcript replays with 0 diverged and the
+#    report's verdict, and `replay sim` answers its calls the same;
+#  - a second session appended to the same transcript takes the next id;
+#  - a message over 4 MiB is refused and the session goes on; a client
+#    gone in the middle of a message leaves an unfinished episode; SIGTERM
+#    ends the episode "stopped"; a transcript on a full disk is said;
+#  - Streamable HTTP: every status the endpoint answers
+#    (tests/serve/http.gold), the task chosen by _meta over the query
+#    string, an idle session ended unfinished, SIGTERM ending the open
+#    ones, an address already taken;
+#  - the usage errors, each in one line;
+#  - tools/list of every sample tool file, and of every published tool
+#    file in ../shared/corpus/ that tasks can be made of, stands alone
+#    (tests/serve_check.py).
+# UPDATE_GOLDEN=1 rewrites the golds.
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+skip_unless_python
+command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+tmpdir
+golds=$TOP_SRCDIR/tests/serve
+pass=0 fail=0
+ok() { if check_eq "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
+gold() { # NAME TEXT
+    [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$2" > "$golds/$1.gold"
+    ok "$1" "$(cat "$golds/$1.gold")" "$2"
+}
+T=$TEST_TMP
+cp "$TOP_SRCDIR/samples/tools/shop.json" "$T/shop.json"
+cd "$T" || exit 99
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}'
+tid=t-99a6adf86cbc7b21 # seed 7, landed:l1 on the shop
+
+# --- stdio: the scripted session -------------------------------------------
+"$REPLAY" serve shop.json --seed 7 --arm landed:l1 --transcript night.jsonl \
+    --report report.jsonl < "$golds/session.in" > out.jsonl 2> err.txt
+ok "a session: exit status" 0 $?
+gold session "$(cat out.jsonl)"
+ok "a session: stderr" "replay serve: episode $tid: 8 calls; reached, not a pass (1 side effect, 1 duplicate write); landed duplicated" "$(cat err.txt)"
+gold session-transcript "$(cat night.jsonl)"
+gold session-report "$(cat report.jsonl)"
+
+"$REPLAY" --quiet --db r.db night.jsonl 2>/dev/null
+ok "the transcript replays: calls, diverged, reached, pass" "8|0|1|0" \
+    "$(sqlite3 r.db "SELECT (SELECT count(*) FROM calls),
+        (SELECT sum(diverged) FROM calls), reached, pass FROM episodes")"
+# replay sim, given the same calls, answers them byte for byte the same
+"$PYTHON3" -c '
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["type"] == "call":
+        print(json.dumps(o["call"]))
+        sys.stderr.write(json.dumps(o["answer"], separators=(",", ":"),
+                                    sort_keys=True) + "\n")
+' night.jsonl > calls.jsonl 2> served.jsonl
+"$REPLAY" sim shop.json --seed 7 --arm landed:l1 < calls.jsonl \
+    > sim.jsonl 2>/dev/null
+ok "replay sim answers the served calls the same" "$(cat served.jsonl)" \
+    "$(cat sim.jsonl)"
+
+# a second session of the same task: the next id
+printf '%s\n' "$init" | "$REPLAY" serve shop.json --seed 7 --arm landed:l1 \
+    --transcript night.jsonl > /dev/null 2> err.txt
+ok "a second session takes the next id" \
+    "replay serve: episode $tid.2: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached" \
+    "$(cat err.txt)"
+
+# --- stdio: limits and ends ------------------------------------------------
+{ printf '%s\n' "$init"
+  printf '{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"'
+  head -c 4194400 /dev/zero | tr '\0' x
+  printf '"}}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n'
+} | "$REPLAY" serve shop.json > out.jsonl 2> err.txt
+ok "over 4 MiB: refused, and the session goes on" \
+    '{"id":null,"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: a message of 4194460 bytes is longer than the limit of 4 MiB"}}
+{"id":3,"jsonrpc":"2.0","result":{}}' "$(sed 1d out.jsonl)"
+ok "over 4 MiB: said" "replay serve: <stdin>: a message of 4194460 bytes is longer than the limit of 4 MiB" \
+    "$(sed -n 1p err.txt)"
+
+printf '%s\n%s' "$init" \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_' |
+    "$REPLAY" serve shop.json --transcript cut.jsonl > /dev/null 2> err.txt
+ok "a client gone mid-message: unfinished" \
+    "replay serve: episode t-028570127b44c73c: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes); unfinished: the client left in the middle of a message" \
+    "$(cat err.txt)"
+ok "an unfinished episode has no end line" "run episode" \
+    "$(sed 's/.*"type":"\([a-z]*\)".*/\1/' cut.jsonl | paste -sd' ' -)"
+
+mkfifo in.fifo
+"$REPLAY" serve shop.json --transcript stopped.jsonl < in.fifo > stop.out \
+    2> err.txt &
+pid=$!
+exec 3> in.fifo
+printf '%s\n' "$init" >&3
+i=0
+while [ ! -s stop.out ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid
+ok "SIGTERM: exit status" 0 $?
+exec 3>&-
+ok "SIGTERM: the episode ends stopped" '"status":"stopped"}' \
+    "$(tail -n 1 stopped.jsonl | sed 's/.*\("status"\)/\1/')"
+
+printf '%s\n%s\n' "$init" \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_channels"}}' |
+    "$REPLAY" serve shop.json --transcript /dev/full > /dev/null 2> err.txt
+ok "a full disk: exit status 1" 1 $?
+ok "a full disk: said" "replay serve: cannot write an episode of task t-028570127b44c73c to the transcript /dev/full: No space left on device" \
+    "$(sed -n 1p err.txt)"
+
+# --- usage errors ----------------------------------------------------------
+usage() { # EXPECTED ARGS...
+    want=$1
+    shift
+    got=$("$REPLAY" serve "$@" < /dev/null 2>&1 | head -n 1)
+    ok "serve $*" "$want" "$got"
+}
+usage "replay: serve: no FILE given (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http HOST:PORT [--idle SECONDS]])"
+usage "replay: serve: --seed takes a number from 0 to 2^63 - 1, not 'x'" shop.json --seed x
+usage "replay: serve: --idle takes seconds from 1 to 86400, not '0'" shop.json --idle 0
+usage "replay: serve: --http takes HOST:PORT (127.0.0.1:8080, [::1]:8080, localhost:0 for any free port), not 'nowhere'" shop.json --http nowhere
+usage "replay: serve: the transcript cannot be standard output, which carries the protocol" shop.json --transcript -
+usage "replay: serve: unknown option '--port' (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http HOST:PORT [--idle SECONDS]])" shop.json --port 1
+usage "replay: unknown arm \"landed:l9\"; did you mean landed:l1?" shop.json --arm landed:l9
+printf '{"tools": [' > broken.json
+usage "broken.json:1:12: \$.tools[0]: invalid JSON: the text ends early; expected a value or ']'" broken.json
+
+# --- Streamable HTTP -------------------------------------------------------
+# start_http LOG ARGS...: starts a server on a free port; sets $pid, $url
+start_http() {
+    log=$1
+    shift
+    "$REPLAY" serve shop.json --http 127.0.0.1:0 "$@" 2> "$log" &
+    pid=$!
+    i=0
+    while ! grep -q listening "$log" && [ $i -lt 600 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    url=$(sed -n 's/^replay serve: listening on //p' "$log")
+}
+stop_http() {
+    kill -TERM $pid
+    wait $pid
+}
+
+start_http http.err --transcript http.jsonl
+gold http "$("$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" wire 2>&1)"
+stop_http
+ok "HTTP: exit status after SIGTERM" 0 $?
+ok "HTTP: stderr" "replay serve: episode $tid: 2 calls; reached, a pass (0 side effects, 0 duplicate writes); landed left
+replay serve: stopped by SIGTERM" "$(sed 1d http.err)"
+ok "HTTP: the episode written" "run episode call call end" \
+    "$(sed 's/.*"type":"\([a-z]*\)".*/\1/' http.jsonl | paste -sd' ' -)"
+
+start_http choose.err
+got=$("$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose |
+    "$PYTHON3" -c '
+import json, sys
+for line in sys.stdin:
+    if line.startswith("  {") and "messages" in line:
+        print(json.loads(line)["result"]["messages"][0]["content"]["text"])')
+stop_http
+ok "HTTP: _meta chooses the task over the query string" \
+    "$("$REPLAY" tasks shop.json --seeds 3 --arms faults:f1 --request)" "$got"
+
+start_http idle.err --idle 1 --transcript idle.jsonl
+"$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
+"$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
+i=0
+while [ "$(grep -c unfinished idle.err)" -lt 2 ] && [ $i -lt 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+"$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
+stop_http
+ok "HTTP: idle sessions end unfinished, open ones stopped" \
+    "replay serve: episode $tid: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached; unfinished: idle too long: the client left
+replay serve: episode $tid.2: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached; unfinished: idle too long: the client left
+replay serve: episode $tid.3: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached
+replay serve: stopped by SIGTERM" "$(sed 1d idle.err)"
+ok "HTTP: the ends written" "done=1 unfinished=2" \
+    "done=$(grep -c '"type":"end"' idle.jsonl) unfinished=$((3 - $(grep -c '"type":"end"' idle.jsonl)))"
+
+start_http taken.err
+port=${url##*:}
+port=${port%/mcp}
+"$REPLAY" serve shop.json --http "127.0.0.1:$port" 2> taken2.err
+ok "HTTP: an address taken: exit status 3" 3 $?
+stop_http
+ok "HTTP: an address taken: said" "replay serve: cannot listen on 127.0.0.1:$port: Address already in use" \
+    "$(cat taken2.err)"
+
+# --- tools/list stands alone, for every tool file --------------------------
+list_check() { # FILE ARM
+    printf '%s\n%s\n' "$init" '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' |
+        "$REPLAY" serve "$1" --arm "$2" 2>/dev/null | sed -n 2p > list.json
+    "$REPLAY" tools --json "$1" > tools.json 2>/dev/null
+    if [ ! -s list.json ]; then
+        echo "$1: no tools/list"
+        return 1
+    fi
+    "$PYTHON3" "$TOP_SRCDIR/tests/serve_check.py" list.json tools.json \
+        "$(basename "$1")" > check.txt || { cat check.txt; return 1; }
+}
+for f in "$TOP_SRCDIR"/samples/tools/*; do
+    if list_check "$f" base; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+if [ -d "${CORPUS:-}" ]; then
+    served=0 none=0
+    for f in "$CORPUS"/*/*; do
+        case $f in *.json|*.yaml|*.yml) ;; *) continue ;; esac
+        # a file tasks cannot be made of (no write) is refused at start
+        "$REPLAY" tasks "$f" --arms depth:d1 > /dev/null 2>&1 || {
+            none=$((none + 1)); continue; }
+        if list_check "$f" depth:d1; then
+            served=$((served + 1))
+        else
+            fail=$((fail + 1))
+        fi
+    done
+    echo "corpus: $served tool files served, every schema standalone; $none without a task (no write, or not a tool file)"
+    [ $served -gt 0 ] && pass=$((pass + 1))
+else
+    echo "corpus: ../shared/corpus is absent; the published tool files are not served"
+fi
+
+echo "serve: $pass checks passed, $fail failed"
+[ $fail -eq 0 ]
