@@ -38,6 +38,15 @@ static int put_out(const char *p, size_t len)
     return 0;
 }
 
+/* Whether the len bytes at p are all blanks (a line that is no message). */
+static int blank(const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+            return 0;
+    return 1;
+}
+
 /* Answers one message (a line without its newline; full is its whole
  * length, past the limit when too long): 0, -1 out of memory, -2 when
  * standard output is closed. */
@@ -60,10 +69,11 @@ static int one_message(mcp_session *s, const char *line, size_t len,
     }
     if (rc < 0)
         return -1;
-    if (out->len && (buf_putc(out, '\n') < 0 ||
-                     put_out(out->data, out->len) < 0))
-        return out->len ? -2 : -1;
-    return 0;
+    if (!out->len)
+        return 0;
+    if (buf_putc(out, '\n') < 0)
+        return -1;
+    return put_out(out->data, out->len) < 0 ? -2 : 0;
 }
 
 /* One session over standard input and output, until the input ends or a
@@ -105,7 +115,7 @@ static int serve_stdio(const mcp_server *srv, serve_sink *k)
             break;
         }
         if (n == 0) {
-            if (strspn(line.data ? line.data : "", " \t\r") < line.len) {
+            if (!blank(line.data, line.len)) {
                 status = NULL; /* the input ended inside a message */
                 why = "the client left in the middle of a message";
             }
@@ -125,8 +135,7 @@ static int serve_stdio(const mcp_server *srv, serve_sink *k)
             size_t len = line.len;
             while (len && line.data[len - 1] == '\r')
                 len--;
-            if (full > TRANSCRIPT_LINE_LIMIT ||
-                strspn(line.data ? line.data : "", " \t") < len)
+            if (full > TRANSCRIPT_LINE_LIMIT || !blank(line.data, len))
                 rc = one_message(s, line.data ? line.data : "", len, full,
                                  &out);
             buf_reset(&line);

@@ -92,6 +92,12 @@ ok "a client gone mid-message: unfinished" \
 ok "an unfinished episode has no end line" "run episode" \
     "$(sed 's/.*"type":"\([a-z]*\)".*/\1/' cut.jsonl | paste -sd' ' -)"
 
+printf '%s\n' "$init" | "$REPLAY" serve shop.json --transcript closed.jsonl \
+    >&- 2> err.txt
+ok "standard output closed: unfinished" \
+    "replay serve: episode t-028570127b44c73c: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes); unfinished: standard output is closed: the client left" \
+    "$(cat err.txt)"
+
 mkfifo in.fifo
 "$REPLAY" serve shop.json --transcript stopped.jsonl < in.fifo > stop.out \
     2> err.txt &

@@ -18,7 +18,7 @@
 #   DEPS_CFLAGS, DEPS_LIBS  pkg-config's flags of yajl-2, yaml-0.1,
 #                     libxxhash, libcrypto and sqlite3
 #   FUZZ_SECONDS      seconds per harness (60)
-#   FUZZ_TARGETS      harnesses to run ("doc tools transcript")
+#   FUZZ_TARGETS      harnesses to run ("doc tools transcript mcp")
 #   FUZZ_CC           the compiler (clang)
 #   FUZZ_TIMEOUT      seconds one input may take (10)
 #   FUZZ_RSS_MB       memory limit, and largest single allocation (2048)
@@ -28,7 +28,7 @@ set -u
 top=${TOP_SRCDIR:?}
 out=${FUZZ_OUT:?}
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-doc tools transcript}
+targets=${FUZZ_TARGETS:-doc tools transcript mcp}
 cc=${FUZZ_CC:-clang}
 timeout=${FUZZ_TIMEOUT:-10}
 rss=${FUZZ_RSS_MB:-2048}
@@ -43,7 +43,7 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 base="-g -O1 -fno-omit-frame-pointer -std=c11 $san -D_POSIX_C_SOURCE=200809L"
 base="$base -I$top/src -I$top/replay ${DEPS_CFLAGS:-}"
 lib_flags="$base -fsanitize=fuzzer-no-link"
-night_dir="-DFUZZ_NIGHT_DIR=\"$top/samples/night\""
+night_dir="-DFUZZ_NIGHT_DIR=\"$top/samples/night\" -DFUZZ_TOOLS_DIR=\"$top/samples/tools\""
 
 # Objects are kept between runs; all are remade when the flags change,
 # one when its source or a header it includes is newer.
@@ -79,7 +79,8 @@ compile() {
 : > "$out/log/build.log"
 lib_objs=""
 # shellcheck disable=SC2086
-for s in ${FUZZ_LIB_SOURCES:?} replay/night.c replay/writer.c replay/taskcache.c; do
+for s in ${FUZZ_LIB_SOURCES:?} replay/night.c replay/writer.c replay/taskcache.c \
+    replay/mcp.c replay/live.c; do
     case $s in *.c) ;; *) continue ;; esac
     o="$out/obj/$(echo "$s" | tr / _ | sed 's/\.c$/.o/')"
     compile "$top/$s" "$o" $lib_flags
@@ -95,6 +96,7 @@ for t in $targets; do
     [ "$t" = transcript ] &&
         extra="$out/obj/replay_night.o $out/obj/replay_writer.o $out/obj/replay_taskcache.o
                -Wl,--wrap=generator_fingerprint"
+    [ "$t" = mcp ] && extra="$out/obj/replay_mcp.o $out/obj/replay_live.o"
     # shellcheck disable=SC2086
     if ! "$cc" -fsanitize=fuzzer $san -o "$out/fuzz_$t" "$out/obj/fuzz_$t.o" \
         $extra $lib_objs ${DEPS_LIBS:-} -lpthread -lm \
@@ -117,6 +119,7 @@ for t in $targets; do
     mkdir -p "$corpus" "$artifacts"
     case $t in
     transcript) dict=transcript.dict max_len=16384 ;;
+    mcp) dict=mcp.dict max_len=16384 ;;
     *) dict=json.dict max_len=65536 ;;
     esac
     log="$out/log/$t.log"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/fuzz/seeds.sh OUT: builds the fuzzers' seed folders OUT/doc,
-# OUT/tools and OUT/transcript from the project's own data, afresh:
+# OUT/tools, OUT/transcript and OUT/mcp from the project's own data,
+# afresh:
 #  - doc, tools: the tool files of samples/tools, tests/tools (not the
 #    .gold files), tests/refusals (not the .err files) and, when present,
 #    the real tool files of $CORPUS (../shared/corpus), copied here; the
@@ -10,6 +11,8 @@
 #    tests/episodes/*.calls and samples/calls as transcripts of one
 #    episode (run, episode, the calls, end), and the long and deep lines
 #    tests/replay_bad.sh makes (shorter);
+#  - mcp: tests/serve/session.in, and each of its messages after an
+#    initialize;
 #  - each harness: the findings kept in tests/fuzz/regressions/HARNESS.
 # Tool paths in transcripts are relative to samples/night, where
 # fuzz_transcript resolves them.
@@ -19,8 +22,8 @@ set -eu
 out=$1
 top=${TOP_SRCDIR:?TOP_SRCDIR names the source folder}
 corpus=${CORPUS:-$top/../shared/corpus}
-rm -rf "$out/doc" "$out/tools" "$out/transcript"
-mkdir -p "$out/doc" "$out/tools" "$out/transcript"
+rm -rf "$out/doc" "$out/tools" "$out/transcript" "$out/mcp"
+mkdir -p "$out/doc" "$out/tools" "$out/transcript" "$out/mcp"
 
 # ---- tool files
 n=0
@@ -97,8 +100,18 @@ for made in long-call long-problem deep-nesting; do
         > "$out/transcript/made-$made.jsonl"
 done
 
+# ---- MCP messages: the scripted session of tests/serve whole, and each
+# of its messages after an initialize
+cp "$top/tests/serve/session.in" "$out/mcp/session"
+n=0
+while IFS= read -r line; do
+    n=$((n + 1))
+    printf '%s\n%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}' \
+        "$line" > "$out/mcp/message-$n"
+done < "$top/tests/serve/session.in"
+
 # every finding kept in tests/fuzz/regressions
-for harness in doc tools transcript; do
+for harness in doc tools transcript mcp; do
     for f in "$top/tests/fuzz/regressions/$harness"/*; do
         if [ -f "$f" ]; then
             cp "$f" "$out/$harness/regression-$(basename "$f")"

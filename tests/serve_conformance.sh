@@ -1,0 +1,63 @@
+# replay serve --http against the MCP project's conformance suite
+# (@modelcontextprotocol/conformance, pinned in tests/mcp/package.json):
+# every server scenario runs, and exactly those listed in
+# tests/mcp/conformance-expected-failures.txt fail (each with its reason
+# there); an unexpected failure, a listed scenario that passes, or a listed
+# name the suite does not have fails this test.
+# Needs node and `npm ci` in tests/mcp (./quickstart test runs it).
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+command -v node >/dev/null 2>&1 || { echo "SKIP: needs node"; exit 77; }
+mcp=$TOP_SRCDIR/tests/mcp
+suite=$mcp/node_modules/@modelcontextprotocol/conformance/dist/index.js
+if [ ! -f "$suite" ]; then
+    echo "SKIP: no conformance suite in tests/mcp/node_modules; run npm ci in tests/mcp"
+    exit 77
+fi
+tmpdir
+cd "$TEST_TMP" || exit 99
+cp "$TOP_SRCDIR/samples/tools/shop.json" . || exit 99
+"$REPLAY" serve shop.json --http 127.0.0.1:0 --transcript night.jsonl \
+    2> serve.err &
+pid=$!
+trap 'kill $pid 2>/dev/null; rm -rf "$TEST_TMP"' EXIT
+i=0
+while ! grep -q listening serve.err && [ $i -lt 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+url=$(sed -n 's/^replay serve: listening on //p' serve.err)
+[ -n "$url" ] || { cat serve.err; exit 99; }
+
+# each request may wait 60 s in the suite: a hung server must not hang CI
+timeout 600 node "$suite" server --url "$url" --suite all -o out > suite.log 2>&1
+[ $? -eq 124 ] && { tail -n 20 suite.log; echo "FAIL: the suite did not end in 600 s"; exit 1; }
+node "$suite" list --server | sed -n 's/^ *- //p' | sort > known.txt
+# the suite's own verdict per scenario, from its summary
+sed -n '/=== SUMMARY ===/,$p' suite.log |
+    sed -n 's/^\(.\) \([a-z0-9-]*\): .*/\1 \2/p' > verdicts.txt
+sed -e 's/#.*//' -e 's/ *$//' -e '/^$/d' "$mcp/conformance-expected-failures.txt" |
+    sort > expected.txt
+sed -n 's/^✗ //p' verdicts.txt | sort > failed.txt
+sed -n 's/^✓ //p' verdicts.txt | sort > passed.txt
+
+fail=0
+ran=$(wc -l < verdicts.txt)
+total=$(wc -l < known.txt)
+check_eq "scenarios run (of those the suite lists)" "$total" "$ran" || fail=1
+for s in $(comm -23 failed.txt expected.txt); do
+    echo "FAIL: unexpected failure: $s:"
+    sed -n "/Running scenario: $s ===/,/=== Running/p" suite.log | head -n 30
+    fail=1
+done
+for s in $(comm -12 passed.txt expected.txt); do
+    echo "FAIL: $s passes now: take it out of tests/mcp/conformance-expected-failures.txt"
+    fail=1
+done
+for s in $(comm -23 expected.txt known.txt); do
+    echo "FAIL: $s, listed as an expected failure, is no scenario of the suite"
+    fail=1
+done
+echo "conformance: $(wc -l < passed.txt) scenarios passed, $(wc -l < failed.txt) failed as expected (of $total)"
+[ $fail -eq 0 ]
