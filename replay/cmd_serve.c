@@ -164,13 +164,14 @@ static int serve_stdio(const mcp_server *srv, serve_sink *k)
 static const char serve_usage[] =
     "serve FILE [--seed N] [--arm ARM] [--run R] [--model M] "
     "[--transcript OUT.jsonl] [--report OUT.jsonl] [--http HOST:PORT "
-    "[--idle SECONDS]]";
+    "[--idle SECONDS] [--sessions N]]";
 
 int cmd_serve(int argc, char **argv)
 {
     const char *path = NULL, *seed_text = "1", *arm_text = "base",
                *run = "serve", *model = NULL, *transcript = NULL,
-               *report = NULL, *listen = NULL, *idle_text = "600";
+               *report = NULL, *listen = NULL, *idle_text = "600",
+               *sessions_text = "1000";
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i];
         int has = i + 1 < argc;
@@ -190,6 +191,8 @@ int cmd_serve(int argc, char **argv)
             listen = argv[++i];
         else if (strcmp(o, "--idle") == 0 && has)
             idle_text = argv[++i];
+        else if (strcmp(o, "--sessions") == 0 && has)
+            sessions_text = argv[++i];
         else if (o[0] == '-')
             return usage_error("serve: unknown option '%s' (usage: %s)", o,
                                serve_usage);
@@ -216,6 +219,13 @@ int cmd_serve(int argc, char **argv)
         return usage_error("serve: --idle takes seconds from 1 to 86400, "
                            "not '%s'",
                            idle_text);
+    errno = 0;
+    unsigned long sessions = strtoul(sessions_text, &end, 10);
+    if (*sessions_text < '0' || *sessions_text > '9' || *end || errno ||
+        sessions == 0 || sessions > 100000)
+        return usage_error("serve: --sessions takes a number from 1 to "
+                           "100000, not '%s'",
+                           sessions_text);
     mcp_options mo = {.run = run, .model = model, .version = PACKAGE_VERSION};
     err e;
     err_clear(&e);
@@ -270,7 +280,7 @@ int cmd_serve(int argc, char **argv)
         goto out;
     sink_open = 1;
     if (listen)
-        status = serve_http(srv, &k, listen, (unsigned)idle);
+        status = serve_http(srv, &k, listen, (unsigned)idle, sessions);
     else
         status = serve_stdio(srv, &k);
     if (k.failed && status == 0)

@@ -573,6 +573,12 @@ static int tools_call(mcp_session *s, arena *a, const value *params,
         *code = MCP_INVALID_PARAMS;
         return buf_puts(why, "tools/call needs params.name, a string");
     }
+    if (s->ncalls >= MCP_MAX_CALLS) {
+        *code = MCP_INVALID_REQUEST;
+        return buf_printf(why, "the episode has %u calls, the most a session "
+                               "takes: end the session, and begin another",
+                          MCP_MAX_CALLS);
+    }
     /* the call as replay reads it: {"name", "arguments"} */
     value *cv = vb_object(a);
     const value *args = value_getz(params, "arguments");

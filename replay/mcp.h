@@ -32,6 +32,11 @@
 #define MCP_INVALID_PARAMS (-32602)
 #define MCP_INTERNAL_ERROR (-32603)
 
+/* The most calls a session answers: past it, tools/call gets an error
+ * (an agent's episode is tens of calls; a client that loops is stopped
+ * before it fills the memory). */
+#define MCP_MAX_CALLS 10000
+
 typedef struct mcp_server mcp_server;
 typedef struct mcp_session mcp_session;
 

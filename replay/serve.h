@@ -44,8 +44,9 @@ int serve_sink_close(serve_sink *k);
 
 /* Serves srv over Streamable HTTP at host:port (listen, a "HOST:PORT"
  * text) until SIGTERM or SIGINT, writing finished sessions to k; a
- * session idle for idle seconds ends unfinished.  The exit status. */
+ * session idle for idle seconds ends unfinished; at most max_sessions are
+ * open at once.  The exit status. */
 int serve_http(const mcp_server *srv, serve_sink *k, const char *listen,
-               unsigned idle);
+               unsigned idle, size_t max_sessions);
 
 #endif

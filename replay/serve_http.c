@@ -50,7 +50,7 @@ struct server {
     serve_sink *sink;
     pthread_mutex_t lock; /* the table */
     struct hsession **table;
-    size_t n, cap;
+    size_t n, cap, max; /* sessions listed; at most max */
     char host[300]; /* what Origin may name besides localhost */
     int loopback;   /* listening on a loopback address: Host is checked */
 };
@@ -221,6 +221,18 @@ static enum MHD_Result post(struct server *sv, struct MHD_Connection *c,
             return refuse(c, MHD_HTTP_BAD_REQUEST, MCP_INVALID_REQUEST,
                           "Bad Request: no Mcp-Session-Id header; a session "
                           "begins with initialize");
+        pthread_mutex_lock(&sv->lock);
+        int full = sv->n >= sv->max;
+        pthread_mutex_unlock(&sv->lock);
+        if (full) {
+            char text[200];
+            snprintf(text, sizeof text,
+                     "Service Unavailable: %zu sessions are open, the most "
+                     "this server takes (--sessions); end one, or wait",
+                     sv->max);
+            return refuse(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+                          MCP_INVALID_REQUEST, text);
+        }
         mcp_session *m = mcp_session_new(sv->srv);
         if (!m)
             return MHD_NO;
@@ -452,9 +464,9 @@ static int listen_address(const char *text, struct sockaddr_storage *ss,
 }
 
 int serve_http(const mcp_server *srv, serve_sink *k, const char *listen,
-               unsigned idle)
+               unsigned idle, size_t max_sessions)
 {
-    struct server sv = {.srv = srv, .sink = k};
+    struct server sv = {.srv = srv, .sink = k, .max = max_sessions};
     struct sockaddr_storage ss;
     if (listen_address(listen, &ss, sv.host, sizeof sv.host) < 0)
         return usage_error("serve: --http takes HOST:PORT (127.0.0.1:8080, "

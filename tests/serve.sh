@@ -5,13 +5,14 @@
 #    report golds; the transcript replays with 0 diverged and the
 #    report's verdict, and `replay sim` answers its calls the same;
 #  - a second session appended to the same transcript takes the next id;
-#  - a message over 4 MiB is refused and the session goes on; a client
+#  - a message over 4 MiB is refused and the session goes on, and a call
+#    past the 10,000th of a session; a client
 #    gone in the middle of a message leaves an unfinished episode; SIGTERM
 #    ends the episode "stopped"; a transcript on a full disk is said;
 #  - Streamable HTTP: every status the endpoint answers
 #    (tests/serve/http.gold), the task chosen by _meta over the query
 #    string, an idle session ended unfinished, SIGTERM ending the open
-#    ones, an address already taken;
+#    ones, --sessions, an address already taken;
 #  - the usage errors, each in one line;
 #  - tools/list of every sample tool file, and of every published tool
 #    file in ../shared/corpus/ that tasks can be made of, stands alone
@@ -92,6 +93,13 @@ ok "a client gone mid-message: unfinished" \
 ok "an unfinished episode has no end line" "run episode" \
     "$(sed 's/.*"type":"\([a-z]*\)".*/\1/' cut.jsonl | paste -sd' ' -)"
 
+{ printf '%s\n' "$init"
+  awk 'BEGIN { for (i = 2; i <= 10002; i++) printf "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"list_channels\"}}\n", i }'
+} | "$REPLAY" serve shop.json --transcript many.jsonl > out.jsonl 2> err.txt
+ok "10,000 calls a session, no more" "10000 answered, then: {\"id\":10002,\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"the episode has 10000 calls, the most a session takes: end the session, and begin another\"}}" \
+    "$(grep -c structuredContent out.jsonl) answered, then: $(tail -n 1 out.jsonl)"
+ok "10,000 calls: all written" 10000 "$(grep -c '"type":"call"' many.jsonl)"
+
 printf '%s\n' "$init" | "$REPLAY" serve shop.json --transcript closed.jsonl \
     >&- 2> err.txt
 ok "standard output closed: unfinished" \
@@ -127,12 +135,12 @@ usage() { # EXPECTED ARGS...
     got=$("$REPLAY" serve "$@" < /dev/null 2>&1 | head -n 1)
     ok "serve $*" "$want" "$got"
 }
-usage "replay: serve: no FILE given (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http HOST:PORT [--idle SECONDS]])"
+usage "replay: serve: no FILE given (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http HOST:PORT [--idle SECONDS] [--sessions N]])"
 usage "replay: serve: --seed takes a number from 0 to 2^63 - 1, not 'x'" shop.json --seed x
 usage "replay: serve: --idle takes seconds from 1 to 86400, not '0'" shop.json --idle 0
 usage "replay: serve: --http takes HOST:PORT (127.0.0.1:8080, [::1]:8080, localhost:0 for any free port), not 'nowhere'" shop.json --http nowhere
 usage "replay: serve: the transcript cannot be standard output, which carries the protocol" shop.json --transcript -
-usage "replay: serve: unknown option '--port' (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http HOST:PORT [--idle SECONDS]])" shop.json --port 1
+usage "replay: serve: unknown option '--port' (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http HOST:PORT [--idle SECONDS] [--sessions N]])" shop.json --port 1
 usage "replay: unknown arm \"landed:l9\"; did you mean landed:l1?" shop.json --arm landed:l9
 printf '{"tools": [' > broken.json
 usage "broken.json:1:12: \$.tools[0]: invalid JSON: the text ends early; expected a value or ']'" broken.json
@@ -193,6 +201,15 @@ replay serve: episode $tid.3: 1 call; not reached, not a pass (0 side effects, 0
 replay serve: stopped by SIGTERM" "$(sed 1d idle.err)"
 ok "HTTP: the ends written" "done=1 unfinished=2" \
     "done=$(grep -c '"type":"end"' idle.jsonl) unfinished=$((3 - $(grep -c '"type":"end"' idle.jsonl)))"
+
+start_http full.err --sessions 2
+"$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
+"$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
+"$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > third.txt
+got=$(sed -n 1,2p third.txt)
+stop_http
+ok "HTTP: --sessions 2, a third initialize" "initialize: 503 | Content-Type: application/json
+  {\"id\":null,\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Service Unavailable: 2 sessions are open, the most this server takes (--sessions); end one, or wait\"}}" "$got"
 
 start_http taken.err
 port=${url##*:}
