@@ -1,6 +1,6 @@
 /* live: the lines a live episode writes (see live.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
-#define _DEFAULT_SOURCE   /* flock */
+#define _DEFAULT_SOURCE   /* flock, getentropy */
 #include "live.h"
 
 #include <errno.h>
@@ -264,12 +264,109 @@ static int write_all(int fd, const char *p, size_t len)
     return 0;
 }
 
-int live_append_episode(const char *path, const char *run, const char *tid,
+int live_ids_init(live_ids *ids, const char *run)
+{
+    memset(ids, 0, sizeof *ids);
+    ids->run = run;
+    /* ids come from a file anyone may write: a secret seed for the map */
+    return getentropy(&ids->highest.seed, sizeof ids->highest.seed);
+}
+
+void live_ids_free(live_ids *ids)
+{
+    keymap_free(&ids->highest);
+}
+
+/* Notes the episode id of one transcript line (len bytes, then a NUL),
+ * when it is an episode line of ids' run: 0, or -1 out of memory. */
+static int note_line(live_ids *ids, arena *a, const char *line, size_t len)
+{
+    value *v;
+    err e;
+    err_clear(&e);
+    arena_reset(a);
+    if (!strstr(line, "episode") ||
+        json_load(&v, a, line, len, &e) < 0)
+        return e.code == ERR_NOMEM ? -1 : 0;
+    const value *type = value_getz(v, "type"), *r = value_getz(v, "run"),
+                *ep = value_getz(v, "episode");
+    if (!type || type->kind != V_STRING ||
+        strcmp(type->u.str.ptr, "episode") != 0 || !r ||
+        r->kind != V_STRING || strcmp(r->u.str.ptr, ids->run) != 0 || !ep ||
+        ep->kind != V_STRING)
+        return 0;
+    const char *id = ep->u.str.ptr, *dot = strrchr(id, '.');
+    size_t base = ep->u.str.len;
+    unsigned long n = 1;
+    if (dot && dot[1] >= '1' && dot[1] <= '9' &&
+        strspn(dot + 1, "0123456789") == strlen(dot + 1) &&
+        strlen(dot + 1) < 10) {
+        n = strtoul(dot + 1, NULL, 10);
+        base = (size_t)(dot - id);
+    }
+    size_t had;
+    if (keymap_get(&ids->highest, id, base, &had) && had >= n)
+        return 0;
+    return keymap_put(&ids->highest, id, base, n);
+}
+
+/* Reads what fd holds past ids->read, noting its episode ids; a file that
+ * shrank or is another file is read from its start.  0, or -1. */
+static int note_new_lines(live_ids *ids, int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return -1;
+    if ((unsigned long long)st.st_dev != ids->dev ||
+        (unsigned long long)st.st_ino != ids->ino || st.st_size < ids->read) {
+        keymap_free(&ids->highest);
+        uint64_t seed = ids->highest.seed;
+        memset(&ids->highest, 0, sizeof ids->highest);
+        ids->highest.seed = seed;
+        ids->read = 0;
+        ids->dev = (unsigned long long)st.st_dev;
+        ids->ino = (unsigned long long)st.st_ino;
+    }
+    arena *a = arena_new();
+    buf line = BUF_INIT;
+    char chunk[65536];
+    long long at = ids->read;
+    int rc = a ? 0 : -1;
+    while (rc == 0 && at < st.st_size) {
+        ssize_t n = pread(fd, chunk, sizeof chunk, (off_t)at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        for (ssize_t i = 0; rc == 0 && i < n;) {
+            const char *nl = memchr(chunk + i, '\n', (size_t)(n - i));
+            size_t part = nl ? (size_t)(nl - (chunk + i)) : (size_t)(n - i);
+            rc = buf_append(&line, chunk + i, part);
+            i += (ssize_t)part;
+            if (!nl || rc < 0)
+                continue;
+            i++; /* the newline: the line is whole */
+            rc = buf_putc(&line, '\0');
+            if (rc == 0)
+                rc = note_line(ids, a, line.data, line.len - 1);
+            ids->read = at + i;
+            buf_reset(&line);
+        }
+        at += n;
+    }
+    buf_free(&line);
+    arena_free(a);
+    return rc;
+}
+
+int live_append_episode(const char *path, live_ids *ids, const char *tid,
                         int (*make)(void *ctx, const char *id, buf *out),
                         void *ctx, char **id)
 {
     *id = NULL;
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EACCES) /* a file to append to, not to read */
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)
         return -1;
     int rc = 0, saved = 0;
@@ -284,18 +381,31 @@ int live_append_episode(const char *path, const char *run, const char *tid,
     }
     buf out = BUF_INIT;
     rc = 0;
-    if (!(*id = live_episode_id(path, run, tid)) || make(ctx, *id, &out) < 0) {
-        saved = ENOMEM;
-        rc = -1;
-    } else {
-        struct stat st;
-        off_t before = fstat(fd, &st) == 0 ? st.st_size : -1;
+    struct stat st;
+    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    size_t tl = strlen(tid), highest = 0;
+    if (regular && note_new_lines(ids, fd) < 0)
+        saved = ENOMEM, rc = -1;
+    if (rc == 0) {
+        keymap_get(&ids->highest, tid, tl, &highest);
+        if ((*id = malloc(tl + 24)) && highest == 0)
+            memcpy(*id, tid, tl + 1);
+        else if (*id)
+            snprintf(*id, tl + 24, "%s.%lu", tid, (unsigned long)highest + 1);
+        if (!*id || make(ctx, *id, &out) < 0)
+            saved = ENOMEM, rc = -1;
+    }
+    if (rc == 0) {
+        off_t before = regular ? lseek(fd, 0, SEEK_END) : -1;
         if (write_all(fd, out.data, out.len) < 0) {
             saved = errno;
             rc = -1;
             /* nothing half-written: the file as it was (the lock is ours) */
             if (before >= 0 && ftruncate(fd, before) < 0)
-                (void)0; /* not a regular file: nothing to take back */
+                (void)0; /* cannot be cut: said by the caller all the same */
+        } else if (!regular &&
+                   keymap_put(&ids->highest, tid, tl, highest + 1) < 0) {
+            saved = ENOMEM, rc = -1;
         }
     }
     buf_free(&out);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "buf.h"
+#include "keymap.h"
 #include "sim.h"
 #include "task.h"
 
@@ -72,13 +73,31 @@ int live_report_verdict(buf *b, const char *episode, const task *t,
  * a newline: "3 calls; reached, a pass (0 side effects, ...)". */
 int live_verdict_summary(buf *b, const task *t, const sim_verdict *v);
 
+/* What a long-lived writer knows of a transcript's episode ids, so that
+ * each new episode reads only what was appended since the last (a server
+ * that writes a night's episodes would read the file again at each one):
+ * for each id of the run, with any ".N" taken off, the highest N seen
+ * (1 for the id alone), and how far the file has been read.  A file that
+ * shrank, or was replaced, is read again from its start. */
+typedef struct live_ids {
+    const char *run;
+    keymap highest;
+    long long read; /* bytes read, up to the end of a line */
+    unsigned long long dev, ino;
+} live_ids;
+
+/* 0, or -1 out of memory (or no entropy for the map's seed). */
+int live_ids_init(live_ids *ids, const char *run);
+void live_ids_free(live_ids *ids);
+
 /* Appends an episode to the transcript at path whole, choosing its id
  * under an exclusive lock on the file: make(ctx, id, out) writes the
- * episode's lines, each ending in a newline, given the id
- * live_episode_id chose for (run, tid).  The id chosen goes to *id (free
- * it).  0, or -1 with errno set (out of memory: ENOMEM; make's failure
- * is taken as out of memory). */
-int live_append_episode(const char *path, const char *run, const char *tid,
+ * episode's lines, each ending in a newline, given the id chosen for task
+ * tid in ids' run (as live_episode_id chooses it: tid, then "TID.2"...).
+ * When the write fails, the file is cut back to what it was.  The id goes
+ * to *id (free it).  0, or -1 with errno set (out of memory: ENOMEM;
+ * make's failure is taken as out of memory). */
+int live_append_episode(const char *path, live_ids *ids, const char *tid,
                         int (*make)(void *ctx, const char *id, buf *out),
                         void *ctx, char **id);
 

@@ -15,14 +15,20 @@ int serve_sink_open(serve_sink *k, const char *run, const char *transcript,
     k->run = run;
     k->transcript = transcript;
     k->report_path = report_path;
+    if (live_ids_init(&k->ids, run) < 0) {
+        say("replay serve: cannot seed a hash: %s", strerror(errno));
+        return -1;
+    }
     if (pthread_mutex_init(&k->lock, NULL) != 0) {
         say("replay serve: cannot make a lock");
+        live_ids_free(&k->ids);
         return -1;
     }
     if (report_path && !(k->report = live_open_output(report_path, "w"))) {
         say("replay serve: cannot open the report %s: %s", report_path,
             strerror(errno));
         pthread_mutex_destroy(&k->lock);
+        live_ids_free(&k->ids);
         return -1;
     }
     return 0;
@@ -78,7 +84,7 @@ void serve_write(serve_sink *k, const mcp_session *s, const char *status,
     buf report = BUF_INIT, summary = BUF_INIT;
     pthread_mutex_lock(&k->lock);
     if (k->transcript) {
-        if (live_append_episode(k->transcript, k->run, tid, make_episode, &ep,
+        if (live_append_episode(k->transcript, &k->ids, tid, make_episode, &ep,
                                 &id) < 0) {
             say("replay serve: cannot write an episode of task %s to the "
                 "transcript %s: %s",
@@ -121,6 +127,7 @@ int serve_sink_close(serve_sink *k)
     for (size_t i = 0; i < k->ncounts; i++)
         free(k->counts[i].tid);
     free(k->counts);
+    live_ids_free(&k->ids);
     pthread_mutex_destroy(&k->lock);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "live.h"
 #include "mcp.h"
 
 typedef struct serve_sink {
@@ -18,6 +19,7 @@ typedef struct serve_sink {
     const char *transcript; /* the transcript's path, or NULL */
     const char *report_path;
     FILE *report; /* or NULL */
+    live_ids ids; /* the transcript's episode ids, read as it grows */
     pthread_mutex_t lock;
     int failed; /* a write failed: the exit status says so */
     /* without a transcript, ids are chosen here: each task's count */

@@ -489,8 +489,9 @@ int serve_http(const mcp_server *srv, serve_sink *k, const char *listen,
     sigaddset(&stop, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* poll(), not select(): no limit on the descriptors' numbers */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD |
-                     MHD_USE_THREAD_PER_CONNECTION |
+                     MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL |
                      (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0);
     struct MHD_Daemon *d = MHD_start_daemon(
         flags, 0, NULL, NULL, handler, &sv, MHD_OPTION_SOCK_ADDR,

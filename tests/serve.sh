@@ -184,6 +184,19 @@ stop_http
 ok "HTTP: _meta chooses the task over the query string" \
     "$("$REPLAY" tasks shop.json --seeds 3 --arms faults:f1 --request)" "$got"
 
+# ids never collide, though another process appends to the transcript
+# between two sessions of one task
+start_http ids.err --transcript ids.jsonl
+"$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > /dev/null
+"$REPLAY" sim shop.json --seed 3 --arm faults:f1 --run serve \
+    --transcript ids.jsonl < /dev/null 2> /dev/null
+"$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > /dev/null
+stop_http
+t3=$("$REPLAY" tasks shop.json --seeds 3 --arms faults:f1 |
+    sed 's/.*"id":"\(t-[0-9a-f]*\)".*/\1/')
+ok "HTTP: episode ids around another writer's" "$t3 $t3.2 $t3.3" \
+    "$(sed -n 's/.*"type":"episode","run":"serve","episode":"\([^"]*\)".*/\1/p' ids.jsonl | paste -sd' ' -)"
+
 start_http idle.err --idle 1 --transcript idle.jsonl
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
