@@ -507,14 +507,10 @@ static int initialize(mcp_session *s, const value *params, buf *result,
         return buf_printf(why, "no task: %s", e.msg);
     }
     s->state = STARTED;
-    char arm_text[ARM_ID_MAX];
-    arm_id(&s->arm, arm_text);
-    char instructions[600];
-    snprintf(instructions, sizeof instructions,
-             "These tools are answered by the taskreplay simulator, task %s "
-             "(seed %llu, arm %s). The prompt 'task' holds the request to "
-             "carry out.",
-             s->t->id, (unsigned long long)s->seed, arm_text);
+    /* nothing of the task's seed or arm: the agent under test must not
+     * learn which dial it is tested on */
+    static const char instructions[] =
+        "The prompt 'task' holds the request to carry out with these tools.";
     int rc = buf_puts(result, "{\"capabilities\":{\"prompts\":{\"listChanged\""
                               ":false},\"tools\":{\"listChanged\":false}},"
                               "\"instructions\":");

@@ -43,6 +43,8 @@ tid=t-99a6adf86cbc7b21 # seed 7, landed:l1 on the shop
 ok "a session: exit status" 0 $?
 gold session "$(cat out.jsonl)"
 ok "a session: stderr" "replay serve: episode $tid: 8 calls; reached, not a pass (1 side effect, 1 duplicate write); landed duplicated" "$(cat err.txt)"
+ok "nothing the client sees names the arm or the task's id" 0 \
+    "$(grep -c "landed\|$tid" out.jsonl)"
 gold session-transcript "$(cat night.jsonl)"
 gold session-report "$(cat report.jsonl)"
 
