@@ -7,9 +7,13 @@
  * succeed: every shorter run must fail with ERR_NOMEM (and nothing else),
  * and AddressSanitizer's leak check at exit proves nothing leaked.  The
  * files after --sim also make the tasks of several arms and play a
- * scripted episode of each through the simulator.
+ * scripted episode of each through the simulator; those after --serve
+ * play a scripted MCP session of `replay serve` (replay/mcp.h) and write
+ * its episode, and a run that succeeds must have answered every message
+ * as the run without a failure did (an allocation failure is never
+ * turned into another answer).
  *
- *   oomcheck FILE... [--sim FILE...]
+ *   oomcheck FILE... [--sim FILE...] [--serve FILE...]
  *
  * Closes with "oom: N passed, M failed" (N: failure points survived).
  */
@@ -19,6 +23,7 @@
 
 #include "canon.h"
 #include "doc.h"
+#include "mcp.h"
 #include "sim.h"
 #include "task.h"
 #include "tools.h"
@@ -155,21 +160,111 @@ static int run(const char *path, int with_sim, char *why, size_t size)
     return rc < 0 ? (int)e.code : 0;
 }
 
+/* The messages of the MCP session: the protocol, calls of every kind,
+ * bad messages. */
+static const char *const messages[] = {
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\",\"params\":"
+    "{\"protocolVersion\":\"2025-06-18\",\"_meta\":{\"taskreplay/seed\":7,"
+    "\"taskreplay/arm\":\"landed:l1\"}}}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"prompts/get\","
+    "\"params\":{\"name\":\"task\"}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":"
+    "{\"name\":\"search_orders\",\"arguments\":{\"query\":\"harbor granite\"}}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":"
+    "{\"name\":\"refund_order\",\"arguments\":\"{\\\"order_id\\\":1}\"}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":"
+    "{\"name\":\"refund_order\",\"arguments\":{\"order_id\":\"Z-0362\","
+    "\"amount\":280.41}}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":"
+    "{\"name\":\"nope\"}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"nope\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":9,",
+    "[{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"ping\"}]"};
+
+/* What the session answered and wrote, in the run without a failure. */
+static buf reference = BUF_INIT;
+
+/* Loads the tools, makes the MCP server, plays the session and writes its
+ * episode; 0, or the err code.  A run that succeeds must give the
+ * reference's bytes (set when it is empty). */
+static int serve_run(const char *path, char *why, size_t size)
+{
+    doc *d = NULL;
+    toolset *ts = NULL;
+    mcp_server *srv = NULL;
+    mcp_session *s = NULL;
+    buf notes = BUF_INIT, out = BUF_INIT, all = BUF_INIT, sum = BUF_INIT;
+    err e;
+    err_clear(&e);
+    int rc = doc_load_file(&d, path, &e);
+    if (rc == 0 && toolset_build(&ts, d, &e) < 0)
+        rc = -1;
+    mcp_options o = {.ts = ts, .seed = 1, .run = "oom", .tools_name = "t",
+                     .version = "0"};
+    int nomem = 0;
+    if (rc == 0 && (mcp_server_new(&srv, &o, &notes) < 0 ||
+                    !(s = mcp_session_new(srv))))
+        nomem = 1;
+    for (size_t i = 0; !nomem && rc == 0 &&
+                       i < sizeof messages / sizeof *messages;
+         i++) {
+        mcp_info info;
+        buf_reset(&out);
+        nomem = mcp_handle(s, messages[i], strlen(messages[i]), &out,
+                           &info) < 0 ||
+                buf_append(&all, out.data, out.len) < 0 ||
+                buf_putc(&all, '\n') < 0;
+    }
+    if (!nomem && rc == 0)
+        nomem = mcp_session_transcript(s, "e", "done", &all) < 0 ||
+                mcp_session_report(s, "e", &all, &sum) < 0;
+    if (nomem)
+        rc = err_set(&e, ERR_NOMEM, "out of memory");
+    if (rc == 0 && reference.len == 0)
+        rc = buf_append(&reference, all.data, all.len) < 0
+                 ? err_set(&e, ERR_NOMEM, "out of memory")
+                 : 0;
+    else if (rc == 0 && (all.len != reference.len ||
+                         memcmp(all.data, reference.data, all.len) != 0))
+        rc = err_set(&e, ERR_VALUE, "the session answered otherwise");
+    mcp_session_free(s);
+    mcp_server_free(srv);
+    buf_free(&notes);
+    buf_free(&out);
+    buf_free(&all);
+    buf_free(&sum);
+    toolset_free(ts);
+    doc_free(d);
+    if (rc < 0)
+        snprintf(why, size, "%s", e.msg);
+    return rc < 0 ? (int)e.code : 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned long pass = 0, fail = 0;
-    int with_sim = 0;
+    int with_sim = 0, serve = 0;
     for (int i = 1; i < argc; i++) {
         char why[600];
         if (strcmp(argv[i], "--sim") == 0) {
             with_sim = 1;
             continue;
         }
+        if (strcmp(argv[i], "--serve") == 0) {
+            serve = 1;
+            continue;
+        }
         fail_at = 0;
-        int want = run(argv[i], with_sim, why, sizeof why);
+        buf_free(&reference);
+        int want = serve ? serve_run(argv[i], why, sizeof why)
+                         : run(argv[i], with_sim, why, sizeof why);
         for (fail_at = 1;; fail_at++) {
             count = 0;
-            int got = run(argv[i], with_sim, why, sizeof why);
+            int got = serve ? serve_run(argv[i], why, sizeof why)
+                            : run(argv[i], with_sim, why, sizeof why);
             if (count < fail_at) { /* no allocation failed: done */
                 if (got != want) {
                     fail++;
@@ -190,6 +285,7 @@ int main(int argc, char **argv)
         }
     }
     fail_at = 0;
+    buf_free(&reference);
     printf("oom: %lu passed, %lu failed\n", pass, fail);
     /* before the leak check at exit, which may end the process itself */
     fflush(stdout);
