@@ -163,7 +163,7 @@ static int serve_stdio(const mcp_server *srv, serve_sink *k)
 
 static const char serve_usage[] =
     "serve FILE [--seed N] [--arm ARM] [--run R] [--model M] "
-    "[--transcript OUT.jsonl] [--report OUT.jsonl] [--http HOST:PORT "
+    "[--transcript OUT.jsonl] [--report OUT.jsonl] [--http [HOST:]PORT "
     "[--idle SECONDS] [--sessions N]]";
 
 int cmd_serve(int argc, char **argv)

@@ -22,7 +22,7 @@ static const char usage_text[] =
     "                  [--run R] [--episode E]] [--report REPORT.jsonl]\n"
     "       replay serve FILE [--seed N] [--arm ARM] [--run R]\n"
     "                  [--transcript OUT.jsonl] [--report REPORT.jsonl]\n"
-    "                  [--http HOST:PORT [--idle SECONDS] [--sessions N]]\n"
+    "                  [--http [HOST:]PORT [--idle SECONDS] [--sessions N]]\n"
     "       replay --version | --help\n"
     "\n"
     "  PATH...             replay transcripts (files, folders of *.jsonl,\n"

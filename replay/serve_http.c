@@ -425,12 +425,27 @@ static void sweep(struct server *sv, unsigned idle, const char *status,
     }
 }
 
-/* Reads "HOST:PORT" ("[::1]:8080" for IPv6) into an address. */
+/* Reads "HOST:PORT" ("[::1]:8080" for IPv6; "PORT" or ":PORT" for
+ * 127.0.0.1) into an address. */
 static int listen_address(const char *text, struct sockaddr_storage *ss,
                           char *host, size_t host_size)
 {
     const char *colon = strrchr(text, ':');
-    if (!colon || colon == text || !colon[1])
+    if (!colon && *text >= '0' && *text <= '9') {
+        char with[40];
+        if (strlen(text) > 5)
+            return -1;
+        snprintf(with, sizeof with, "127.0.0.1:%s", text);
+        return listen_address(with, ss, host, host_size);
+    }
+    if (colon == text && colon[1]) {
+        char with[40];
+        if (strlen(text) > 6)
+            return -1;
+        snprintf(with, sizeof with, "127.0.0.1%s", text);
+        return listen_address(with, ss, host, host_size);
+    }
+    if (!colon || !colon[1])
         return -1;
     size_t hl = (size_t)(colon - text);
     const char *h = text;
@@ -469,9 +484,9 @@ int serve_http(const mcp_server *srv, serve_sink *k, const char *listen,
     struct server sv = {.srv = srv, .sink = k, .max = max_sessions};
     struct sockaddr_storage ss;
     if (listen_address(listen, &ss, sv.host, sizeof sv.host) < 0)
-        return usage_error("serve: --http takes HOST:PORT (127.0.0.1:8080, "
-                           "[::1]:8080, localhost:0 for any free port), not "
-                           "'%s'",
+        return usage_error("serve: --http takes [HOST:]PORT (8080 for "
+                           "127.0.0.1:8080, [::1]:8080, 0 for any free port), "
+                           "not '%s'",
                            listen);
     sv.loopback =
         ss.ss_family == AF_INET

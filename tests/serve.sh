@@ -137,12 +137,13 @@ usage() { # EXPECTED ARGS...
     got=$("$REPLAY" serve "$@" < /dev/null 2>&1 | head -n 1)
     ok "serve $*" "$want" "$got"
 }
-usage "replay: serve: no FILE given (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http HOST:PORT [--idle SECONDS] [--sessions N]])"
+usage "replay: serve: no FILE given (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http [HOST:]PORT [--idle SECONDS] [--sessions N]])"
 usage "replay: serve: --seed takes a number from 0 to 2^63 - 1, not 'x'" shop.json --seed x
 usage "replay: serve: --idle takes seconds from 1 to 86400, not '0'" shop.json --idle 0
-usage "replay: serve: --http takes HOST:PORT (127.0.0.1:8080, [::1]:8080, localhost:0 for any free port), not 'nowhere'" shop.json --http nowhere
+usage "replay: serve: --http takes [HOST:]PORT (8080 for 127.0.0.1:8080, [::1]:8080, 0 for any free port), not 'nowhere'" shop.json --http nowhere
+usage "replay: serve: --http takes [HOST:]PORT (8080 for 127.0.0.1:8080, [::1]:8080, 0 for any free port), not '123456'" shop.json --http 123456
 usage "replay: serve: the transcript cannot be standard output, which carries the protocol" shop.json --transcript -
-usage "replay: serve: unknown option '--port' (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http HOST:PORT [--idle SECONDS] [--sessions N]])" shop.json --port 1
+usage "replay: serve: unknown option '--port' (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http [HOST:]PORT [--idle SECONDS] [--sessions N]])" shop.json --port 1
 usage "replay: unknown arm \"landed:l9\"; did you mean landed:l1?" shop.json --arm landed:l9
 printf '{"tools": [' > broken.json
 usage "broken.json:1:12: \$.tools[0]: invalid JSON: the text ends early; expected a value or ']'" broken.json
@@ -188,7 +189,8 @@ ok "HTTP: _meta chooses the task over the query string" \
 
 # ids never collide, though another process appends to the transcript
 # between two sessions of one task
-start_http ids.err --transcript ids.jsonl
+start_http ids.err --transcript ids.jsonl --http 0
+ok "HTTP: a bare port listens on 127.0.0.1" "http://127.0.0.1" "${url%:*}"
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > /dev/null
 "$REPLAY" sim shop.json --seed 3 --arm faults:f1 --run serve \
     --transcript ids.jsonl < /dev/null 2> /dev/null

@@ -10,6 +10,7 @@ initialized session that makes one call and is left open), choose (the
 task chosen by the query string)."""
 import http.client
 import json
+import socket
 import sys
 import urllib.parse
 
@@ -59,6 +60,22 @@ class Wire:
         c.close()
 
 
+def cut(w, label):
+    """Sends a POST whose body stops half way, then closes the
+    connection: the server answers nothing, and the session goes on."""
+    body = b'{"jsonrpc":"2.0","id":99,"method":"ping"}'
+    s = socket.create_connection((w.host, w.port), timeout=60)
+    s.sendall(b"POST " + w.path.encode() + b" HTTP/1.1\r\nHost: " +
+              f"{w.host}:{w.port}".encode() + b"\r\n"
+              b"Content-Type: application/json\r\nMcp-Session-Id: " +
+              w.session.encode() + b"\r\nContent-Length: " +
+              str(len(body)).encode() + b"\r\n\r\n" + body[:20])
+    s.shutdown(socket.SHUT_WR)
+    answer = s.recv(4096)
+    s.close()
+    print(f"{label}: {len(answer)} bytes answered")
+
+
 def call(n, name, args):
     return {"jsonrpc": "2.0", "id": n, "method": "tools/call",
             "params": {"name": name, "arguments": args}}
@@ -106,6 +123,9 @@ def wire(w):
         7, "refund_order", {"order_id": "Z-0362", "amount": 280.41}))
     w.send("a message over 4 MiB", body='{"jsonrpc":"2.0","id":8,'
            '"method":"ping","params":{"pad":"' + "x" * (4 << 20) + '"}}')
+    cut(w, "a request cut in the middle of its body")
+    w.send("ping after the cut", body={
+        "jsonrpc": "2.0", "id": 11, "method": "ping"})
     w.send("GET with the session", method="GET", body=None)
     w.send("DELETE without a session", method="DELETE", body=None,
            session=False)
