@@ -615,13 +615,6 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
                 uint64_t seed, const char *arm, int depth, int generator,
                 const char *request, const char *task_json, err *e)
 {
-    int64_t file_id = 0;
-    int found = lookup(d, &d->files, S_FILE_ID, file_sha256, &file_id, e);
-    if (found <= 0)
-        return found < 0 ? -1
-                         : err_set(e, ERR_IO, "%s: a task of a tool file "
-                                              "that is not recorded",
-                                   d->path);
     const char *steps, *events, *bad;
     size_t nsteps, nevents, nbad;
     size_t len = strlen(task_json);
@@ -629,8 +622,28 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
         !member_span(task_json, len, "events", &events, &nevents))
         return err_set(e, ERR_IO, "%s: task %s has no steps", d->path,
                        task_id);
-    if (!member_span(task_json, len, "baddata", &bad, &nbad))
+    if (!member_span(task_json, len, "baddata", &bad, &nbad)) {
         bad = NULL;
+        nbad = 0;
+    }
+    return db_put_task_parts(d, task_id, file_sha256, seed, arm, depth,
+                             generator, request, steps, nsteps, events,
+                             nevents, bad, nbad, e);
+}
+
+int db_put_task_parts(db *d, const char *task_id, const char *file_sha256,
+                      uint64_t seed, const char *arm, int depth,
+                      int generator, const char *request, const char *steps,
+                      size_t nsteps, const char *events, size_t nevents,
+                      const char *bad, size_t nbad, err *e)
+{
+    int64_t file_id = 0;
+    int found = lookup(d, &d->files, S_FILE_ID, file_sha256, &file_id, e);
+    if (found <= 0)
+        return found < 0 ? -1
+                         : err_set(e, ERR_IO, "%s: a task of a tool file "
+                                              "that is not recorded",
+                                   d->path);
     sqlite3_stmt *s = d->st[S_TASK];
     text(s, 1, task_id);
     sqlite3_bind_int64(s, 2, file_id);

@@ -147,6 +147,15 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
                 uint64_t seed, const char *arm, int depth, int generator,
                 const char *request, const char *task_json, err *e);
 
+/* db_put_task from the values of the task's members "steps", "events"
+ * and "baddata" (bad NULL: it has none), as task_write_parts writes
+ * them. */
+int db_put_task_parts(db *d, const char *task_id, const char *file_sha256,
+                      uint64_t seed, const char *arm, int depth,
+                      int generator, const char *request, const char *steps,
+                      size_t nsteps, const char *events, size_t nevents,
+                      const char *bad, size_t nbad, err *e);
+
 /* Around a load of episodes.  Into a database that holds no episode and
  * no task yet, the lookup indexes are left out until db_load_end makes
  * them (once, sorted: cheaper than row by row), or until a lookup by
