@@ -88,9 +88,10 @@ static const char *const stmt_sql[NSTMT] = {
  * other work per column, and many are the same from row to row (NULLs,
  * flags, the episode's key).  These statements' bindings are never
  * cleared: every parameter is bound before each step. */
-enum { HELD_OTHER, HELD_NULL, HELD_INT };
+enum { HELD_OTHER, HELD_NULL, HELD_INT, HELD_NAME };
 typedef struct held {
     int64_t n;
+    const char *name;
     int kind;
 } held;
 
@@ -523,6 +524,23 @@ static void held_text(sqlite3_stmt *s, held *h, int i, const char *t)
     held_text_len(s, h, i, t, t ? strlen(t) : 0);
 }
 
+/* A name from the program's fixed tables (db.h says which fields hold
+ * one), or NULL: its bytes never change, so the same pointer is the same
+ * text. */
+static void held_name(sqlite3_stmt *s, held *h, int i, const char *name)
+{
+    held *p = &h[i - 1];
+    if (!name) {
+        held_null(s, h, i);
+        return;
+    }
+    if (p->kind == HELD_NAME && p->name == name)
+        return;
+    sqlite3_bind_text(s, i, name, -1, SQLITE_STATIC);
+    p->kind = HELD_NAME;
+    p->name = name;
+}
+
 /* Steps a statement whose bindings are held (see held) to its end and
  * resets it, leaving its bindings. */
 static int run_held(db *d, sqlite3_stmt *s, err *e, const char *doing)
@@ -885,7 +903,7 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
     } else {
         held_int(s, h, i++, (int64_t)ep->seed);
         held_text(s, h, i++, ep->arm);
-        held_text(s, h, i++, ep->knob);
+        held_name(s, h, i++, ep->knob);
         held_int(s, h, i++, ep->level);
     }
     held_text(s, h, i++, ep->task_id);
@@ -926,16 +944,16 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
             held_int(s, h, i0 + 2, k->seq);
             held_maybe_int(s, h, i0 + 3, k->step ? k->step : -1);
             held_text_len(s, h, i0 + 4, k->tool, k->tool_len);
-            held_text(s, h, i0 + 5, k->kind);
+            held_name(s, h, i0 + 5, k->kind);
             held_text(s, h, i0 + 6, k->arguments);
             held_text_len(s, h, i0 + 7, k->arguments_raw,
                           k->arguments_raw_len);
             held_maybe_int(s, h, i0 + 8, k->arguments_valid);
             held_text(s, h, i0 + 9, k->arguments_rule);
             held_text(s, h, i0 + 10, k->answer);
-            held_text(s, h, i0 + 11, k->error);
-            held_text(s, h, i0 + 12, k->effect);
-            held_text(s, h, i0 + 13, k->dial);
+            held_name(s, h, i0 + 11, k->error);
+            held_name(s, h, i0 + 12, k->effect);
+            held_name(s, h, i0 + 13, k->dial);
             held_maybe_int(s, h, i0 + 14, k->diverged);
             held_text(s, h, i0 + 15, k->logged_answer);
             held_maybe_int(s, h, i0 + 16, k->answer_valid);
@@ -954,11 +972,11 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
     for (size_t o = 0; o < noutcomes; o++) {
         held_int(s, h, 1, id);
         held_int(s, h, 2, outcomes[o].event);
-        held_text(s, h, 3, outcomes[o].dial);
+        held_name(s, h, 3, outcomes[o].dial);
         held_int(s, h, 4, outcomes[o].step);
         held_maybe_int(s, h, 5,
                        outcomes[o].seq ? (long long)outcomes[o].seq : -1);
-        held_text(s, h, 6, outcomes[o].outcome);
+        held_name(s, h, 6, outcomes[o].outcome);
         if (run_held(d, s, e, "record a dial outcome") < 0)
             return -1;
     }
