@@ -147,11 +147,22 @@ const char *value_kind_phrase(value_kind kind);
 /* Member of object o whose key is the string (ptr, len); NULL when none. */
 const value *value_get(const value *o, const char *ptr, size_t len);
 
-/* Convenience: value_get with a NUL-terminated key.  Inline, so that the
- * length of a literal key is known when compiling. */
+/* Convenience: value_get with a NUL-terminated key.  Inline, loop and
+ * all, so that the length of a literal key is known when compiling and
+ * its comparison made of a few moves. */
 static inline const value *value_getz(const value *o, const char *key)
 {
-    return value_get(o, key, strlen(key));
+    size_t len = strlen(key);
+    if (!o || o->kind != V_OBJECT)
+        return NULL;
+    const value_member *m = o->u.obj.items;
+    for (size_t i = 0, n = o->u.obj.len; i < n; i++) {
+        const value *k = m[i].key;
+        if (k->kind == V_STRING && k->u.str.len == len &&
+            memcmp(k->u.str.ptr, key, len) == 0)
+            return m[i].val;
+    }
+    return NULL;
 }
 
 #endif
