@@ -1256,6 +1256,8 @@ static int fast_string(struct loader *L, struct fast *F, value **out)
     int escaped = 0;
     for (;;) {
         i += skip_plain(p, i, n);
+        if (i < n && p[i] == '"') /* most strings end at the first stop */
+            break;
         while (i < n && !string_stop[p[i]])
             i++;
         if (i >= n)
