@@ -77,7 +77,7 @@ struct writer {
     int ck_started, ck_want, ck_stop;
     pthread_cond_t ck_wake;
     int ck_wait;       /* the writer's: the log is past CK_WAIT */
-    buf task_json;     /* the writer's: an episode's task, as JSON */
+    buf task_json;     /* the writer's: parts of an episode's task's JSON */
 };
 
 /* ------------------------------------------------- on the writer's thread */
@@ -242,18 +242,23 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
     int fresh = row->task_id ? db_task_is_new(w->d, row->task_id, e) : 0;
     if (fresh < 0)
         return -1;
-    if (fresh) { /* the task's JSON, written here only when it is new */
-        const char *task_json = ep->task_json;
-        if (!task_json) {
-            buf_reset(&w->task_json);
-            if (task_write_json(&w->task_json, ep->task, GENERATOR_VERSION,
-                                e) < 0)
-                return -1;
-            task_json = w->task_json.data;
-        }
+    if (fresh && ep->task_json) { /* the task's JSON, lent */
         if (db_put_task(w->d, row->task_id, ep->file_sha256, row->seed,
                         row->arm, ep->depth, GENERATOR_VERSION, ep->request,
-                        task_json, e) < 0)
+                        ep->task_json, e) < 0)
+            return -1;
+    } else if (fresh) { /* the parts of its JSON a row keeps, written here */
+        task_parts p;
+        buf_reset(&w->task_json);
+        if (task_write_parts(&w->task_json, ep->task, &p, e) < 0)
+            return -1;
+        const char *at = w->task_json.data;
+        if (db_put_task_parts(w->d, row->task_id, ep->file_sha256, row->seed,
+                              row->arm, ep->depth, GENERATOR_VERSION,
+                              ep->request, at + p.steps, p.nsteps,
+                              at + p.events, p.nevents,
+                              p.nbaddata ? at + p.baddata : NULL, p.nbaddata,
+                              e) < 0)
             return -1;
     }
     add.used = ep->lines;

@@ -47,8 +47,9 @@ typedef struct writer_episode {
     const char *file_sha256, *request;
     int depth;
     const char *task_json;   /* the task, canonical JSON; NULL: the writer
-                                writes it from task (task_write_json), on
-                                its own thread, off the engine's */
+                                writes the parts a row keeps from task
+                                (task_write_parts), on its own thread, off
+                                the engine's */
     const task *task;        /* unchanged until the episode is released */
     unsigned long lines;     /* its lines: counted used, or unchanged */
     void (*release)(void *owner);

@@ -8,11 +8,12 @@
 
 struct chunk {
     struct chunk *next;
-    size_t size, used;
+    size_t size, used; /* the head's used: size - room.left */
     _Alignas(16) unsigned char data[];
 };
 
 struct arena {
+    struct arena_room room; /* first (arena.h): the head's free bytes */
     struct chunk *head; /* where allocations are made; older chunks after */
     size_t next_size;
 };
@@ -25,11 +26,9 @@ arena *arena_new(void)
     return a;
 }
 
-/* Makes a new head chunk with room for size bytes and takes them from it;
- * NULL when out of memory.  Kept out of line, so that the common case in
- * arena_alloc() stays a few instructions. */
-static __attribute__((noinline)) void *alloc_in_new_chunk(arena *a,
-                                                          size_t size)
+/* Makes a new head chunk with room for size bytes (a multiple of 16) and
+ * takes them from it; NULL when out of memory. */
+void *arena_alloc_more(arena *a, size_t size)
 {
     size_t want = a->next_size;
     if (want < size)
@@ -39,27 +38,17 @@ static __attribute__((noinline)) void *alloc_in_new_chunk(arena *a,
     struct chunk *c = malloc(sizeof *c + want);
     if (!c)
         return NULL;
+    if (a->head)
+        a->head->used = a->head->size - a->room.left;
     c->size = want;
     c->used = size;
     c->next = a->head;
     a->head = c;
+    a->room.next = c->data + size;
+    a->room.left = want - size;
     if (a->next_size < (size_t)1 << 24)
         a->next_size *= 2;
     return c->data;
-}
-
-void *arena_alloc(arena *a, size_t size)
-{
-    if (size > SIZE_MAX - 15)
-        return NULL;
-    size = size ? (size + 15) & ~(size_t)15 : 16;
-    struct chunk *c = a->head;
-    if (c && c->size - c->used >= size) {
-        void *p = c->data + c->used;
-        c->used += size;
-        return p;
-    }
-    return alloc_in_new_chunk(a, size);
 }
 
 char *arena_memdup(arena *a, const void *data, size_t len)
@@ -79,7 +68,7 @@ size_t arena_used(const arena *a)
 {
     size_t used = 0;
     for (const struct chunk *c = a->head; c; c = c->next)
-        used += c->used;
+        used += c == a->head ? c->size - a->room.left : c->used;
     return used;
 }
 
@@ -102,6 +91,8 @@ void arena_recycle(arena *a, size_t max)
     if (a->head && a->head->size > max) {
         free(a->head);
         a->head = NULL;
+        a->room.next = NULL;
+        a->room.left = 0;
         a->next_size = 4096;
     }
 }
@@ -119,4 +110,6 @@ void arena_reset(arena *a)
     }
     keep->next = NULL;
     keep->used = 0;
+    a->room.next = keep->data;
+    a->room.left = keep->size;
 }

@@ -8,11 +8,35 @@
 #define TR_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct arena arena;
 
+/* Where the next allocation goes: the start of an arena, so that the
+ * common case of arena_alloc (room left) is a few inline instructions. */
+struct arena_room {
+    unsigned char *next;
+    size_t left;
+};
+
 arena *arena_new(void);
-void *arena_alloc(arena *a, size_t size);
+/* arena_alloc when the room left is too small: a new chunk. */
+void *arena_alloc_more(arena *a, size_t size);
+
+static inline void *arena_alloc(arena *a, size_t size)
+{
+    if (size > SIZE_MAX - 15)
+        return NULL;
+    size = size ? (size + 15) & ~(size_t)15 : 16;
+    struct arena_room *r = (struct arena_room *)a;
+    if (r->left >= size) {
+        void *p = r->next;
+        r->next += size;
+        r->left -= size;
+        return p;
+    }
+    return arena_alloc_more(a, size);
+}
 /* A copy of len bytes, NUL-terminated after them. */
 char *arena_memdup(arena *a, const void *data, size_t len);
 /* Bytes handed out so far (for limits and tests). */

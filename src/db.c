@@ -79,6 +79,21 @@ static const char *const stmt_sql[NSTMT] = {
  * a statement's start and end cost SQLite as much as a row. */
 #define CALLS_AT_ONCE 8
 #define CALL_COLUMNS 18
+#define EPISODE_COLUMNS 29
+#define OUTCOME_COLUMNS 6
+
+/* What a parameter of the statements run for every episode, call and
+ * outcome holds, when it is NULL or an integer: binding it again what it
+ * holds is left out.  A bind costs SQLite about as much as the row's
+ * other work per column, and many are the same from row to row (NULLs,
+ * flags, the episode's key).  These statements' bindings are never
+ * cleared: every parameter is bound before each step. */
+enum { HELD_OTHER, HELD_NULL, HELD_INT, HELD_NAME };
+typedef struct held {
+    int64_t n;
+    const char *name;
+    int kind;
+} held;
 
 struct db {
     sqlite3 *h;
@@ -93,6 +108,8 @@ struct db {
     keymap runs, files; /* names looked up, with their integer keys */
     sqlite3_stmt *st[NSTMT];
     sqlite3_stmt *calls[CALLS_AT_ONCE]; /* [k - 1] inserts k rows */
+    held calls_held[CALLS_AT_ONCE][CALLS_AT_ONCE * CALL_COLUMNS];
+    held episode_held[EPISODE_COLUMNS], outcome_held[OUTCOME_COLUMNS];
     struct {
         void (*notify)(void *ctx, int frames);
         void *ctx;
@@ -459,6 +476,82 @@ static void text(sqlite3_stmt *s, int i, const char *t)
         sqlite3_bind_null(s, i);
 }
 
+/* Binds parameter i of s, whose parameters h holds, to n; left out
+ * when it holds n already. */
+static void held_int(sqlite3_stmt *s, held *h, int i, int64_t n)
+{
+    held *p = &h[i - 1];
+    if (p->kind == HELD_INT && p->n == n)
+        return;
+    sqlite3_bind_int64(s, i, n);
+    p->kind = HELD_INT;
+    p->n = n;
+}
+
+static void held_null(sqlite3_stmt *s, held *h, int i)
+{
+    held *p = &h[i - 1];
+    if (p->kind == HELD_NULL)
+        return;
+    sqlite3_bind_null(s, i);
+    p->kind = HELD_NULL;
+}
+
+/* n, or NULL when n < 0. */
+static void held_maybe_int(sqlite3_stmt *s, held *h, int i, long long n)
+{
+    if (n < 0)
+        held_null(s, h, i);
+    else
+        held_int(s, h, i, n);
+}
+
+/* Text of len bytes (NULL as NULL): always bound, its bytes being the
+ * caller's of the moment. */
+static void held_text_len(sqlite3_stmt *s, held *h, int i, const char *t,
+                          size_t len)
+{
+    if (!t) {
+        held_null(s, h, i);
+        return;
+    }
+    sqlite3_bind_text(s, i, t, (int)len, SQLITE_STATIC);
+    h[i - 1].kind = HELD_OTHER;
+}
+
+static void held_text(sqlite3_stmt *s, held *h, int i, const char *t)
+{
+    held_text_len(s, h, i, t, t ? strlen(t) : 0);
+}
+
+/* A name from the program's fixed tables (db.h says which fields hold
+ * one), or NULL: its bytes never change, so the same pointer is the same
+ * text. */
+static void held_name(sqlite3_stmt *s, held *h, int i, const char *name)
+{
+    held *p = &h[i - 1];
+    if (!name) {
+        held_null(s, h, i);
+        return;
+    }
+    if (p->kind == HELD_NAME && p->name == name)
+        return;
+    sqlite3_bind_text(s, i, name, -1, SQLITE_STATIC);
+    p->kind = HELD_NAME;
+    p->name = name;
+}
+
+/* Steps a statement whose bindings are held (see held) to its end and
+ * resets it, leaving its bindings. */
+static int run_held(db *d, sqlite3_stmt *s, err *e, const char *doing)
+{
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE)
+        return fail(d, e, doing);
+    return 0;
+}
+
 /* Steps a statement to its end and resets it. */
 static int run(db *d, enum stmt which, err *e, const char *doing)
 {
@@ -615,13 +708,6 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
                 uint64_t seed, const char *arm, int depth, int generator,
                 const char *request, const char *task_json, err *e)
 {
-    int64_t file_id = 0;
-    int found = lookup(d, &d->files, S_FILE_ID, file_sha256, &file_id, e);
-    if (found <= 0)
-        return found < 0 ? -1
-                         : err_set(e, ERR_IO, "%s: a task of a tool file "
-                                              "that is not recorded",
-                                   d->path);
     const char *steps, *events, *bad;
     size_t nsteps, nevents, nbad;
     size_t len = strlen(task_json);
@@ -629,8 +715,28 @@ int db_put_task(db *d, const char *task_id, const char *file_sha256,
         !member_span(task_json, len, "events", &events, &nevents))
         return err_set(e, ERR_IO, "%s: task %s has no steps", d->path,
                        task_id);
-    if (!member_span(task_json, len, "baddata", &bad, &nbad))
+    if (!member_span(task_json, len, "baddata", &bad, &nbad)) {
         bad = NULL;
+        nbad = 0;
+    }
+    return db_put_task_parts(d, task_id, file_sha256, seed, arm, depth,
+                             generator, request, steps, nsteps, events,
+                             nevents, bad, nbad, e);
+}
+
+int db_put_task_parts(db *d, const char *task_id, const char *file_sha256,
+                      uint64_t seed, const char *arm, int depth,
+                      int generator, const char *request, const char *steps,
+                      size_t nsteps, const char *events, size_t nevents,
+                      const char *bad, size_t nbad, err *e)
+{
+    int64_t file_id = 0;
+    int found = lookup(d, &d->files, S_FILE_ID, file_sha256, &file_id, e);
+    if (found <= 0)
+        return found < 0 ? -1
+                         : err_set(e, ERR_IO, "%s: a task of a tool file "
+                                              "that is not recorded",
+                                   d->path);
     sqlite3_stmt *s = d->st[S_TASK];
     text(s, 1, task_id);
     sqlite3_bind_int64(s, 2, file_id);
@@ -760,23 +866,14 @@ int db_delete_episode(db *d, const char *run_name, const char *episode,
     return delete_by_id(d, id, e);
 }
 
-/* Binds n, or NULL when n < 0. */
-static void maybe_int(sqlite3_stmt *s, int i, long long n)
-{
-    if (n < 0)
-        sqlite3_bind_null(s, i);
-    else
-        sqlite3_bind_int64(s, i, n);
-}
-
 /* Binds a figure of an episode: NULL when it was observed. */
-static void figure(sqlite3_stmt *s, int i, const db_episode *ep,
+static void figure(sqlite3_stmt *s, held *h, int i, const db_episode *ep,
                    unsigned long long n)
 {
     if (ep->observed)
-        sqlite3_bind_null(s, i);
+        held_null(s, h, i);
     else
-        sqlite3_bind_int64(s, i, (sqlite3_int64)n);
+        held_int(s, h, i, (int64_t)n);
 }
 
 int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
@@ -796,90 +893,91 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
                                               "which is not recorded",
                                    d->path, ep->run);
     sqlite3_stmt *s = d->st[S_EPISODE];
+    held *h = d->episode_held;
     int i = 1;
-    sqlite3_bind_int64(s, i++, run_id);
-    text(s, i++, ep->episode);
+    held_int(s, h, i++, run_id);
+    held_text(s, h, i++, ep->episode);
     if (ep->observed) {
         for (int k = 0; k < 4; k++)
-            sqlite3_bind_null(s, i++);
+            held_null(s, h, i++);
     } else {
-        sqlite3_bind_int64(s, i++, (sqlite3_int64)ep->seed);
-        text(s, i++, ep->arm);
-        text(s, i++, ep->knob);
-        sqlite3_bind_int(s, i++, ep->level);
+        held_int(s, h, i++, (int64_t)ep->seed);
+        held_text(s, h, i++, ep->arm);
+        held_name(s, h, i++, ep->knob);
+        held_int(s, h, i++, ep->level);
     }
-    text(s, i++, ep->task_id);
-    text(s, i++, ep->task_name);
-    sqlite3_bind_int64(s, i++, ep->calls);
-    figure(s, i++, ep, ep->reached);
-    figure(s, i++, ep, ep->pass);
-    figure(s, i++, ep, ep->side_effects);
-    figure(s, i++, ep, ep->duplicate_writes);
-    figure(s, i++, ep, ep->errors);
+    held_text(s, h, i++, ep->task_id);
+    held_text(s, h, i++, ep->task_name);
+    held_int(s, h, i++, (int64_t)ep->calls);
+    figure(s, h, i++, ep, ep->reached);
+    figure(s, h, i++, ep, ep->pass);
+    figure(s, h, i++, ep, ep->side_effects);
+    figure(s, h, i++, ep, ep->duplicate_writes);
+    figure(s, h, i++, ep, ep->errors);
     for (int c = 0; c < 6; c++)
-        figure(s, i++, ep, ep->err_by_code[c]);
-    sqlite3_bind_int(s, i++, ep->unfinished);
-    figure(s, i++, ep, ep->diverged);
-    maybe_int(s, i++, ep->success);
-    if (ep->has_reward)
-        sqlite3_bind_double(s, i++, ep->reward);
-    else
-        sqlite3_bind_null(s, i++);
-    text(s, i++, ep->status);
-    text(s, i++, ep->final);
-    text(s, i++, ep->content_xxh3);
-    text(s, i++, ep->source_file);
-    sqlite3_bind_int64(s, i++, (sqlite3_int64)ep->source_line);
-    if (run(d, S_EPISODE, e, "record an episode") < 0)
+        figure(s, h, i++, ep, ep->err_by_code[c]);
+    held_int(s, h, i++, ep->unfinished);
+    figure(s, h, i++, ep, ep->diverged);
+    held_maybe_int(s, h, i++, ep->success);
+    if (ep->has_reward) {
+        sqlite3_bind_double(s, i, ep->reward);
+        h[i++ - 1].kind = HELD_OTHER;
+    } else {
+        held_null(s, h, i++);
+    }
+    held_text(s, h, i++, ep->status);
+    held_text(s, h, i++, ep->final);
+    held_text(s, h, i++, ep->content_xxh3);
+    held_text(s, h, i++, ep->source_file);
+    held_int(s, h, i++, (int64_t)ep->source_line);
+    if (run_held(d, s, e, "record an episode") < 0)
         return -1;
     int64_t id = sqlite3_last_insert_rowid(d->h);
     for (size_t c = 0; c < ncalls; c += CALLS_AT_ONCE) {
         size_t rows = ncalls - c < CALLS_AT_ONCE ? ncalls - c : CALLS_AT_ONCE;
         s = d->calls[rows - 1];
+        h = d->calls_held[rows - 1];
         for (size_t r = 0; r < rows; r++) { /* every parameter is bound */
             const db_call *k = &calls[c + r];
             int i0 = (int)r * CALL_COLUMNS;
-            sqlite3_bind_int64(s, i0 + 1, id);
-            sqlite3_bind_int64(s, i0 + 2, k->seq);
-            maybe_int(s, i0 + 3, k->step ? k->step : -1);
-            sqlite3_bind_text(s, i0 + 4, k->tool, (int)k->tool_len,
-                              SQLITE_STATIC);
-            text(s, i0 + 5, k->kind);
-            text(s, i0 + 6, k->arguments);
-            if (k->arguments_raw)
-                sqlite3_bind_text(s, i0 + 7, k->arguments_raw,
-                                  (int)k->arguments_raw_len, SQLITE_STATIC);
-            else
-                sqlite3_bind_null(s, i0 + 7);
-            maybe_int(s, i0 + 8, k->arguments_valid);
-            text(s, i0 + 9, k->arguments_rule);
-            text(s, i0 + 10, k->answer);
-            text(s, i0 + 11, k->error);
-            text(s, i0 + 12, k->effect);
-            text(s, i0 + 13, k->dial);
-            maybe_int(s, i0 + 14, k->diverged);
-            text(s, i0 + 15, k->logged_answer);
-            maybe_int(s, i0 + 16, k->answer_valid);
-            text(s, i0 + 17, k->source_file == ep->source_file ||
-                                     strcmp(k->source_file, ep->source_file) == 0
-                                 ? NULL
-                                 : k->source_file);
-            sqlite3_bind_int64(s, i0 + 18, (sqlite3_int64)k->source_line);
+            held_int(s, h, i0 + 1, id);
+            held_int(s, h, i0 + 2, k->seq);
+            held_maybe_int(s, h, i0 + 3, k->step ? k->step : -1);
+            held_text_len(s, h, i0 + 4, k->tool, k->tool_len);
+            held_name(s, h, i0 + 5, k->kind);
+            held_text(s, h, i0 + 6, k->arguments);
+            held_text_len(s, h, i0 + 7, k->arguments_raw,
+                          k->arguments_raw_len);
+            held_maybe_int(s, h, i0 + 8, k->arguments_valid);
+            held_text(s, h, i0 + 9, k->arguments_rule);
+            held_text(s, h, i0 + 10, k->answer);
+            held_name(s, h, i0 + 11, k->error);
+            held_name(s, h, i0 + 12, k->effect);
+            held_name(s, h, i0 + 13, k->dial);
+            held_maybe_int(s, h, i0 + 14, k->diverged);
+            held_text(s, h, i0 + 15, k->logged_answer);
+            held_maybe_int(s, h, i0 + 16, k->answer_valid);
+            held_text(s, h, i0 + 17,
+                      k->source_file == ep->source_file ||
+                              strcmp(k->source_file, ep->source_file) == 0
+                          ? NULL
+                          : k->source_file);
+            held_int(s, h, i0 + 18, (int64_t)k->source_line);
         }
-        int rc = sqlite3_step(s);
-        sqlite3_reset(s);
-        if (rc != SQLITE_DONE)
-            return fail(d, e, "record a call");
+        if (run_held(d, s, e, "record a call") < 0)
+            return -1;
     }
     s = d->st[S_OUTCOME];
+    h = d->outcome_held;
     for (size_t o = 0; o < noutcomes; o++) {
-        sqlite3_bind_int64(s, 1, id);
-        sqlite3_bind_int(s, 2, outcomes[o].event);
-        text(s, 3, outcomes[o].dial);
-        sqlite3_bind_int(s, 4, outcomes[o].step);
-        maybe_int(s, 5, outcomes[o].seq ? (long long)outcomes[o].seq : -1);
-        text(s, 6, outcomes[o].outcome);
-        if (run(d, S_OUTCOME, e, "record a dial outcome") < 0)
+        held_int(s, h, 1, id);
+        held_int(s, h, 2, outcomes[o].event);
+        held_name(s, h, 3, outcomes[o].dial);
+        held_int(s, h, 4, outcomes[o].step);
+        held_maybe_int(s, h, 5,
+                       outcomes[o].seq ? (long long)outcomes[o].seq : -1);
+        held_name(s, h, 6, outcomes[o].outcome);
+        if (run_held(d, s, e, "record a dial outcome") < 0)
             return -1;
     }
     return 0;

@@ -40,11 +40,16 @@ typedef struct db_run {
     const char *generator_fingerprint, *replayed_at;
 } db_run;
 
+/* The fields said to hold a name (knob, a call's kind, error, effect and
+ * dial, an outcome's dial and outcome) point to text that never changes
+ * while the program runs: the names of the program's fixed tables
+ * (knob_name, effect_name...) or literals; db_put_episode takes the same
+ * pointer for the same text. */
 typedef struct db_episode {
     const char *run, *episode;
     int observed; /* no task: seed, arm and every figure below are NULL */
     uint64_t seed;
-    const char *arm, *knob;
+    const char *arm, *knob; /* knob: a name */
     int level;
     const char *task_id;   /* NULL: none */
     const char *task_name; /* the harness's, or NULL */
@@ -65,16 +70,16 @@ typedef struct db_call {
     int step; /* 0: none (NULL) */
     const char *tool;
     size_t tool_len;
-    const char *kind;          /* NULL for an unknown tool */
+    const char *kind;          /* a name; NULL for an unknown tool */
     const char *arguments;     /* canonical JSON, or NULL */
     const char *arguments_raw; /* the text sent, when not JSON, or NULL */
     size_t arguments_raw_len;
     int arguments_valid;          /* -1: unknown tool */
     const char *arguments_rule;   /* the rule broken, or NULL */
     const char *answer;        /* NULL: observed */
-    const char *error;         /* NULL: none */
-    const char *effect;        /* NULL: observed */
-    const char *dial;          /* NULL: none */
+    const char *error;         /* a name; NULL: none */
+    const char *effect;        /* a name; NULL: observed */
+    const char *dial;          /* a name; NULL: none */
     int diverged;              /* -1: no answer logged */
     const char *logged_answer; /* NULL unless diverged (or observed) */
     int answer_valid;          /* -1: no answer logged, or no schema */
@@ -84,9 +89,9 @@ typedef struct db_call {
 
 typedef struct db_outcome {
     int event, step;
-    const char *dial;
+    const char *dial; /* a name */
     unsigned seq; /* 0: never fired (NULL) */
-    const char *outcome;
+    const char *outcome; /* a name */
 } db_outcome;
 
 #define DB_PROBLEM_LINE 4096 /* bytes of a problem's line kept */
@@ -146,6 +151,15 @@ int db_task_is_new(db *d, const char *task_id, err *e);
 int db_put_task(db *d, const char *task_id, const char *file_sha256,
                 uint64_t seed, const char *arm, int depth, int generator,
                 const char *request, const char *task_json, err *e);
+
+/* db_put_task from the values of the task's members "steps", "events"
+ * and "baddata" (bad NULL: it has none), as task_write_parts writes
+ * them. */
+int db_put_task_parts(db *d, const char *task_id, const char *file_sha256,
+                      uint64_t seed, const char *arm, int depth,
+                      int generator, const char *request, const char *steps,
+                      size_t nsteps, const char *events, size_t nevents,
+                      const char *bad, size_t nbad, err *e);
 
 /* Around a load of episodes.  Into a database that holds no episode and
  * no task yet, the lookup indexes are left out until db_load_end makes

@@ -121,6 +121,15 @@ struct loader {
     size_t bad_space; /* first \v or \f between tokens; len when none */
 
     buf own;     /* the text, when it is not the caller's bytes */
+    size_t borrowed; /* 1 + the offset of text in the caller's bytes, or 0 */
+
+    /* json_load_member: the member of the top-level object watched for,
+     * and where the fast path found the value of its last one in text
+     * (watch_at: where the value of the latest top-level member starts;
+     * watching: that member is the watched one). */
+    const char *watch;
+    size_t watch_len, watch_at, found_at, found_len;
+    int watching, found;
     buf scratch; /* a number or string being converted */
     const char *decimal_point; /* the C library's, for strtod; NULL until
                                   a float needs it */
@@ -857,6 +866,7 @@ static int decode(struct loader *L, const unsigned char *bytes, size_t len,
         }
         L->text = bytes;
         L->len = len;
+        L->borrowed = 1 + bom;
     } else {
         int rc = utf8_transcode(&L->own, bytes, len, enc, &r);
         L->text = (const unsigned char *)(L->own.data ? L->own.data : "");
@@ -1246,6 +1256,8 @@ static int fast_string(struct loader *L, struct fast *F, value **out)
     int escaped = 0;
     for (;;) {
         i += skip_plain(p, i, n);
+        if (i < n && p[i] == '"') /* most strings end at the first stop */
+            break;
         while (i < n && !string_stop[p[i]])
             i++;
         if (i >= n)
@@ -1382,6 +1394,11 @@ static int fast_key(struct loader *L, struct fast *F)
         return FAST_GIVE_UP;
     F->i++;
     fast_space(F);
+    if (L->watch && L->depth == 1) {
+        L->watching = k->u.str.len == L->watch_len &&
+                      memcmp(k->u.str.ptr, L->watch, L->watch_len) == 0;
+        L->watch_at = F->i;
+    }
     return FAST_DONE;
 }
 
@@ -1456,6 +1473,7 @@ static int fast_parse(struct loader *L)
         /* Puts the finished value v in its place, then closes every
          * container it finishes. */
         while (v) {
+            size_t end = F.i;
             fast_space(&F);
             if (!L->depth) {
                 if (F.i != F.n)
@@ -1470,6 +1488,11 @@ static int fast_parse(struct loader *L)
                     return FAST_NOMEM;
             } else {
                 L->members[f->base + f->member].val = v;
+                if (L->watching && L->depth == 1) {
+                    L->found = 1;
+                    L->found_at = L->watch_at;
+                    L->found_len = end - L->watch_at;
+                }
             }
             if (F.i >= F.n)
                 return FAST_GIVE_UP;
@@ -1522,9 +1545,10 @@ static void loader_free(struct loader *L)
     buf_free(&L->scratch);
 }
 
-/* Loads the text, by the fast path first when fast is set. */
+/* Loads the text, by the fast path first when fast is set; with key, says
+ * where the value of that member is (json_load_member). */
 static int load(value **out, arena *a, const char *bytes, size_t len, err *e,
-                int fast)
+                int fast, const char *key, size_t *at, size_t *span)
 {
     struct loader L;
     memset(&L, 0, offsetof(struct loader, first_frames));
@@ -1540,6 +1564,11 @@ static int load(value **out, arena *a, const char *bytes, size_t len, err *e,
     L.expect = EXP_VALUE;
     if (!bytes)
         bytes = "";
+    if (key) {
+        L.watch = key;
+        L.watch_len = strlen(key);
+        *at = *span = 0;
+    }
 
     int raw_surrogates = 0;
     int rc = decode(&L, (const unsigned char *)bytes, len, &raw_surrogates);
@@ -1547,6 +1576,10 @@ static int load(value **out, arena *a, const char *bytes, size_t len, err *e,
         int f = fast_parse(&L);
         if (f == FAST_DONE) {
             *out = L.root;
+            if (key && L.found && L.borrowed) {
+                *at = L.borrowed - 1 + L.found_at;
+                *span = L.found_len;
+            }
             loader_free(&L);
             return 0;
         }
@@ -1571,11 +1604,17 @@ static int load(value **out, arena *a, const char *bytes, size_t len, err *e,
 
 int json_load(value **out, arena *a, const char *bytes, size_t len, err *e)
 {
-    return load(out, a, bytes, len, e, 1);
+    return load(out, a, bytes, len, e, 1, NULL, NULL, NULL);
+}
+
+int json_load_member(value **out, arena *a, const char *bytes, size_t len,
+                     const char *key, size_t *at, size_t *span, err *e)
+{
+    return load(out, a, bytes, len, e, 1, key, at, span);
 }
 
 int json_load_general(value **out, arena *a, const char *bytes, size_t len,
                       err *e)
 {
-    return load(out, a, bytes, len, e, 0);
+    return load(out, a, bytes, len, e, 0, NULL, NULL, NULL);
 }

@@ -28,6 +28,15 @@
 
 int json_load(value **out, arena *a, const char *bytes, size_t len, err *e);
 
+/* json_load, which also says where the value of the member `key` of the
+ * text's top-level object is written in bytes: from *at, *span bytes (of
+ * the last such member, when the key is given more than once; keys are
+ * compared as read, escapes decoded).  *span is 0 when that is not known:
+ * no such member, or a text read otherwise than the common way (not
+ * UTF-8, or anything the general path reads). */
+int json_load_member(value **out, arena *a, const char *bytes, size_t len,
+                     const char *key, size_t *at, size_t *span, err *e);
+
 /* json_load without its fast path: the same tree or the same refusal,
  * always by way of yajl.  For the tests that hold the two to each other. */
 int json_load_general(value **out, arena *a, const char *bytes, size_t len,

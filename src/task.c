@@ -991,23 +991,22 @@ static int json_value(buf *b, const char *key, size_t len, int first,
     return canon_append(b, v, e);
 }
 
-int task_write_json(buf *out, const task *t, int generator_version, err *e)
+/* The value of "baddata" (t->wrong set). */
+static int write_baddata(buf *out, const task *t, err *e)
 {
-    char arm_text[ARM_ID_MAX];
-    arm_id(&t->arm, arm_text);
-    /* keys in code point order, as json.dumps(sort_keys=True) puts them */
-    int rc = buf_putc(out, '{') | json_str(out, KEY("arm"), 1, arm_text);
-    if (t->wrong) {
-        rc |= json_key(out, KEY("baddata"), 0) | buf_putc(out, '{');
-        if (rc < 0 ||
-            (t->wrong_args &&
-             json_value(out, KEY("arguments"), 1, t->wrong_args, e) < 0) ||
-            json_value(out, KEY("wrong"), !t->wrong_args, t->wrong, e) < 0)
-            return rc < 0 ? nomem(e) : -1;
-        rc |= buf_putc(out, '}');
-    }
-    rc |= json_int(out, KEY("depth"), 0, t->depth) |
-          json_key(out, KEY("events"), 0) | buf_putc(out, '[');
+    if (buf_putc(out, '{') < 0)
+        return nomem(e);
+    if ((t->wrong_args &&
+         json_value(out, KEY("arguments"), 1, t->wrong_args, e) < 0) ||
+        json_value(out, KEY("wrong"), !t->wrong_args, t->wrong, e) < 0)
+        return -1;
+    return buf_putc(out, '}') < 0 ? nomem(e) : 0;
+}
+
+/* The value of "events". */
+static int write_events(buf *out, const task *t, err *e)
+{
+    int rc = buf_putc(out, '[');
     for (int i = 0; i < t->nevents; i++) {
         rc |= buf_puts(out, i ? ",{" : "{");
         rc |= json_str(out, KEY("dial"), 1, knob_name(t->events[i].dial)) |
@@ -1015,13 +1014,14 @@ int task_write_json(buf *out, const task *t, int generator_version, err *e)
               json_int(out, KEY("step"), 0, t->events[i].step) |
               buf_putc(out, '}');
     }
-    rc |= buf_putc(out, ']') |
-          json_str(out, KEY("file_sha256"), 0, t->file_sha256) |
-          json_int(out, KEY("generator"), 0, generator_version) |
-          json_str(out, KEY("id"), 0, t->id) |
-          json_str(out, KEY("request"), 0, t->request) |
-          json_key(out, KEY("seed"), 0) | buf_put_uint(out, t->seed) |
-          json_key(out, KEY("steps"), 0) | buf_putc(out, '[');
+    rc |= buf_putc(out, ']');
+    return rc < 0 ? nomem(e) : 0;
+}
+
+/* The value of "steps". */
+static int write_steps(buf *out, const task *t, err *e)
+{
+    int rc = buf_putc(out, '[');
     for (int k = 0; k < t->depth && rc == 0; k++) {
         const task_step *s = &t->steps[k];
         rc |= buf_puts(out, k ? ",{" : "{");
@@ -1048,9 +1048,53 @@ int task_write_json(buf *out, const task *t, int generator_version, err *e)
               json_int(out, KEY("step"), 0, k + 1) |
               json_str(out, KEY("tool"), 0, s->tool->name) | buf_putc(out, '}');
     }
-    rc |= buf_putc(out, ']') | json_int(out, KEY("target"), 0, t->depth) |
-          buf_putc(out, '}');
+    rc |= buf_putc(out, ']');
     return rc < 0 ? nomem(e) : 0;
+}
+
+int task_write_json(buf *out, const task *t, int generator_version, err *e)
+{
+    char arm_text[ARM_ID_MAX];
+    arm_id(&t->arm, arm_text);
+    /* keys in code point order, as json.dumps(sort_keys=True) puts them */
+    int rc = buf_putc(out, '{') | json_str(out, KEY("arm"), 1, arm_text);
+    if (t->wrong) {
+        if (rc < 0 || json_key(out, KEY("baddata"), 0) < 0)
+            return nomem(e);
+        if (write_baddata(out, t, e) < 0)
+            return -1;
+    }
+    rc |= json_int(out, KEY("depth"), 0, t->depth) |
+          json_key(out, KEY("events"), 0);
+    if (rc < 0 || write_events(out, t, e) < 0)
+        return rc < 0 ? nomem(e) : -1;
+    rc |= json_str(out, KEY("file_sha256"), 0, t->file_sha256) |
+          json_int(out, KEY("generator"), 0, generator_version) |
+          json_str(out, KEY("id"), 0, t->id) |
+          json_str(out, KEY("request"), 0, t->request) |
+          json_key(out, KEY("seed"), 0) | buf_put_uint(out, t->seed) |
+          json_key(out, KEY("steps"), 0);
+    if (rc < 0 || write_steps(out, t, e) < 0)
+        return rc < 0 ? nomem(e) : -1;
+    rc |= json_int(out, KEY("target"), 0, t->depth) | buf_putc(out, '}');
+    return rc < 0 ? nomem(e) : 0;
+}
+
+int task_write_parts(buf *out, const task *t, task_parts *p, err *e)
+{
+    p->events = out->len;
+    if (write_events(out, t, e) < 0)
+        return -1;
+    p->nevents = out->len - p->events;
+    p->steps = out->len;
+    if (write_steps(out, t, e) < 0)
+        return -1;
+    p->nsteps = out->len - p->steps;
+    p->baddata = out->len;
+    if (t->wrong && write_baddata(out, t, e) < 0)
+        return -1;
+    p->nbaddata = out->len - p->baddata;
+    return 0;
 }
 
 /* ------------------------------------------------------- reading a task */

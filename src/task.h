@@ -103,6 +103,18 @@ value *task_to_value(arena *a, const task *t, int generator_version);
  * with e set (ERR_NOMEM, or what canon_append says of a drawn value). */
 int task_write_json(buf *out, const task *t, int generator_version, err *e);
 
+/* Where task_write_parts put each part: offsets into the buffer and
+ * lengths (nbaddata 0: the task has no bad data). */
+typedef struct task_parts {
+    size_t steps, nsteps, events, nevents, baddata, nbaddata;
+} task_parts;
+
+/* Appends the values of the members "events", "steps" and "baddata" (when
+ * the task has one) of task_write_json's text, each the very bytes it
+ * writes there, and says where in *p: what a database row of the task
+ * keeps, without the rest of the text.  -1 with e set as there. */
+int task_write_parts(buf *out, const task *t, task_parts *p, err *e);
+
 /* Reads a task as task_to_value writes it (a transcript's episode line
  * may carry one, to be used instead of making it), for the file ts, with
  * the seed and arm of the episode.  The task keeps pointers into v, which

@@ -104,8 +104,10 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
                 const char *default_run, err *e)
 {
     value *v = NULL;
+    size_t answer_at, answer_len;
     memset(out, 0, sizeof *out);
-    if (json_load(&v, a, text, len, e) < 0) {
+    if (json_load_member(&v, a, text, len, "answer", &answer_at, &answer_len,
+                         e) < 0) {
         if (e->code == ERR_NOMEM)
             return -1;
         char why[sizeof e->msg];
@@ -204,6 +206,10 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
         if (call_read(&out->call, a, out->call_value, e) < 0)
             return -1;
         out->answer = value_getz(v, "answer");
+        if (out->answer && answer_len) {
+            out->answer_text = text + answer_at;
+            out->answer_len = answer_len;
+        }
         return 0;
     case TL_END: {
         if (get_episode(v, out->type, &out->episode, e) < 0 ||

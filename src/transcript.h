@@ -45,6 +45,10 @@ typedef struct tline {
     call_view call;
     const value *call_value;
     const value *answer; /* NULL when the line has none */
+    /* the answer as the line writes it, answer_len bytes; 0 when not
+     * known (json_load_member) */
+    const char *answer_text;
+    size_t answer_len;
     /* end */
     const char *status, *final;
     int success;    /* -1: not given */

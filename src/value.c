@@ -4,58 +4,6 @@
 #include <stdint.h>
 #include <string.h>
 
-value *value_new(arena *a, value_kind kind, uint32_t line, uint32_t col)
-{
-    value *v = arena_alloc(a, sizeof *v);
-    if (!v)
-        return NULL;
-    memset(v, 0, sizeof *v);
-    v->kind = (uint8_t)kind;
-    v->line = line;
-    v->col = col;
-    return v;
-}
-
-/* memcpy for the short texts most nodes hold: up to 16 bytes as two
- * fixed-size copies that may overlap, which compile to a few moves. */
-static void copy_text(char *dst, const char *src, size_t len)
-{
-    if (len >= 8 && len <= 16) {
-        memcpy(dst, src, 8);
-        memcpy(dst + len - 8, src + len - 8, 8);
-    } else if (len >= 4 && len < 8) {
-        memcpy(dst, src, 4);
-        memcpy(dst + len - 4, src + len - 4, 4);
-    } else if (len > 0 && len < 4) {
-        dst[0] = src[0];
-        dst[len / 2] = src[len / 2];
-        dst[len - 1] = src[len - 1];
-    } else if (len > 16) {
-        memcpy(dst, src, len);
-    }
-}
-
-value *value_new_text(arena *a, value_kind kind, const char *ptr, size_t len,
-                      uint32_t line, uint32_t col)
-{
-    /* The node and its bytes in one block: the bytes right after it. */
-    if (len > SIZE_MAX - sizeof(value) - 1)
-        return NULL;
-    value *v = arena_alloc(a, sizeof *v + len + 1);
-    if (!v)
-        return NULL;
-    memset(v, 0, sizeof *v);
-    v->kind = (uint8_t)kind;
-    v->line = line;
-    v->col = col;
-    char *copy = (char *)(v + 1);
-    copy_text(copy, ptr, len);
-    copy[len] = '\0';
-    v->u.str.ptr = copy;
-    v->u.str.len = len;
-    return v;
-}
-
 const char *value_kind_name(value_kind kind)
 {
     switch (kind) {

@@ -78,13 +78,64 @@ struct value_member {
     value *val;
 };
 
-/* A new node of the given kind, zeroed, in arena a; NULL when out of memory. */
-value *value_new(arena *a, value_kind kind, uint32_t line, uint32_t col);
+/* A new node of the given kind, zeroed, in arena a; NULL when out of memory.
+ * Inline (as value_new_text), being made for every node of every
+ * document. */
+static inline value *value_new(arena *a, value_kind kind, uint32_t line,
+                               uint32_t col)
+{
+    value *v = arena_alloc(a, sizeof *v);
+    if (!v)
+        return NULL;
+    memset(v, 0, sizeof *v);
+    v->kind = (uint8_t)kind;
+    v->line = line;
+    v->col = col;
+    return v;
+}
+
+/* memcpy for the short texts most nodes hold: up to 16 bytes as two
+ * fixed-size copies that may overlap, which compile to a few moves. */
+static inline void value_copy_text(char *dst, const char *src, size_t len)
+{
+    if (len >= 8 && len <= 16) {
+        memcpy(dst, src, 8);
+        memcpy(dst + len - 8, src + len - 8, 8);
+    } else if (len >= 4 && len < 8) {
+        memcpy(dst, src, 4);
+        memcpy(dst + len - 4, src + len - 4, 4);
+    } else if (len > 0 && len < 4) {
+        dst[0] = src[0];
+        dst[len / 2] = src[len / 2];
+        dst[len - 1] = src[len - 1];
+    } else if (len > 16) {
+        memcpy(dst, src, len);
+    }
+}
 
 /* A new V_STRING, V_INT, V_TIMESTAMP or V_BAD node holding a copy of the
  * bytes; NULL when out of memory. */
-value *value_new_text(arena *a, value_kind kind, const char *ptr, size_t len,
-                      uint32_t line, uint32_t col);
+static inline value *value_new_text(arena *a, value_kind kind,
+                                    const char *ptr, size_t len,
+                                    uint32_t line, uint32_t col)
+{
+    /* The node and its bytes in one block: the bytes right after it. */
+    if (len > SIZE_MAX - sizeof(value) - 1)
+        return NULL;
+    value *v = arena_alloc(a, sizeof *v + len + 1);
+    if (!v)
+        return NULL;
+    memset(v, 0, sizeof *v);
+    v->kind = (uint8_t)kind;
+    v->line = line;
+    v->col = col;
+    char *copy = (char *)(v + 1);
+    value_copy_text(copy, ptr, len);
+    copy[len] = '\0';
+    v->u.str.ptr = copy;
+    v->u.str.len = len;
+    return v;
+}
 
 /* The name of a kind, for messages ("string", "object"...). */
 const char *value_kind_name(value_kind kind);
@@ -96,11 +147,22 @@ const char *value_kind_phrase(value_kind kind);
 /* Member of object o whose key is the string (ptr, len); NULL when none. */
 const value *value_get(const value *o, const char *ptr, size_t len);
 
-/* Convenience: value_get with a NUL-terminated key.  Inline, so that the
- * length of a literal key is known when compiling. */
+/* Convenience: value_get with a NUL-terminated key.  Inline, loop and
+ * all, so that the length of a literal key is known when compiling and
+ * its comparison made of a few moves. */
 static inline const value *value_getz(const value *o, const char *key)
 {
-    return value_get(o, key, strlen(key));
+    size_t len = strlen(key);
+    if (!o || o->kind != V_OBJECT)
+        return NULL;
+    const value_member *m = o->u.obj.items;
+    for (size_t i = 0, n = o->u.obj.len; i < n; i++) {
+        const value *k = m[i].key;
+        if (k->kind == V_STRING && k->u.str.len == len &&
+            memcmp(k->u.str.ptr, key, len) == 0)
+            return m[i].val;
+    }
+    return NULL;
 }
 
 #endif

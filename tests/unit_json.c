@@ -745,6 +745,45 @@ START_TEST(fast_path_matches_general)
 }
 END_TEST
 
+/* json_load_member: the text of the top-level member's value, its last
+ * one; nothing for a nested one, or a text the fast path does not read. */
+static void member_text(const char *text, size_t len, const char *key,
+                        const char *want)
+{
+    arena *a = arena_new();
+    err e;
+    value *v = NULL;
+    size_t at = 99, span = 99;
+    ck_assert_int_eq(json_load_member(&v, a, text, len, key, &at, &span, &e),
+                     0);
+    if (!want)
+        ck_assert_msg(span == 0, "%s: %zu bytes at %zu", text, span, at);
+    else
+        ck_assert_msg(span == strlen(want) &&
+                          memcmp(text + at, want, span) == 0,
+                      "%s: \"%.*s\", not \"%s\"", text, (int)span, text + at,
+                      want);
+    arena_free(a);
+}
+
+#define MEMBER_TEXT(lit, key, want) member_text(lit, sizeof lit - 1, key, want)
+
+START_TEST(member_value_text)
+{
+    MEMBER_TEXT("{\"answer\": {\"a\": [1, 2]} , \"b\": 1}", "answer",
+                "{\"a\": [1, 2]}");
+    MEMBER_TEXT("{\"b\":{\"answer\":1},\"answer\":\"x\\\"y\"}", "answer",
+                "\"x\\\"y\"");
+    MEMBER_TEXT("{\"answer\":1,\"answer\" :\t[true]\n}", "answer", "[true]");
+    MEMBER_TEXT("{\"\\u0061nswer\":null}", "answer", "null");
+    MEMBER_TEXT("\xEF\xBB\xBF{\"answer\":2.5}", "answer", "2.5");
+    MEMBER_TEXT("{\"b\":{\"answer\":1}}", "answer", NULL);
+    MEMBER_TEXT("[{\"answer\":1}]", "answer", NULL);
+    MEMBER_TEXT("{\"answer\":NaN}", "answer", NULL);        /* general path */
+    MEMBER_TEXT("{\0\"\0a\0\"\0:\0" "1\0}\0", "a", NULL); /* UTF-16 */
+}
+END_TEST
+
 /* --------------------------------------------------------------- utf8 */
 
 START_TEST(utf8_detection)
@@ -858,6 +897,7 @@ Suite *json_suite(void)
     tcase_add_test(tc, error_place_and_path);
     tcase_add_test(tc, node_places);
     tcase_add_test(tc, fast_path_matches_general);
+    tcase_add_test(tc, member_value_text);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("utf8");
