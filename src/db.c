@@ -357,7 +357,7 @@ static int open_db(db **out, const char *path, int uri, err *e)
     if (exec(d, "PRAGMA journal_mode = WAL", e, "turn on WAL") < 0 ||
         exec(d, "PRAGMA synchronous = NORMAL", e, "set it up") < 0 ||
         exec(d, "PRAGMA wal_autocheckpoint = 16384", e, "set it up") < 0 ||
-        exec(d, "PRAGMA cache_size = -8192", e, "set it up") < 0 ||
+        exec(d, "PRAGMA cache_size = -4096", e, "set it up") < 0 ||
         schema_version(d, &version, e) < 0)
         goto bad;
     if (version > DB_SCHEMA_VERSION) {
