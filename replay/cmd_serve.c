@@ -161,6 +161,19 @@ static int serve_stdio(const mcp_server *srv, serve_sink *k)
     return exit_status;
 }
 
+/* Reads a number from 1 to max, digits only: 0, or -1 when text is not
+ * one. */
+static int count_of(const char *text, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(text, &end, 10);
+    if (*text < '0' || *text > '9' || *end || errno || n == 0 || n > max)
+        return -1;
+    *out = n;
+    return 0;
+}
+
 static const char serve_usage[] =
     "serve FILE [--seed N] [--arm ARM] [--run R] [--model M] "
     "[--transcript OUT.jsonl] [--report OUT.jsonl] [--http [HOST:]PORT "
@@ -211,18 +224,12 @@ int cmd_serve(int argc, char **argv)
     if (report && strcmp(report, "-") == 0 && !listen)
         return usage_error("serve: the report cannot be standard output "
                            "over stdio, which carries the protocol");
-    char *end;
-    errno = 0;
-    unsigned long idle = strtoul(idle_text, &end, 10);
-    if (*idle_text < '0' || *idle_text > '9' || *end || errno || idle == 0 ||
-        idle > 86400)
+    unsigned long idle, sessions;
+    if (count_of(idle_text, 86400, &idle) < 0)
         return usage_error("serve: --idle takes seconds from 1 to 86400, "
                            "not '%s'",
                            idle_text);
-    errno = 0;
-    unsigned long sessions = strtoul(sessions_text, &end, 10);
-    if (*sessions_text < '0' || *sessions_text > '9' || *end || errno ||
-        sessions == 0 || sessions > 100000)
+    if (count_of(sessions_text, 100000, &sessions) < 0)
         return usage_error("serve: --sessions takes a number from 1 to "
                            "100000, not '%s'",
                            sessions_text);
@@ -234,13 +241,12 @@ int cmd_serve(int argc, char **argv)
     if (parse_arms(arm_text, &arm, 1, &narms) != 0)
         return EXIT_USAGE;
     mo.arm = arm;
-    errno = 0;
-    mo.seed = strtoull(seed_text, &end, 10);
-    if (*seed_text < '0' || *seed_text > '9' || *end || errno ||
-        mo.seed > TASK_SEED_MAX)
+    uint64_t seed;
+    if (task_seed_parse(seed_text, &seed) < 0)
         return usage_error("serve: --seed takes a number from 0 to 2^63 - 1, "
                            "not '%s'",
                            seed_text);
+    mo.seed = seed;
 
     doc *d = NULL;
     toolset *ts = NULL;

@@ -223,11 +223,8 @@ int cmd_sim(int argc, char **argv)
     if (strcmp(s.path, "-") == 0)
         return usage_error("sim: the tool file cannot be standard input, "
                            "which carries the calls");
-    char *end;
-    errno = 0;
-    unsigned long long seed = strtoull(seed_text, &end, 10);
-    if (*seed_text < '0' || *seed_text > '9' || *end || errno ||
-        seed > TASK_SEED_MAX)
+    uint64_t seed;
+    if (task_seed_parse(seed_text, &seed) < 0)
         return usage_error("sim: --seed takes a number from 0 to 2^63 - 1, "
                            "not '%s'", seed_text);
     arm arm;

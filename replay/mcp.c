@@ -359,10 +359,8 @@ void mcp_session_free(mcp_session *s)
 
 static int parse_seed(const char *text, unsigned long long *seed, err *e)
 {
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(text, &end, 10);
-    if (*text < '0' || *text > '9' || *end || errno || n > TASK_SEED_MAX)
+    uint64_t n;
+    if (task_seed_parse(text, &n) < 0)
         return err_set(e, ERR_USAGE,
                        "the seed is a number from 0 to 2^63 - 1, not '%.40s'",
                        text);

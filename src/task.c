@@ -2,6 +2,7 @@
 #include "task.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1274,5 +1275,16 @@ int task_from_value(task **out, arena *a, const toolset *ts, const value *v,
     if (check_id(t, a, ts, e) < 0)
         return -1;
     *out = t;
+    return 0;
+}
+
+int task_seed_parse(const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(text, &end, 10);
+    if (*text < '0' || *text > '9' || *end || errno || n > TASK_SEED_MAX)
+        return -1;
+    *out = n;
     return 0;
 }

@@ -75,6 +75,10 @@ typedef struct task {
     const char *request;
 } task;
 
+/* Reads a seed written in decimal, from 0 to TASK_SEED_MAX, digits only
+ * (no sign, no space): 0, or -1 when text is not one. */
+int task_seed_parse(const char *text, uint64_t *out);
+
 /* Makes the task of (ts's file, seed, arm) in arena a.  Fails with
  * ERR_VALUE when the tools cannot build the arm's depth:
  *   depth 4 cannot be built from these tools: the longest chain is 3
