@@ -62,54 +62,24 @@ char *live_relative_to(const char *path, const char *from)
     return out.data;
 }
 
+static int note_new_lines(live_ids *ids, int fd);
+
 char *live_episode_id(const char *path, const char *run, const char *tid)
 {
-    unsigned long highest = 0;
-    size_t tl = strlen(tid);
+    live_ids ids;
+    if (live_ids_init(&ids, run) < 0)
+        return NULL;
     struct stat st; /* a regular file: not /dev/full, nor a FIFO */
-    FILE *f = path && strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
-                      S_ISREG(st.st_mode)
-                  ? fopen(path, "rb")
-                  : NULL;
-    char *line = NULL;
-    size_t cap = 0;
-    arena *a = f ? arena_new() : NULL;
-    while (a && getline(&line, &cap, f) > 0) {
-        if (!strstr(line, tid))
-            continue; /* most lines: no JSON read */
-        value *v;
-        err e;
-        arena_reset(a);
-        if (json_load(&v, a, line, strcspn(line, "\n"), &e) < 0)
-            continue;
-        const value *type = value_getz(v, "type"), *r = value_getz(v, "run"),
-                    *ep = value_getz(v, "episode");
-        if (!type || type->kind != V_STRING ||
-            strcmp(type->u.str.ptr, "episode") != 0 || !r ||
-            r->kind != V_STRING || strcmp(r->u.str.ptr, run) != 0 || !ep ||
-            ep->kind != V_STRING || strncmp(ep->u.str.ptr, tid, tl) != 0)
-            continue;
-        const char *rest = ep->u.str.ptr + tl;
-        char *end;
-        unsigned long k = 1;
-        if (*rest == '.' && rest[1] >= '1' && rest[1] <= '9')
-            k = strtoul(rest + 1, &end, 10);
-        else if (*rest)
-            continue;
-        else
-            end = (char *)rest;
-        if (*end == '\0' && k > highest)
-            highest = k;
-    }
-    free(line);
-    arena_free(a);
-    if (f)
-        fclose(f);
-    char *id = malloc(tl + 24);
-    if (id && highest == 0)
-        memcpy(id, tid, tl + 1);
-    else if (id)
-        snprintf(id, tl + 24, "%s.%lu", tid, highest + 1);
+    int fd = path && strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+                     S_ISREG(st.st_mode)
+                 ? open(path, O_RDONLY | O_CLOEXEC)
+                 : -1;
+    char *id = fd < 0 || note_new_lines(&ids, fd) == 0
+                   ? live_ids_take(&ids, tid)
+                   : NULL;
+    if (fd >= 0)
+        close(fd);
+    live_ids_free(&ids);
     return id;
 }
 
@@ -277,6 +247,22 @@ void live_ids_free(live_ids *ids)
     keymap_free(&ids->highest);
 }
 
+char *live_ids_take(live_ids *ids, const char *tid)
+{
+    size_t tl = strlen(tid), highest = 0;
+    keymap_get(&ids->highest, tid, tl, &highest);
+    char *id = malloc(tl + 24);
+    if (id && highest == 0)
+        memcpy(id, tid, tl + 1);
+    else if (id)
+        snprintf(id, tl + 24, "%s.%lu", tid, (unsigned long)highest + 1);
+    if (id && keymap_put(&ids->highest, tid, tl, highest + 1) < 0) {
+        free(id);
+        id = NULL;
+    }
+    return id;
+}
+
 /* Notes the episode id of one transcript line (len bytes, then a NUL),
  * when it is an episode line of ids' run: 0, or -1 out of memory. */
 static int note_line(live_ids *ids, arena *a, const char *line, size_t len)
@@ -383,18 +369,9 @@ int live_append_episode(const char *path, live_ids *ids, const char *tid,
     rc = 0;
     struct stat st;
     int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    size_t tl = strlen(tid), highest = 0;
-    if (regular && note_new_lines(ids, fd) < 0)
+    if ((regular && note_new_lines(ids, fd) < 0) ||
+        !(*id = live_ids_take(ids, tid)) || make(ctx, *id, &out) < 0)
         saved = ENOMEM, rc = -1;
-    if (rc == 0) {
-        keymap_get(&ids->highest, tid, tl, &highest);
-        if ((*id = malloc(tl + 24)) && highest == 0)
-            memcpy(*id, tid, tl + 1);
-        else if (*id)
-            snprintf(*id, tl + 24, "%s.%lu", tid, (unsigned long)highest + 1);
-        if (!*id || make(ctx, *id, &out) < 0)
-            saved = ENOMEM, rc = -1;
-    }
     if (rc == 0) {
         off_t before = regular ? lseek(fd, 0, SEEK_END) : -1;
         if (write_all(fd, out.data, out.len) < 0) {
@@ -403,9 +380,6 @@ int live_append_episode(const char *path, live_ids *ids, const char *tid,
             /* nothing half-written: the file as it was (the lock is ours) */
             if (before >= 0 && ftruncate(fd, before) < 0)
                 (void)0; /* cannot be cut: said by the caller all the same */
-        } else if (!regular &&
-                   keymap_put(&ids->highest, tid, tl, highest + 1) < 0) {
-            saved = ENOMEM, rc = -1;
         }
     }
     buf_free(&out);

@@ -90,6 +90,11 @@ typedef struct live_ids {
 int live_ids_init(live_ids *ids, const char *run);
 void live_ids_free(live_ids *ids);
 
+/* The id of a new episode of task tid: tid itself, or "TID.N" after the
+ * highest N known, which it becomes (free it; NULL out of memory).  An id
+ * taken for an episode that is then not written is not given again. */
+char *live_ids_take(live_ids *ids, const char *tid);
+
 /* Appends an episode to the transcript at path whole, choosing its id
  * under an exclusive lock on the file: make(ctx, id, out) writes the
  * episode's lines, each ending in a newline, given the id chosen for task

@@ -45,34 +45,6 @@ static int make_episode(void *ctx, const char *id, buf *out)
     return mcp_session_transcript(ep->s, id, ep->status, out);
 }
 
-/* The id of an episode written to no transcript: the task's id, then
- * "ID.2"... as live_episode_id would choose.  Called locked. */
-static char *own_id(serve_sink *k, const char *tid)
-{
-    size_t i = 0;
-    while (i < k->ncounts && strcmp(k->counts[i].tid, tid) != 0)
-        i++;
-    if (i == k->ncounts) {
-        struct sink_count *more =
-            realloc(k->counts, (k->ncounts + 1) * sizeof *more);
-        if (!more)
-            return NULL;
-        k->counts = more;
-        if (!(more[i].tid = strdup(tid)))
-            return NULL;
-        more[i].n = 0;
-        k->ncounts++;
-    }
-    unsigned long n = ++k->counts[i].n;
-    size_t len = strlen(tid) + 24;
-    char *id = malloc(len);
-    if (id && n == 1)
-        snprintf(id, len, "%s", tid);
-    else if (id)
-        snprintf(id, len, "%s.%lu", tid, n);
-    return id;
-}
-
 void serve_write(serve_sink *k, const mcp_session *s, const char *status,
                  const char *why)
 {
@@ -91,7 +63,7 @@ void serve_write(serve_sink *k, const mcp_session *s, const char *status,
                 tid, k->transcript, strerror(errno));
             k->failed = 1;
         }
-    } else if (!(id = own_id(k, tid))) {
+    } else if (!(id = live_ids_take(&k->ids, tid))) {
         say("replay serve: out of memory");
         k->failed = 1;
     }
@@ -124,9 +96,6 @@ int serve_sink_close(serve_sink *k)
             strerror(errno));
         rc = -1;
     }
-    for (size_t i = 0; i < k->ncounts; i++)
-        free(k->counts[i].tid);
-    free(k->counts);
     live_ids_free(&k->ids);
     pthread_mutex_destroy(&k->lock);
     return rc;

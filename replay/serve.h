@@ -19,15 +19,10 @@ typedef struct serve_sink {
     const char *transcript; /* the transcript's path, or NULL */
     const char *report_path;
     FILE *report; /* or NULL */
-    live_ids ids; /* the transcript's episode ids, read as it grows */
+    live_ids ids; /* episode ids: the transcript's, read as it grows,
+                     and those given here */
     pthread_mutex_t lock;
     int failed; /* a write failed: the exit status says so */
-    /* without a transcript, ids are chosen here: each task's count */
-    struct sink_count {
-        char *tid;
-        unsigned long n;
-    } *counts;
-    size_t ncounts;
 } serve_sink;
 
 /* Opens the report (when report_path is not NULL): 0, or -1 said. */
