@@ -78,13 +78,10 @@ struct value_member {
     value *val;
 };
 
-/* A new node of the given kind, zeroed, in arena a; NULL when out of memory.
- * Inline (as value_new_text), being made for every node of every
- * document. */
-static inline value *value_new(arena *a, value_kind kind, uint32_t line,
-                               uint32_t col)
+/* v (NULL stays NULL) made a node of the given kind, zeroed. */
+static inline value *value_init(value *v, value_kind kind, uint32_t line,
+                                uint32_t col)
 {
-    value *v = arena_alloc(a, sizeof *v);
     if (!v)
         return NULL;
     memset(v, 0, sizeof *v);
@@ -92,6 +89,15 @@ static inline value *value_new(arena *a, value_kind kind, uint32_t line,
     v->line = line;
     v->col = col;
     return v;
+}
+
+/* A new node of the given kind, zeroed, in arena a; NULL when out of memory.
+ * Inline (as value_new_text), being made for every node of every
+ * document. */
+static inline value *value_new(arena *a, value_kind kind, uint32_t line,
+                               uint32_t col)
+{
+    return value_init(arena_alloc(a, sizeof(value)), kind, line, col);
 }
 
 /* memcpy for the short texts most nodes hold: up to 16 bytes as two
@@ -122,13 +128,10 @@ static inline value *value_new_text(arena *a, value_kind kind,
     /* The node and its bytes in one block: the bytes right after it. */
     if (len > SIZE_MAX - sizeof(value) - 1)
         return NULL;
-    value *v = arena_alloc(a, sizeof *v + len + 1);
+    value *v = value_init(arena_alloc(a, sizeof(value) + len + 1), kind,
+                          line, col);
     if (!v)
         return NULL;
-    memset(v, 0, sizeof *v);
-    v->kind = (uint8_t)kind;
-    v->line = line;
-    v->col = col;
     char *copy = (char *)(v + 1);
     value_copy_text(copy, ptr, len);
     copy[len] = '\0';
