@@ -567,6 +567,18 @@ function startHttp(file, args) {
     return server;
 }
 
+// The endpoint SERVER listens on, once it says so; null (a failed check,
+// the server killed) when it never does.
+async function listening(what, server) {
+    try {
+        return await server.ready;
+    } catch (e) {
+        fail(`${what}: server start`, 'the listening line', e.message);
+        server.child.kill('SIGKILL');
+        return null;
+    }
+}
+
 async function stopHttp(what, server) {
     server.child.kill('SIGTERM');
     let end = null;
@@ -617,14 +629,9 @@ async function httpMany(file) {
     const all = tasks(file, `1-${SESSIONS}`, ARMS);
     const server = startHttp(file, ['--run', run, '--model', 'sdk-model',
         '--transcript', transcript, '--report', report]);
-    let endpoint;
-    try {
-        endpoint = await server.ready;
-    } catch (e) {
-        fail(`${what}: server start`, 'the listening line', e.message);
-        server.child.kill('SIGKILL');
+    const endpoint = await listening(what, server);
+    if (!endpoint)
         return;
-    }
     const plan = [];
     for (let seed = 1; seed <= SESSIONS; seed++) {
         const arm = ARMS[(seed - 1) % ARMS.length];
@@ -683,14 +690,9 @@ async function httpQuery(file) {
         'lagged:g1', 'base']);
     const server = startHttp(file, ['--seed', '5', '--arm', 'depth:d3', '--run', run,
         '--model', 'sdk-model', '--transcript', transcript, '--report', report]);
-    let endpoint;
-    try {
-        endpoint = await server.ready;
-    } catch (e) {
-        fail(`${what}: server start`, 'the listening line', e.message);
-        server.child.kill('SIGKILL');
+    const endpoint = await listening(what, server);
+    if (!endpoint)
         return;
-    }
     const sessions = [];
     sessions.push(await httpSession(`${what} ?seed=23&arm=ratelimits:r2`,
         `${endpoint}?seed=23&arm=ratelimits:r2`, table, all.get('23 ratelimits:r2')));
