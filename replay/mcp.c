@@ -480,11 +480,15 @@ static int initialize(mcp_session *s, const value *params, buf *result,
     const value *marm = meta ? value_getz(meta, "taskreplay/arm") : NULL;
     err e;
     err_clear(&e);
+    /* the session's choice changes only with a task made of it: a failed
+     * initialize leaves the next one as it found it */
+    unsigned long long seed = s->seed;
+    arm arm = s->arm;
     if ((mseed && (mseed->kind != V_INT ||
-                   parse_seed(mseed->u.str.ptr, &s->seed, &e) < 0)) ||
+                   parse_seed(mseed->u.str.ptr, &seed, &e) < 0)) ||
         (marm && (marm->kind != V_STRING ||
-                  arm_parse(&s->arm, marm->u.str.ptr, marm->u.str.len,
-                            &e) < 0))) {
+                  arm_parse(&arm, marm->u.str.ptr, marm->u.str.len, &e) <
+                      0))) {
         *code = MCP_INVALID_PARAMS;
         return buf_printf(why, "_meta: %s",
                           e.code ? e.msg
@@ -493,8 +497,7 @@ static int initialize(mcp_session *s, const value *params, buf *result,
     }
     s->task_arena = arena_new();
     if (!s->task_arena ||
-        task_make(&s->t, s->task_arena, s->srv->ts, s->seed, &s->arm, &e) <
-            0 ||
+        task_make(&s->t, s->task_arena, s->srv->ts, seed, &arm, &e) < 0 ||
         sim_new(&s->sim, s->srv->ts, s->t, &e) < 0) {
         if (!s->task_arena || e.code == ERR_NOMEM)
             return -1;
@@ -505,6 +508,8 @@ static int initialize(mcp_session *s, const value *params, buf *result,
         return buf_printf(why, "no task: %s", e.msg);
     }
     s->state = STARTED;
+    s->seed = seed;
+    s->arm = arm;
     /* nothing of the task's seed or arm: the agent under test must not
      * learn which dial it is tested on */
     static const char instructions[] =

@@ -13,6 +13,8 @@
 #    (tests/serve/http.gold), the task chosen by _meta over the query
 #    string, an idle session ended unfinished, SIGTERM ending the open
 #    ones, --sessions, an address already taken;
+#  - a failed initialize leaves the next one free; a report or a
+#    transcript that cannot be opened or written, and a refused tool, said;
 #  - the usage errors, each in one line;
 #  - tools/list of every sample tool file, and of every published tool
 #    file in ../shared/corpus/ that tasks can be made of, stands alone
@@ -130,6 +132,44 @@ ok "a full disk: exit status 1" 1 $?
 ok "a full disk: said" "replay serve: cannot write an episode of task t-028570127b44c73c to the transcript /dev/full: No space left on device" \
     "$(sed -n 1p err.txt)"
 
+# a failed initialize (no task of depth 8 on these tools) leaves the
+# session's choice as it was: the next initialize makes the default task
+printf '%s\n%s\n' \
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","_meta":{"taskreplay/arm":"depth:d8"}}}' \
+    "$init" | "$REPLAY" serve shop.json > out.jsonl 2> err.txt
+ok "a failed initialize, then one that works" \
+    '{"id":1,"jsonrpc":"2.0","error":{"code":-32602,"message":"no task: depth 8 cannot be built from these tools: the longest chain is 3 steps (search_orders, refund_order, notify_customer); use an arm of depth 3 or less (depth:d1 to depth:d3, or any other dial)"}}
+replay serve: episode t-028570127b44c73c: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes)' \
+    "$(sed -n 1p out.jsonl; cat err.txt)"
+
+# what cannot be written is said, and the exit status is 1
+printf '%s\n' "$init" | "$REPLAY" serve shop.json --report nodir/r.jsonl \
+    > /dev/null 2> err.txt
+ok "a report that cannot be opened" "1: replay serve: cannot open the report nodir/r.jsonl: No such file or directory" \
+    "$?: $(cat err.txt)"
+printf '%s\n' "$init" | "$REPLAY" serve shop.json --report /dev/full \
+    > /dev/null 2> err.txt
+ok "a report that cannot be written" "1: replay serve: cannot write the report /dev/full: No space left on device" \
+    "$?: $(sed -n 1p err.txt)"
+printf '%s\n' "$init" | "$REPLAY" serve shop.json --transcript nodir/t.jsonl \
+    > /dev/null 2> err.txt
+ok "a transcript that cannot be opened" "1: replay serve: cannot write an episode of task t-028570127b44c73c to the transcript nodir/t.jsonl: No such file or directory" \
+    "$?: $(cat err.txt)"
+
+# a tool the tool model refuses is said, and left out of tools/list
+"$PYTHON3" -c '
+import json, sys
+tools = json.load(open("shop.json"))
+tools.append({"type": "code_interpreter"})
+json.dump(tools, open("shop-ci.json", "w"))'
+printf '%s\n%s\n' "$init" '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' |
+    "$REPLAY" serve shop-ci.json 2> err.txt | sed -n 2p > list.json
+ok "a refused tool: said, and left out" "replay serve: shop-ci.json: tool '' left out: is a \"code_interpreter\" tool, not a function; only functions can be called
+get_order search_orders refund_order notify_customer list_channels" \
+    "$(sed -n 1p err.txt)
+$("$PYTHON3" -c 'import json, sys
+print(" ".join(t["name"] for t in json.load(open("list.json"))["result"]["tools"]))')"
+
 # --- usage errors ----------------------------------------------------------
 usage() { # EXPECTED ARGS...
     want=$1
@@ -227,6 +267,18 @@ got=$(sed -n 1,2p third.txt)
 stop_http
 ok "HTTP: --sessions 2, a third initialize" "initialize: 503 | Content-Type: application/json
   {\"id\":null,\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Service Unavailable: 2 sessions are open, the most this server takes (--sessions); end one, or wait\"}}" "$got"
+
+start_http v6.err --http '[::1]:0'
+if [ -n "$url" ]; then
+    "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > v6.txt
+    stop_http
+    ok "HTTP over IPv6: a session" "initialize, _meta over the query: 200" \
+        "$(sed -n 's/ | .*//p' v6.txt | head -n 1)"
+else # a machine without IPv6 on its loopback
+    kill $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    echo "ipv6: [::1] cannot be listened on here: $(cat v6.err)"
+fi
 
 start_http taken.err
 port=${url##*:}
