@@ -265,6 +265,8 @@ start_http full.err --sessions 2
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > third.txt
 got=$(sed -n 1,2p third.txt)
 stop_http
+ok "HTTP: ids without a transcript, chosen all the same" "$tid $tid.2" \
+    "$(sed -n 's/^replay serve: episode \([^:]*\):.*/\1/p' full.err | paste -sd' ' -)"
 ok "HTTP: --sessions 2, a third initialize" "initialize: 503 | Content-Type: application/json
   {\"id\":null,\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Service Unavailable: 2 sessions are open, the most this server takes (--sessions); end one, or wait\"}}" "$got"
 
