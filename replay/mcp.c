@@ -322,11 +322,6 @@ void mcp_server_free(mcp_server *srv)
     free(srv);
 }
 
-size_t mcp_server_tools(const mcp_server *srv)
-{
-    return srv->ntools;
-}
-
 /* -------------------------------------------------------------- sessions */
 
 mcp_session *mcp_session_new(const mcp_server *srv)

@@ -55,9 +55,6 @@ typedef struct mcp_options {
 int mcp_server_new(mcp_server **out, const mcp_options *o, buf *notes);
 void mcp_server_free(mcp_server *srv);
 
-/* How many tools tools/list gives. */
-size_t mcp_server_tools(const mcp_server *srv);
-
 /* A new session of srv; NULL out of memory. */
 mcp_session *mcp_session_new(const mcp_server *srv);
 void mcp_session_free(mcp_session *s);
