@@ -320,7 +320,7 @@ if [ -d "${CORPUS:-}" ]; then
         fi
     done
     echo "corpus: $served tool files served, every schema standalone; $none without a task (no write, or not a tool file)"
-    [ $served -gt 0 ] && pass=$((pass + 1))
+    if [ $served -gt 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 else
     echo "corpus: ../shared/corpus is absent; the published tool files are not served"
 fi
