@@ -21,11 +21,11 @@
 enum job_kind { J_EPISODE = 1, J_PROBLEM, J_RUN };
 
 /* The write-ahead log is copied into the database by a third thread, on
- * a connection of its own, once it holds CK_FRAMES pages (4 KiB each), so
- * that the copy and its fsyncs overlap the writing; past CK_WAIT pages
- * (the copier not keeping up) the writer waits for a whole copy. */
-#define CK_FRAMES 4096
-#define CK_WAIT (16 * CK_FRAMES)
+ * a connection of its own, once it holds CK_BYTES of pages, so that the
+ * copy and its fsyncs overlap the writing; past CK_WAIT bytes (the copier
+ * not keeping up) the writer waits for a whole copy. */
+#define CK_BYTES ((uint64_t)16 << 20)
+#define CK_WAIT (16 * CK_BYTES)
 
 enum problem_mode {
     P_RECORD, /* say it and record it */
@@ -106,12 +106,12 @@ static int commit(writer *w, err *e)
 }
 
 /* After each commit (on the writer's thread): wakes the copier. */
-static void on_log(void *ctx, int frames)
+static void on_log(void *ctx, uint64_t bytes)
 {
     writer *w = ctx;
-    if (frames < CK_FRAMES)
+    if (bytes < CK_BYTES)
         return;
-    w->ck_wait = frames >= CK_WAIT;
+    w->ck_wait = bytes >= CK_WAIT;
     pthread_mutex_lock(&w->mu);
     w->ck_want = 1;
     pthread_cond_signal(&w->ck_wake);

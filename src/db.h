@@ -114,11 +114,12 @@ int db_migrated(const db *d);
 /* Closes it; 0, or -1 when the last changes could not be written. */
 int db_close(db *d, err *e);
 
-/* After each commit, notify(ctx, frames) is told how many frames the
- * write-ahead log holds, and the log is no longer copied into the
+/* After each commit, notify(ctx, bytes) is told how many bytes of pages
+ * the write-ahead log holds, and the log is no longer copied into the
  * database at 64 MiB: the caller checkpoints (NULL notify: back to
  * automatic checkpoints). */
-int db_wal_notify(db *d, void (*notify)(void *ctx, int frames), void *ctx);
+int db_wal_notify(db *d, void (*notify)(void *ctx, uint64_t bytes),
+                  void *ctx);
 
 /* A second connection to the database at path, for db_checkpoint only
  * (closed with db_close); -1 with e set. */

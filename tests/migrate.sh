@@ -112,5 +112,16 @@ if "$REPLAY" merge --quiet "$TEST_TMP/merged.db" "$TEST_TMP/m.db" "$TEST_TMP/new
    check_eq "merged" "$v1" "$(v1_columns "$TEST_TMP/merged.db")"
 then ok; else ko "merging a migrated database"; fi
 
+# Pages: a database keeps the size it was made with (version 1's here,
+# SQLite's default); a new one has 16 KiB pages; a merge into a new one
+# copies its first shard whole, page size and all, and a merge of new
+# ones has them too.
+"$REPLAY" merge --quiet "$TEST_TMP/merged2.db" "$TEST_TMP/new.db" "$TEST_TMP/m.db" ||
+    ko "merging into a new database, a new one first"
+if check_eq "page sizes: migrated, new, merged, merged with a new one first" \
+    "4096 16384 4096 16384" \
+    "$(for f in r new merged merged2; do sqlite3 "$TEST_TMP/$f.db" "PRAGMA page_size"; done | tr '\n' ' ' | sed 's/ $//')"
+then ok; else ko "page sizes"; fi
+
 echo "migrate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
