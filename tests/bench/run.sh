@@ -10,9 +10,9 @@
 #   BENCH_SHARDS  the size for the shards run (default: the largest)
 #   BENCH_DIR     where the nights and databases go (default: a temporary
 #                 folder, removed at the end)
-#   BENCH_REPEAT  runs of replay and of the floor on each night, taken in
-#                 turns (default: 3); the fastest of each is shown, with
-#                 how much slower replay's slowest run was ("spread")
+#   BENCH_REPEAT  rounds, each running replay and the floor once on every
+#                 night (default: 3); the fastest run of each is shown,
+#                 with how much slower replay's slowest run was ("spread")
 #
 # The machine's other work makes one run vary by tens of percent: each run
 # begins after a sync, so the dirty pages of the last one are not written
@@ -63,7 +63,7 @@ best() {
     if [ ! -f "$dir/$1.best" ] ||
         awk '{ t = $1 } END { exit !(t < best) }' best="$(cut -d' ' -f1 "$dir/$1.best")" "$dir/$1.time"; then
         cp "$dir/$1.time" "$dir/$1.best"
-        [ "$1" = replay ] && cp "$dir/replay.err" "$dir/replay.best.err"
+        [ -f "$dir/$1.err" ] && cp "$dir/$1.err" "$dir/$1.best.err"
     fi
     if [ -f "$dir/$1.worst" ]; then
         read -r ws wk rest < "$dir/$1.worst"
@@ -75,8 +75,33 @@ best() {
         'BEGIN { print (ts > ws ? ts : ws), (tk > wk ? tk : wk) }' > "$dir/$1.worst"
 }
 
+# The nights first; then BENCH_REPEAT rounds, each replaying every night
+# and running the floor on it, so that every size is measured across the
+# whole bench and not in one stretch of the machine's mood.
+for n in $sizes; do
+    night=$dir/night-$n
+    rm -rf "$night" "$dir"/replay-"$n".* "$dir"/floor-"$n".*
+    # shellcheck disable=SC2086
+    "$NIGHTGEN" --seed 1 --episodes "$n" --runs 12 --files 4 "$night" $tools \
+        > /dev/null
+done
+i=0
+while [ "$i" -lt "$repeat" ]; do
+    for n in $sizes; do
+        night=$dir/night-$n
+        rm -f "$dir"/*.db "$dir"/*.db-wal "$dir"/*.db-shm
+        run "replay-$n" "$REPLAY" --quiet --timings --db "$dir/replay.db" \
+            "$night" 2> "$dir/replay-$n.err"
+        best "replay-$n"
+        stat -c %s "$dir/replay.db" > "$dir/replay-$n.size"
+        run "floor-$n" "$FLOOR" "$dir/floor.db" "$night"/*.jsonl > "$dir/floor.out"
+        best "floor-$n"
+    done
+    i=$((i + 1))
+done
+
 echo
-echo "== each night replayed $repeat times, the floor as often, in turns: the"
+echo "== each night replayed $repeat times, the floor as often, in rounds: the"
 echo "== fastest run of each; spread: replay's slowest run against its fastest"
 printf '%-9s %8s %9s %8s %9s %8s %8s %9s %6s %8s %8s %7s\n' episodes lines calls \
     "replay s" "calls/s" "us/call" "peak MB" "floor s" ratio "floor/s" "db B/ep" spread
@@ -84,31 +109,15 @@ cpu=""
 threads=""
 figures=""
 for n in $sizes; do
-    night=$dir/night-$n
-    rm -rf "$night" "$dir"/*.db "$dir"/*.db-wal "$dir"/*.db-shm \
-        "$dir"/replay.best* "$dir"/replay.worst "$dir"/floor.best "$dir"/floor.worst
-    # shellcheck disable=SC2086
-    "$NIGHTGEN" --seed 1 --episodes "$n" --runs 12 --files 4 "$night" $tools \
-        > /dev/null
-    lines=$(cat "$night"/*.jsonl | wc -l)
-    i=0
-    while [ "$i" -lt "$repeat" ]; do
-        rm -f "$dir"/*.db "$dir"/*.db-wal "$dir"/*.db-shm
-        run replay "$REPLAY" --quiet --timings --db "$dir/replay.db" "$night" \
-            2> "$dir/replay.err"
-        best replay
-        dbsize=$(stat -c %s "$dir/replay.db")
-        run floor "$FLOOR" "$dir/floor.db" "$night"/*.jsonl > "$dir/floor.out"
-        best floor
-        i=$((i + 1))
-    done
-    calls=$(sed -n 's/.*written.*; \([0-9]*\) calls;.*/\1/p' "$dir/replay.best.err")
-    read -r rs rk ru rsys < "$dir/replay.best"
-    read -r fs fk fu fsys < "$dir/floor.best"
-    read -r ws wk < "$dir/replay.worst"
+    lines=$(cat "$dir/night-$n"/*.jsonl | wc -l)
+    dbsize=$(cat "$dir/replay-$n.size")
+    calls=$(sed -n 's/.*written.*; \([0-9]*\) calls;.*/\1/p' "$dir/replay-$n.best.err")
+    read -r rs rk ru rsys < "$dir/replay-$n.best"
+    read -r fs fk fu fsys < "$dir/floor-$n.best"
+    read -r ws wk < "$dir/replay-$n.worst"
     cpu="$cpu $n:$ru+$rsys/$fu+$fsys"
     threads="$threads
-$(tail -n 1 "$dir/replay.best.err" | awk -v n="$n" -v c="$calls" '{
+$(tail -n 1 "$dir/replay-$n.best.err" | awk -v n="$n" -v c="$calls" '{
         r = $6 > 0 ? c / $6 : 0; w = $10 > 0 ? c / $10 : 0
         printf "%-9d %8.2f %8.2f %8.2f %10.0f %10.0f", n, $6, $10, $14, r, w }')"
     line=$(awk -v n="$n" -v l="$lines" -v c="$calls" -v rs="$rs" -v wk="$wk" \
