@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "buf.h"
 #include "canon.h"
@@ -62,18 +63,31 @@ static const char usage_text[] =
 /* ------------------------------------------------- text from the database */
 
 /* Every string a card prints comes from the database, and a database is
- * input: a run name may hold a newline, an escape sequence, a "|" or a
- * right-to-left override.  Text and Markdown show each through
+ * input: a run name may hold a newline, an escape sequence, a "|", a "<"
+ * or a right-to-left override.  Text and Markdown show each through
  * utf8_shown() (controls, overrides and invalid bytes escaped, a
  * backslash doubled), so that none can forge a line, a row or a cell, nor
- * recolour or reorder the card; in a Markdown table cell "|" is also
- * written "\|".  --json escapes as JSON does.  Each result lasts until
- * the SHOWN_KEPT-th call after it: enough for one printf's arguments. */
+ * recolour or reorder the card.  In Markdown, text outside code also has
+ * a backslash before every character that could begin markup inline
+ * (MD_ACTIVE: emphasis, links, raw HTML, entities, cells, strikethrough;
+ * the ":" of "://" and the "." of "www."), so that rendered it reads as
+ * the text card does; inside code, where a
+ * backslash is a backslash, only "|" is escaped, as tables need.  --json
+ * escapes as JSON does.  Each result lasts until the SHOWN_KEPT-th call
+ * after it: enough for one printf's arguments. */
 #define SHOWN_KEPT 12
 static buf shown_pool[SHOWN_KEPT];
 static unsigned shown_next;
 
-enum shown_as { AS_TEXT, AS_CELL, AS_SAFE };
+#define MD_ACTIVE "\\`*_[]<>&|~"
+
+enum shown_as { AS_TEXT, AS_MD, AS_MD_CODE, AS_SAFE };
+
+static int ascii_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9');
+}
 
 static const char *shown_max(const char *s, size_t max, enum shown_as as)
 {
@@ -85,12 +99,26 @@ static const char *shown_max(const char *s, size_t max, enum shown_as as)
     } else if (as == AS_SAFE) {
         utf8_safe(b, s, strlen(s));
     } else {
+        const char *active = as == AS_MD ? MD_ACTIVE : "|";
         utf8_shown(&tmp, s, strlen(s), max);
-        for (size_t i = 0; i < tmp.len; i++)
-            if (tmp.data[i] == '|')
-                buf_puts(b, "\\|");
-            else
-                buf_putc(b, tmp.data[i]);
+        for (size_t i = 0; i < tmp.len; i++) {
+            char c = tmp.data[i];
+            /* "_" between two letters or digits can neither open nor
+             * close emphasis (CommonMark 6.2): snake_case stays as it is */
+            int inert = c == '_' && i > 0 && i + 1 < tmp.len &&
+                        ascii_alnum(tmp.data[i - 1]) &&
+                        ascii_alnum(tmp.data[i + 1]);
+            /* and no "http://x" or "www.x" becomes a link (GitHub's
+             * extended autolinks), which would swallow the escapes */
+            int link = as == AS_MD &&
+                       ((c == ':' && tmp.len - i >= 3 &&
+                         memcmp(tmp.data + i + 1, "//", 2) == 0) ||
+                        (c == '.' && i >= 3 &&
+                         strncasecmp(tmp.data + i - 3, "www", 3) == 0));
+            if ((c && strchr(active, c) && !inert) || link)
+                buf_putc(b, '\\');
+            buf_putc(b, c);
+        }
         buf_free(&tmp);
     }
     return b->failed || !b->data ? "" : b->data;
@@ -124,13 +152,19 @@ static int usage_error(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-/* s in a Markdown table cell. */
-static const char *cell(const char *s)
+/* s in Markdown, outside code: a table cell, a title, a list item. */
+static const char *md_text(const char *s)
 {
-    return shown_max(s, (size_t)-1, AS_CELL);
+    return shown_max(s, (size_t)-1, AS_MD);
 }
 
-/* Text already shown (tx, cell), as Markdown code: between more
+/* s for code() in a Markdown table cell. */
+static const char *md_code(const char *s)
+{
+    return shown_max(s, (size_t)-1, AS_MD_CODE);
+}
+
+/* Text already shown (tx, md_code), as Markdown code: between more
  * backticks than its longest run of them. */
 static const char *code(const char *c)
 {
@@ -456,9 +490,9 @@ static void md_observed(const card *c)
                    "|---|---|---:|---:|---:|---|\n");
             for (size_t i = 0; i < c->ntools; i++) {
                 const card_tool *t = &c->tools[i];
-                printf("| %s | %s | %ld | %ld | %ld | %s |\n", cell(t->tool),
+                printf("| %s | %s | %ld | %ld | %ld | %s |\n", md_text(t->tool),
                        t->kind, t->calls, t->invalid, t->off_schema,
-                       t->rule ? cell(t->rule) : "");
+                       t->rule ? md_text(t->rule) : "");
             }
         }
         if (c->nunknown) {
@@ -466,7 +500,7 @@ static void md_observed(const card *c)
             size_t shown = c->nunknown < 10 ? c->nunknown : 10;
             for (size_t i = 0; i < shown; i++)
                 printf("%s %s \xc3\x97%ld", i ? "," : "",
-                       code(cell(c->unknown[i].tool)), c->unknown[i].calls);
+                       code(md_code(c->unknown[i].tool)), c->unknown[i].calls);
             if (c->nunknown > shown)
                 printf(", and %zu more", c->nunknown - shown);
             printf(".\n");
@@ -486,15 +520,15 @@ static void md_card(const card *c)
 {
     interval p = wilson((unsigned long)c->pass, (unsigned long)c->simulated);
     interval r = wilson((unsigned long)c->reached, (unsigned long)c->simulated);
-    printf("## Card: %s\n\n", tx(c->run));
+    printf("## Card: %s\n\n", md_text(c->run));
     printf("| made with | |\n|---|---|\n");
-    printf("| model | %s |\n", c->model[0] ? cell(c->model) : "-");
-    printf("| tool file | %s |\n", code(cell(c->tools_path)));
-    printf("| file hash | %s |\n", code(cell(c->file_sha256)));
-    printf("| contract hash | %s |\n", code(cell(c->contract_sha256)));
+    printf("| model | %s |\n", c->model[0] ? md_text(c->model) : "-");
+    printf("| tool file | %s |\n", code(md_code(c->tools_path)));
+    printf("| file hash | %s |\n", code(md_code(c->file_sha256)));
+    printf("| contract hash | %s |\n", code(md_code(c->contract_sha256)));
     printf("| generator | %d, fingerprint %s |\n", c->generator_version,
-           code(cell(c->fingerprint)));
-    printf("| replayed | %s |\n\n", cell(c->replayed_at));
+           code(md_code(c->fingerprint)));
+    printf("| replayed | %s |\n\n", md_text(c->replayed_at));
     printf("| result | count | rate | 95%% CI |\n|---|---:|---:|---|\n");
     printf("| episodes | %ld | | |\n", c->episodes);
     if (c->observed)
@@ -540,7 +574,7 @@ static void md_card(const card *c)
         const card_arm *a = &c->arms[i];
         interval w = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
         printf("| %s | %ld | %ld | %.1f-%.1f%% | %ld | %ld | %ld |\n",
-               cell(a->arm), a->episodes, a->pass, 100 * w.lo, 100 * w.hi, a->reached,
+               md_text(a->arm), a->episodes, a->pass, 100 * w.lo, 100 * w.hi, a->reached,
                a->side_effects, a->duplicates);
     }
     if (c->ndials) {
@@ -561,7 +595,7 @@ static void md_card(const card *c)
             buf_printf(at, "%s:%ld", tx(c->first_problems[i].file),
                        c->first_problems[i].line);
             printf("- %s: %s\n", code(at->failed ? "" : at->data),
-                   tx(c->first_problems[i].message));
+                   md_text(c->first_problems[i].message));
         }
         if (c->problems > (long)c->nfirst)
             printf("- ... and %ld more (`SELECT * FROM problems WHERE run = "
@@ -711,6 +745,13 @@ static const char *case_name(enum compare_case k)
                                       : "other_generators";
 }
 
+/* s as format f shows text from the database (Markdown outside code, or
+ * a terminal's). */
+static const char *shown_in(enum format f, const char *s)
+{
+    return f == MARKDOWN ? md_text(s) : tx(s);
+}
+
 /* "  added: a, b, c", wrapped within the text's width (continued lines
  * indented); Markdown keeps one line, which Markdown wraps itself. */
 static void say_list(buf *b, const char *what, char **names, size_t n,
@@ -722,7 +763,7 @@ static void say_list(buf *b, const char *what, char **names, size_t n,
     buf_printf(b, "%s%s: ", f == MARKDOWN ? "- " : "  ", what);
     size_t col = b->len - start;
     for (size_t i = 0; i < n; i++) {
-        const char *name = tx(names[i]);
+        const char *name = shown_in(f, names[i]);
         size_t len = columns(name, strlen(name)) + (i + 1 < n ? 1 : 0);
         if (i && f != MARKDOWN && col + 1 + len > (size_t)width) {
             buf_puts(b, ",\n    ");
@@ -746,7 +787,7 @@ static void why_not(buf *b, const card *a, const card *c,
     buf why = BUF_INIT;
     card_refusal(&why, a, c, k);
     /* Markdown keeps one line, which Markdown wraps itself */
-    wrap_into(b, "", tx(why.failed ? "" : why.data),
+    wrap_into(b, "", shown_in(f, why.failed ? "" : why.data),
               f == MARKDOWN ? INT_MAX : width, 0, INT_MAX);
     buf_free(&why);
     if (k == COMPARE_CONTRACTS) {
@@ -760,7 +801,7 @@ static void why_not(buf *b, const card *a, const card *c,
     const card *both[2] = {a, c};
     for (int i = 0; i < 2; i++) {
         const card *x = both[i];
-        buf_printf(b, "%s%s\n", bullet, tx(x->run));
+        buf_printf(b, "%s%s\n", bullet, shown_in(f, x->run));
         buf_printf(b, "    file hash   %s\n", tx(x->file_sha256));
         if (k == COMPARE_CONTRACTS)
             buf_printf(b, "    contract    %s\n", tx(x->contract_sha256));
@@ -821,8 +862,8 @@ static void text_paired(buf *b, const card *a, const card *c,
                              : "\npaired, by task (%s)\n  %ld tasks in both "
                                "runs, %ld only in %s, %ld only in %s\n",
                        pass ? "pass" : "the harness's success", x->shared,
-                       x->only_a, md ? cell(a->run) : tx(a->run), x->only_b,
-                       md ? cell(c->run) : tx(c->run));
+                       x->only_a, shown_in(f, a->run), x->only_b,
+                       shown_in(f, c->run));
             if (x->one_trial)
                 buf_puts(b, md ? "One trial of each task in each run: A - B "
                                  "with Tango's score interval; the pairs by "
@@ -850,13 +891,13 @@ static void text_paired(buf *b, const card *a, const card *c,
         if (x->shared == 0) {
             buf_printf(b, md ? "| %s | 0 | - | - | | | | | |\n"
                              : "%-14s     0       -  -\n",
-                       md ? cell(x->arm) : tx(x->arm));
+                       shown_in(f, x->arm));
             continue;
         }
         if (md)
             buf_printf(b, "| %s | %ld | %+.1f | %+.1f to %+.1f | %ld | %ld | "
                           "%ld | %ld | ",
-                       cell(x->arm), x->shared, 100 * x->diff, 100 * x->ci.lo,
+                       md_text(x->arm), x->shared, 100 * x->diff, 100 * x->ci.lo,
                        100 * x->ci.hi, q->a_only, q->b_only, q->both,
                        q->neither);
         else
@@ -956,7 +997,7 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
     } else {
         buf_printf(b, f == MARKDOWN ? "## Compare: %s (A) and %s (B)\n\n"
                                      : "compare: %s (A) and %s (B)\n",
-                   tx(a->run), tx(c->run));
+                   shown_in(f, a->run), shown_in(f, c->run));
         if (k != COMPARE_SAME) {
             why_not(b, a, c, k, &d, f, width);
         } else if (!a->simulated && !c->simulated) {
@@ -995,7 +1036,7 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
             if (f == MARKDOWN)
                 buf_printf(b, "| %s | %s (%.1f%%) | %s (%.1f%%) | %+.1f | "
                                "%+.1f to %+.1f | %s |\n",
-                           cell(rows[i].arm), sa, pct(rows[i].xa, rows[i].na),
+                           md_text(rows[i].arm), sa, pct(rows[i].xa, rows[i].na),
                            sb, pct(rows[i].xb, rows[i].nb), 100 * diff,
                            100 * w.lo, 100 * w.hi, excl ? "yes" : "no");
             else
@@ -1096,8 +1137,8 @@ static int list_runs(sqlite3 *db, enum format f)
             buf_printf(&b, "%-*s  %-*s %5ld %5ld  %s\n", wr, tx(r->run), wm,
                        tx(model), r->episodes, r->pass, tx(r->at));
         } else if (f == MARKDOWN) {
-            buf_printf(&b, "| %s | %s | %ld | %ld | %s |\n", cell(r->run),
-                       cell(model), r->episodes, r->pass, cell(r->at));
+            buf_printf(&b, "| %s | %s | %ld | %ld | %s |\n", md_text(r->run),
+                       md_text(model), r->episodes, r->pass, md_text(r->at));
         } else {
             buf_puts(&b, i ? ",{\"run\":" : "{\"run\":");
             js(&b, r->run);

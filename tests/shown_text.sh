@@ -87,17 +87,58 @@ if check_eq "problem lines in 60 columns" "  problems         1
       is run, episode, call..." "$(wrapped 30)"
 then ok; else ko "problem lines wrapped"; fi
 
-# Markdown: "|" escaped in table cells, so that no row gains a cell
+# Markdown: outside code, a backslash before "\", "|", "[" and the other
+# characters that begin markup, so that rendered it reads as the text card
 md=$("$CARD" --db "$db" --markdown -- "$(printf 'a\nb|c\033[2J\342\200\256evil')")
-if check_eq "the Markdown title" '## Card: a\nb|c\x1b[2J\u{202e}evil' \
+if check_eq "the Markdown title" '## Card: a\\nb\|c\\x1b\[2J\\u{202e}evil' \
        "$(line 1 "$md")" &&
-   check_eq "the Markdown model" '| model | m\n\|x\x1b[2J\u{202e}\\ |' \
+   check_eq "the Markdown model" '| model | m\\n\|x\\x1b\[2J\\u{202e}\\\\ |' \
        "$(line 5 "$md")" &&
    check_eq "the Markdown problem" \
-       '- `TMP/t\nx.jsonl:5`: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a line'"'"'s type is run, episode, call or end' \
+       '- `TMP/t\nx.jsonl:5`: unknown type "cal\\x1b\[2J\\nt.jsonl:1: forged\|\\u{202e}": a line'"'"'s type is run, episode, call or end' \
        "$(printf '%s\n' "$md" | grep 'unknown type' | sed "s#$TEST_TMP/#TMP/#g")" &&
    check_eq "the Markdown lines" 33 "$(printf '%s\n' "$md" | wc -l)"
 then ok; else ko "the Markdown card"; fi
+
+# Markdown with markup in names: rendered by cmark-gfm (GitHub's
+# Markdown, raw HTML allowed as some renderers allow it), a run name and a
+# model are text, not an image, emphasis, a link, a struck word or an
+# entity, and no row gains a cell.
+mk=$TEST_TMP/markup
+mkdir "$mk" && cp "$TOP_SRCDIR/samples/tools/shop.json" "$mk/" || exit 99
+mrun='<img src=x onerror=alert(1)>*b*_i_[l](http://e.x)~~s~~&amp;`c`|x www.e.x'
+cat > "$mk/n.jsonl" <<EOF
+{"type":"run","run":"$mrun","tools":"shop.json","model":"**m**_n_ <b>bold</b> snake_case"}
+{"type":"episode","run":"$mrun","episode":"e1","seed":1,"arm":"base"}
+{"type":"end","run":"$mrun","episode":"e1","status":"done"}
+EOF
+(cd "$mk" && "$REPLAY" --quiet --db m.db n.jsonl 2>/dev/null)
+mmd=$("$CARD" --db "$mk/m.db" --markdown -- "$mrun")
+if check_eq "the Markdown title, markup" \
+       '## Card: \<img src=x onerror=alert(1)\>\*b\*\_i\_\[l\](http\://e.x)\~\~s\~\~\&amp;\`c\`\|x www\.e.x' \
+       "$(line 1 "$mmd")" &&
+   check_eq "the Markdown model, markup" \
+       '| model | \*\*m\*\*\_n\_ \<b\>bold\</b\> snake_case |' "$(line 5 "$mmd")"
+then ok; else ko "Markdown with markup in names"; fi
+if command -v cmark-gfm >/dev/null 2>&1; then
+    html=$(printf '%s\n' "$mmd" | cmark-gfm --unsafe -e table -e strikethrough \
+        -e autolink)
+    if check_eq "rendered: the title" \
+           '<h2>Card: &lt;img src=x onerror=alert(1)&gt;*b*_i_[l](http://e.x)~~s~~&amp;amp;`c`|x www.e.x</h2>' \
+           "$(printf '%s\n' "$html" | grep '^<h2>')" &&
+       check_eq "rendered: the model" \
+           '<td>**m**_n_ &lt;b&gt;bold&lt;/b&gt; snake_case</td>' \
+           "$(printf '%s\n' "$html" | grep -A1 '<td>model</td>' | sed -n 2p)" &&
+       check_eq "rendered: no markup made of a name" "" \
+           "$(printf '%s\n' "$html" | grep -E '<(img|em|strong|del|a|b)[ >]')" &&
+       check_eq "rendered: two cells a row in the first table" "" \
+           "$(printf '%s\n' "$html" | awk '/<table>/ { t++ }
+               t == 1 && /<tr>/ { n = 0 } t == 1 && /<t[dh][ >]/ { n++ }
+               t == 1 && /<\/tr>/ && n != 2 { print "a row of " n }')"
+    then ok; else ko "Markdown with markup, rendered"; fi
+else
+    echo "rendering Markdown not checked: no cmark-gfm (./quickstart test installs it)"
+fi
 
 # --list, text and Markdown
 got=$("$CARD" --db "$db" --list)
@@ -108,7 +149,7 @@ got2=$("$CARD" --db "$db" --list --markdown)
 want2='| run | model | episodes | pass | replayed |
 |---|---|---:|---:|---|
 | -x | - | 0 | 0 | 2026-09-21T14:13:20Z |
-| a\nb\|c\x1b[2J\u{202e}evil | m\n\|x\x1b[2J\u{202e}\\ | 1 | 0 | 2026-09-21T14:13:20Z |'
+| a\\nb\|c\\x1b\[2J\\u{202e}evil | m\\n\|x\\x1b\[2J\\u{202e}\\\\ | 1 | 0 | 2026-09-21T14:13:20Z |'
 if check_eq "card --list" "$want" "$got" &&
    check_eq "card --list --markdown" "$want2" "$got2"
 then ok; else ko "card --list"; fi
