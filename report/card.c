@@ -71,10 +71,10 @@ static const char usage_text[] =
  * a backslash before every character that could begin markup inline
  * (MD_ACTIVE: emphasis, links, raw HTML, entities, cells, strikethrough;
  * the ":" of "://" and the "." of "www."), so that rendered it reads as
- * the text card does; inside code, where a
- * backslash is a backslash, only "|" is escaped, as tables need.  --json
- * escapes as JSON does.  Each result lasts until the SHOWN_KEPT-th call
- * after it: enough for one printf's arguments. */
+ * the text card does; inside code, where a backslash is a backslash, only
+ * "|" is escaped, as tables need.  --json escapes as JSON does.  Each
+ * result lasts until the SHOWN_KEPT-th call after it: enough for one
+ * printf's arguments. */
 #define SHOWN_KEPT 12
 static buf shown_pool[SHOWN_KEPT];
 static unsigned shown_next;
@@ -574,8 +574,8 @@ static void md_card(const card *c)
         const card_arm *a = &c->arms[i];
         interval w = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
         printf("| %s | %ld | %ld | %.1f-%.1f%% | %ld | %ld | %ld |\n",
-               md_text(a->arm), a->episodes, a->pass, 100 * w.lo, 100 * w.hi, a->reached,
-               a->side_effects, a->duplicates);
+               md_text(a->arm), a->episodes, a->pass, 100 * w.lo, 100 * w.hi,
+               a->reached, a->side_effects, a->duplicates);
     }
     if (c->ndials) {
         printf("\n| dial | events | fired | outcomes |\n|---|---:|---:|---|\n");
@@ -897,9 +897,9 @@ static void text_paired(buf *b, const card *a, const card *c,
         if (md)
             buf_printf(b, "| %s | %ld | %+.1f | %+.1f to %+.1f | %ld | %ld | "
                           "%ld | %ld | ",
-                       md_text(x->arm), x->shared, 100 * x->diff, 100 * x->ci.lo,
-                       100 * x->ci.hi, q->a_only, q->b_only, q->both,
-                       q->neither);
+                       md_text(x->arm), x->shared, 100 * x->diff,
+                       100 * x->ci.lo, 100 * x->ci.hi, q->a_only, q->b_only,
+                       q->both, q->neither);
         else
             buf_printf(b, "%-14s %5ld  %+6.1f  %+6.1f to %+6.1f  %6ld %6ld  ",
                        tx(x->arm), x->shared, 100 * x->diff, 100 * x->ci.lo,
@@ -1036,7 +1036,8 @@ static int compare(sqlite3 *db, const card *a, const card *c, enum format f,
             if (f == MARKDOWN)
                 buf_printf(b, "| %s | %s (%.1f%%) | %s (%.1f%%) | %+.1f | "
                                "%+.1f to %+.1f | %s |\n",
-                           md_text(rows[i].arm), sa, pct(rows[i].xa, rows[i].na),
+                           md_text(rows[i].arm), sa,
+                           pct(rows[i].xa, rows[i].na),
                            sb, pct(rows[i].xb, rows[i].nb), 100 * diff,
                            100 * w.lo, 100 * w.hi, excl ? "yes" : "no");
             else
