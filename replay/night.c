@@ -1427,7 +1427,7 @@ int night_finish(night *n, int write_open, err *e)
         else if (write_ep(n, ep, 1, e) < 0)
             return -1;
     }
-    if (writer_finish(n->w, e) < 0 || db_load_end(n->db, e) < 0)
+    if (writer_finish(n->w, e) < 0) /* it made the indexes, too */
         return -1;
     for (size_t i = 0; i < n->nruns; i++)
         if (n->runs[i].quiet) {

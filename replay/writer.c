@@ -438,7 +438,9 @@ static void *main_loop(void *arg)
     if (end_well) {
         err e;
         err_clear(&e);
-        if (commit(w, &e) < 0) {
+        /* the lookup indexes of a new database are made here, while the
+         * copier still copies (and syncs) the last of the log */
+        if (commit(w, &e) < 0 || db_load_end(w->d, &e) < 0) {
             pthread_mutex_lock(&w->mu);
             w->failed = 1;
             w->failure = e;

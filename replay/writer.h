@@ -13,6 +13,10 @@
  *    writer, so they come out in input order.
  *  - The first database error stops it: every later call returns -1 with
  *    that error, and what was not committed is rolled back.
+ *  - When the input has ended well (writer_finish), it commits the last
+ *    batch and, loading into a new database, makes the lookup indexes
+ *    (db_load_end) before it stops, while the copier still copies the
+ *    log: the two overlap.
  */
 #ifndef TR_WRITER_H
 #define TR_WRITER_H
