@@ -19,5 +19,6 @@ Suite *sim_suite(void);
 Suite *keymap_suite(void);
 Suite *taskcache_suite(void);
 Suite *stats_suite(void);
+Suite *db_suite(void);
 
 #endif
