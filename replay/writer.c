@@ -297,11 +297,16 @@ static int clear_problems(writer *w, const char *file, err *e)
     return db_delete_problems(w->d, file, e);
 }
 
+/* A problem counts as an episode towards the batch: a night of nothing
+ * but problems (a tool file moved away) commits as often as any other,
+ * rather than growing the log by every line of the night. */
 static int write_problem(writer *w, const db_problem *p, err *e)
 {
-    if (in_txn(w, e) < 0)
+    if (in_txn(w, e) < 0 || db_put_problem(w->d, p, e) < 0)
         return -1;
-    return db_put_problem(w->d, p, e);
+    if (++w->in_batch >= w->batch)
+        return commit(w, e);
+    return 0;
 }
 
 static int write_run(writer *w, struct run_job *j)

@@ -1,8 +1,9 @@
 /*
  * writer: the results database's own thread.  The night engine hands it
  * finished episodes, problem lines and run declarations, in input order;
- * it writes them in that order, in transactions of `batch` episodes, while
- * the engine goes on answering the next calls.
+ * it writes them in that order, in transactions of `batch` episodes (a
+ * problem counts as one), while the engine goes on answering the next
+ * calls.
  *
  *  - After writer_start, only the writer's thread uses the db, until
  *    writer_finish or writer_free has joined it.

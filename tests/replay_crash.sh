@@ -76,6 +76,44 @@ for t in 0.05 0.1 0.2 0.3 0.5 0.8; do
     again "$db" "after ${t}s"
 done
 
+# A night of nothing but bad lines (its tool files moved away, say)
+# commits its problems in batches, as it does episodes, rather than all
+# in one transaction at the end: cut after 20 lines, the problems of four
+# batches of 5 are in the database while replay waits for more.
+i=0
+: > "$TEST_TMP/bad.jsonl"
+while [ "$i" -lt 20 ]; do
+    echo '{"run": "r", "not json' >> "$TEST_TMP/bad.jsonl"
+    i=$((i + 1))
+done
+db=$TEST_TMP/bad.db
+rm -f night/bad.jsonl
+mkfifo night/bad.jsonl || exit 99
+{ cat "$TEST_TMP/bad.jsonl"; sleep 30; } > night/bad.jsonl &
+feeder=$!
+"$REPLAY" --quiet --batch 5 --db "$db" night/bad.jsonl > /dev/null 2>&1 &
+pid=$!
+got=0 tries=0
+while [ "$tries" -lt 100 ]; do # 20 s at most
+    if [ -f "$db" ]; then
+        got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
+        [ "${got:-0}" -ge 20 ] && break
+    fi
+    sleep 0.2
+    tries=$((tries + 1))
+done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+kill "$feeder" 2>/dev/null
+wait "$feeder" 2>/dev/null
+got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
+if [ "$got" = 20 ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1))
+    echo "FAIL a night of 20 bad lines, killed while it waited for more:" \
+        "${got:-no} problems committed, not 20"
+fi
+rm -f night/bad.jsonl
+
 # the test means something only if some kills left part of the night
 if [ "$partial" -gt 0 ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL no kill left a partly replayed database"
