@@ -208,8 +208,8 @@ static int schema_version(db *d, int *version, err *e)
  * more rows of CALL_COLUMNS parameters.  OR ROLLBACK: a statement of
  * several rows that may stop half-way with ABORT (SQLite's default) needs
  * a statement journal, a temporary file that takes the whole of every page
- * the statement touches; that was nine bytes in ten of all the bytes a
- * replay wrote.  A failed insert ends the night either way (the writer
+ * the statement touches; that was nearly nine bytes in ten of all the
+ * bytes a replay wrote.  A failed insert ends the night either way (the writer
  * stops, and its open transaction is rolled back). */
 static const char call_sql[] =
     "INSERT OR ROLLBACK INTO call_rows (episode_id, seq, step, tool, kind, "
