@@ -181,6 +181,7 @@ Suite *db_suite(void)
 {
     Suite *s = suite_create("db");
     TCase *tc = tcase_create("load");
+    tcase_set_timeout(tc, 60); /* a database on disk, under sanitizers */
     tcase_add_test(tc, the_counter_sees_a_statement_journal);
     tcase_add_test(tc, a_load_opens_no_statement_journal);
     suite_add_tcase(s, tc);
