@@ -162,6 +162,30 @@ echo "$figures" | awk '
             say(sprintf("calls/s at 1,000,000 within 10%% of 100,000: %+.1f%%", d), d >= -10)
         }
     }'
+# What the machine adds as the night grows, beside the last goal: the
+# floor's own change over the same step, and replay's CPU a call, user
+# (its own work) and system (the kernel's: on a virtual machine, filling
+# page-cache memory not used lately can cost several times more).
+if [ -f "$dir/replay-100000.best" ] && [ -f "$dir/replay-1000000.best" ]; then
+    per_call() { # SIZE: calls, user s, system s of replay's fastest run
+        c=$(sed -n 's/.*written.*; \([0-9]*\) calls;.*/\1/p' "$dir/replay-$1.best.err")
+        read -r _ _ u sy < "$dir/replay-$1.best"
+        echo "$c $u $sy"
+    }
+    read -r fa _ < "$dir/floor-100000.best"
+    read -r fb _ < "$dir/floor-1000000.best"
+    read -r ca ua sa <<EOF
+$(per_call 100000)
+EOF
+    read -r cb ub sb <<EOF
+$(per_call 1000000)
+EOF
+    awk -v fa="$fa" -v fb="$fb" -v ca="$ca" -v ua="$ua" -v sa="$sa" \
+        -v cb="$cb" -v ub="$ub" -v sb="$sb" 'BEGIN {
+        printf "(the same step for the floor: %+.1f%%; ", 100 * (fa / fb * cb / ca - 1)
+        printf "replay'"'"'s CPU a call, user %.2f -> %.2f us, system %.2f -> %.2f us)\n",
+            1e6 * ua / ca, 1e6 * ub / cb, 1e6 * sa / ca, 1e6 * sb / cb }'
+fi
 
 n=${BENCH_SHARDS:-$(echo "$sizes" | tr ' ' '\n' | sort -n | tail -1)}
 night=$dir/night-$n
