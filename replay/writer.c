@@ -105,6 +105,17 @@ static int commit(writer *w, err *e)
     return 0;
 }
 
+/* A row (an episode, or a problem: a night of nothing but problems, its
+ * tool files moved away, must commit as often as any other rather than
+ * grow the log by every line) counts towards the batch; commits when the
+ * batch is whole. */
+static int row_done(writer *w, err *e)
+{
+    if (++w->in_batch >= w->batch)
+        return commit(w, e);
+    return 0;
+}
+
 /* After each commit (on the writer's thread): wakes the copier. */
 static void on_log(void *ctx, uint64_t bytes)
 {
@@ -266,9 +277,7 @@ static int write_episode(writer *w, writer_episode *ep, err *e)
     add.calls = ep->ncalls;
     add.unfinished = (unsigned long)row->unfinished;
     count(w, &add);
-    if (++w->in_batch >= w->batch)
-        return commit(w, e);
-    return 0;
+    return row_done(w, e);
 }
 
 /* Says a problem on diag, while fewer than `say` were said.  The file
@@ -297,16 +306,11 @@ static int clear_problems(writer *w, const char *file, err *e)
     return db_delete_problems(w->d, file, e);
 }
 
-/* A problem counts as an episode towards the batch: a night of nothing
- * but problems (a tool file moved away) commits as often as any other,
- * rather than growing the log by every line of the night. */
 static int write_problem(writer *w, const db_problem *p, err *e)
 {
     if (in_txn(w, e) < 0 || db_put_problem(w->d, p, e) < 0)
         return -1;
-    if (++w->in_batch >= w->batch)
-        return commit(w, e);
-    return 0;
+    return row_done(w, e);
 }
 
 static int write_run(writer *w, struct run_job *j)

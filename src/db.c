@@ -207,15 +207,15 @@ static int schema_version(db *d, int *version, err *e)
 /* The statements that insert 1 to CALLS_AT_ONCE calls: this, then k - 1
  * more rows of CALL_COLUMNS parameters.  OR ROLLBACK: a statement of
  * several rows that may stop half-way with ABORT (SQLite's default) needs
- * a statement journal, a temporary file that takes the whole of every page
- * the statement touches; that was nearly nine bytes in ten of all the
- * bytes a replay wrote.  A failed insert ends the night either way (the writer
- * stops, and its open transaction is rolled back). */
+ * a statement journal, a temporary file that takes the whole of every
+ * page the statement touches; that was nearly nine bytes in ten of all
+ * the bytes a replay wrote.  A failed insert ends the night either way
+ * (the writer stops, and its open transaction is rolled back). */
 static const char call_sql[] =
     "INSERT OR ROLLBACK INTO call_rows (episode_id, seq, step, tool, kind, "
-    "arguments, "
-    "arguments_raw, arguments_valid, arguments_rule, answer, error, effect, "
-    "dial, diverged, logged_answer, answer_valid, source_file, source_line) "
+    "arguments, arguments_raw, arguments_valid, arguments_rule, answer, "
+    "error, effect, dial, diverged, logged_answer, answer_valid, "
+    "source_file, source_line) "
     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static int prepare_calls(db *d, err *e)
