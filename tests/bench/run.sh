@@ -106,6 +106,7 @@ echo "== fastest run of each; spread: replay's slowest run against its fastest"
 printf '%-9s %8s %9s %8s %9s %8s %8s %9s %6s %8s %8s %7s\n' episodes lines calls \
     "replay s" "calls/s" "us/call" "peak MB" "floor s" ratio "floor/s" "db B/ep" spread
 cpu=""
+percall=""
 threads=""
 figures=""
 for n in $sizes; do
@@ -116,6 +117,7 @@ for n in $sizes; do
     read -r fs fk fu fsys < "$dir/floor-$n.best"
     read -r ws wk < "$dir/replay-$n.worst"
     cpu="$cpu $n:$ru+$rsys/$fu+$fsys"
+    percall="$percall $n:$calls:$ru:$rsys"
     threads="$threads
 $(tail -n 1 "$dir/replay-$n.best.err" | awk -v n="$n" -v c="$calls" '{
         r = $6 > 0 ? c / $6 : 0; w = $10 > 0 ? c / $10 : 0
@@ -141,8 +143,8 @@ echo "$threads"
 
 echo
 echo "== the goals (README.md, \"Speed and memory\")"
-echo "$figures" | awk '
-    NF >= 11 { n[++k] = $1; cps[$1] = $5; ratio[$1] = $9; peak[$1] = $7 }
+echo "$figures" | awk -v percall="$percall" '
+    NF >= 11 { n[++k] = $1; cps[$1] = $5; ratio[$1] = $9; peak[$1] = $7; fps[$1] = $10 }
     function say(what, ok) { printf "%-52s %s\n", what, ok ? "met" : "NOT MET" }
     END {
         if (100000 in cps)
@@ -160,32 +162,21 @@ echo "$figures" | awk '
         if ((100000 in cps) && (1000000 in cps)) {
             d = 100 * (cps[1000000] - cps[100000]) / cps[100000]
             say(sprintf("calls/s at 1,000,000 within 10%% of 100,000: %+.1f%%", d), d >= -10)
+            # What the machine adds as the night grows: the change of the
+            # floor over the same step, and the CPU a call of replay, user
+            # (its own work) and system (the kernel: on a virtual machine,
+            # filling page-cache memory not used lately can cost several
+            # times more).
+            m = split(percall, p, " ")
+            for (i = 1; i <= m; i++) {
+                split(p[i], f, ":")
+                us[f[1]] = 1e6 * f[3] / f[2]; sy[f[1]] = 1e6 * f[4] / f[2]
+            }
+            printf "(the same step for the floor: %+.1f%%; ", 100 * (fps[1000000] / fps[100000] - 1)
+            printf "replay'"'"'s CPU a call, user %.2f -> %.2f us, system %.2f -> %.2f us)\n",
+                us[100000], us[1000000], sy[100000], sy[1000000]
         }
     }'
-# What the machine adds as the night grows, beside the last goal: the
-# floor's own change over the same step, and replay's CPU a call, user
-# (its own work) and system (the kernel's: on a virtual machine, filling
-# page-cache memory not used lately can cost several times more).
-if [ -f "$dir/replay-100000.best" ] && [ -f "$dir/replay-1000000.best" ]; then
-    per_call() { # SIZE: calls, user s, system s of replay's fastest run
-        c=$(sed -n 's/.*written.*; \([0-9]*\) calls;.*/\1/p' "$dir/replay-$1.best.err")
-        read -r _ _ u sy < "$dir/replay-$1.best"
-        echo "$c $u $sy"
-    }
-    read -r fa _ < "$dir/floor-100000.best"
-    read -r fb _ < "$dir/floor-1000000.best"
-    read -r ca ua sa <<EOF
-$(per_call 100000)
-EOF
-    read -r cb ub sb <<EOF
-$(per_call 1000000)
-EOF
-    awk -v fa="$fa" -v fb="$fb" -v ca="$ca" -v ua="$ua" -v sa="$sa" \
-        -v cb="$cb" -v ub="$ub" -v sb="$sb" 'BEGIN {
-        printf "(the same step for the floor: %+.1f%%; ", 100 * (fa / fb * cb / ca - 1)
-        printf "replay'"'"'s CPU a call, user %.2f -> %.2f us, system %.2f -> %.2f us)\n",
-            1e6 * ua / ca, 1e6 * ub / cb, 1e6 * sa / ca, 1e6 * sb / cb }'
-fi
 
 n=${BENCH_SHARDS:-$(echo "$sizes" | tr ' ' '\n' | sort -n | tail -1)}
 night=$dir/night-$n
