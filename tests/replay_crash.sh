@@ -47,6 +47,14 @@ again() {
     fi
 }
 
+# stop PID FEEDER: kills replay where it is, then the feeder of its pipe.
+stop() {
+    kill -9 "$1" 2>/dev/null
+    wait "$1" 2>/dev/null
+    kill "$2" 2>/dev/null
+    wait "$2" 2>/dev/null
+}
+
 for n in 1 2 5 40 300 700 1100 1600 2000 "$total"; do
     db=$TEST_TMP/cut$n.db
     rm -f night/all.jsonl
@@ -57,10 +65,7 @@ for n in 1 2 5 40 300 700 1100 1600 2000 "$total"; do
     pid=$!
     # let it read what there is, then kill it where it waits
     sleep 1
-    kill -9 "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-    kill "$feeder" 2>/dev/null
-    wait "$feeder" 2>/dev/null
+    stop "$pid" "$feeder"
     rm -f night/all.jsonl
     cp "$TEST_TMP/night.jsonl" night/all.jsonl
     again "$db" "after $n lines"
@@ -93,7 +98,7 @@ mkfifo night/bad.jsonl || exit 99
 feeder=$!
 "$REPLAY" --quiet --batch 5 --db "$db" night/bad.jsonl > /dev/null 2>&1 &
 pid=$!
-got=0 tries=0
+tries=0
 while [ "$tries" -lt 100 ]; do # 20 s at most
     if [ -f "$db" ]; then
         got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
@@ -102,10 +107,7 @@ while [ "$tries" -lt 100 ]; do # 20 s at most
     sleep 0.2
     tries=$((tries + 1))
 done
-kill -9 "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
-kill "$feeder" 2>/dev/null
-wait "$feeder" 2>/dev/null
+stop "$pid" "$feeder"
 got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
 if [ "$got" = 20 ]; then pass=$((pass + 1)); else
     fail=$((fail + 1))
