@@ -10,13 +10,23 @@
 #   BENCH_SHARDS  the size for the shards run (default: the largest)
 #   BENCH_DIR     where the nights and databases go (default: a temporary
 #                 folder, removed at the end)
-#   BENCH_REPEAT  rounds, each running replay and the floor once on every
-#                 night (default: 3); the fastest run of each is shown,
-#                 with how much slower replay's slowest run was ("spread")
+#   BENCH_REPEAT  rounds (default: 3), each running replay and the floor
+#                 on every night; the fastest round of each is shown,
+#                 with how much slower replay's slowest round was
+#                 ("spread")
+#   BENCH_MATCH   1 (default): in a round, a smaller night is run again
+#                 and again, largest/size times, and its figures are the
+#                 mean of those runs; 0: every night once a round
 #
 # The machine's other work makes one run vary by tens of percent: each run
 # begins after a sync, so the dirty pages of the last one are not written
-# out during it, and the best of several is the run the least disturbed.
+# out during it, and the best of several rounds is the one the least
+# disturbed.  A round of a 2-second night is more likely to fall within
+# one quiet stretch of the machine than a round of a 20-second one, so
+# with BENCH_MATCH every size gets the same work a round (ten 100,000-
+# episode nights against one of a million): the rounds of every size are
+# equally long, and comparing sizes compares the nights, not the minutes.
+# The fastest single run of each size is shown too.
 # The last section checks the figures against the goals README.md states.
 # Make passes REPLAY, NIGHTGEN, FLOOR and TOP_SRCDIR.  Build without
 # sanitizers (-O2) for figures that mean something.
@@ -48,13 +58,47 @@ case $repeat in
 '' | *[!0-9]* | 0) echo "bench: BENCH_REPEAT must be a whole number of runs, 1 or more" >&2; exit 2 ;;
 esac
 
-# run NAME CMD...: after a sync, wall seconds, peak RSS (KiB), user and
-# system seconds of CMD into NAME.time
+match=${BENCH_MATCH:-1}
+case $match in
+0 | 1) ;;
+*) echo "bench: BENCH_MATCH must be 0 or 1" >&2; exit 2 ;;
+esac
+largest=$(echo "$sizes" | tr ' ' '\n' | sort -n | tail -1)
+
+# reps N: how often a round runs the night of N episodes
+reps() {
+    if [ "$match" = 1 ]; then
+        echo $((largest / $1 > 0 ? largest / $1 : 1))
+    else
+        echo 1
+    fi
+}
+
+# run NAME K CMD...: CMD K times, each on no database and after a sync;
+# into NAME.time the mean wall, user and system seconds of the K runs and
+# their largest peak RSS (KiB); into NAME.single the fastest single run's
+# wall seconds so far.  Standard error, redirected by the caller, gets
+# each run's.
 run() {
     name=$1
-    shift
-    sync
-    /usr/bin/time -f '%e %M %U %S' -o "$dir/$name.time" "$@"
+    k=$2
+    shift 2
+    : > "$dir/$name.runs"
+    j=0
+    while [ "$j" -lt "$k" ]; do
+        rm -f "$dir"/*.db "$dir"/*.db-wal "$dir"/*.db-shm
+        sync
+        /usr/bin/time -f '%e %M %U %S' -o "$dir/$name.one" "$@"
+        tail -n 1 "$dir/$name.one" >> "$dir/$name.runs"
+        j=$((j + 1))
+    done
+    awk '{ e += $1; if ($2 > m) m = $2; u += $3; s += $4 }
+        END { printf "%.3f %d %.3f %.3f\n", e / NR, m, u / NR, s / NR }' \
+        "$dir/$name.runs" > "$dir/$name.time"
+    [ -f "$dir/$name.single" ] && cat "$dir/$name.single" >> "$dir/$name.runs"
+    awk 'NR == 1 || $1 < f { f = $1 } END { print f }' "$dir/$name.runs" \
+        > "$dir/$name.single.new"
+    mv "$dir/$name.single.new" "$dir/$name.single"
 }
 
 # best NAME: keeps NAME.time as NAME.best when it is the fastest so far,
@@ -85,24 +129,32 @@ for n in $sizes; do
     "$NIGHTGEN" --seed 1 --episodes "$n" --runs 12 --files 4 "$night" $tools \
         > /dev/null
 done
+rm -f "$dir"/*.single
 i=0
 while [ "$i" -lt "$repeat" ]; do
     for n in $sizes; do
         night=$dir/night-$n
-        rm -f "$dir"/*.db "$dir"/*.db-wal "$dir"/*.db-shm
-        run "replay-$n" "$REPLAY" --quiet --timings --db "$dir/replay.db" \
+        k=$(reps "$n")
+        run "replay-$n" "$k" "$REPLAY" --quiet --timings --db "$dir/replay.db" \
             "$night" 2> "$dir/replay-$n.err"
         best "replay-$n"
         stat -c %s "$dir/replay.db" > "$dir/replay-$n.size"
-        run "floor-$n" "$FLOOR" "$dir/floor.db" "$night"/*.jsonl > "$dir/floor.out"
+        run "floor-$n" "$k" "$FLOOR" "$dir/floor.db" "$night"/*.jsonl > "$dir/floor.out"
         best "floor-$n"
     done
     i=$((i + 1))
 done
 
 echo
-echo "== each night replayed $repeat times, the floor as often, in rounds: the"
-echo "== fastest run of each; spread: replay's slowest run against its fastest"
+if [ "$match" = 1 ]; then
+    echo "== $repeat rounds, each replaying every night and running the floor on it,"
+    echo "== a night of N episodes $largest/N times (the figures: their mean), so"
+    echo "== that every size's round is the same work; the fastest round of each;"
+    echo "== spread: replay's slowest round against its fastest"
+else
+    echo "== each night replayed $repeat times, the floor as often, in rounds: the"
+    echo "== fastest run of each; spread: replay's slowest run against its fastest"
+fi
 printf '%-9s %8s %9s %8s %9s %8s %8s %9s %6s %8s %8s %7s\n' episodes lines calls \
     "replay s" "calls/s" "us/call" "peak MB" "floor s" ratio "floor/s" "db B/ep" spread
 cpu=""
@@ -112,16 +164,18 @@ figures=""
 for n in $sizes; do
     lines=$(cat "$dir/night-$n"/*.jsonl | wc -l)
     dbsize=$(cat "$dir/replay-$n.size")
-    calls=$(sed -n 's/.*written.*; \([0-9]*\) calls;.*/\1/p' "$dir/replay-$n.best.err")
+    calls=$(sed -n 's/.*written.*; \([0-9]*\) calls;.*/\1/p' "$dir/replay-$n.best.err" | head -n 1)
     read -r rs rk ru rsys < "$dir/replay-$n.best"
     read -r fs fk fu fsys < "$dir/floor-$n.best"
     read -r ws wk < "$dir/replay-$n.worst"
     cpu="$cpu $n:$ru+$rsys/$fu+$fsys"
     percall="$percall $n:$calls:$ru:$rsys"
     threads="$threads
-$(tail -n 1 "$dir/replay-$n.best.err" | awk -v n="$n" -v c="$calls" '{
-        r = $6 > 0 ? c / $6 : 0; w = $10 > 0 ? c / $10 : 0
-        printf "%-9d %8.2f %8.2f %8.2f %10.0f %10.0f", n, $6, $10, $14, r, w }')"
+$(grep 'CPU seconds' "$dir/replay-$n.best.err" | awk -v n="$n" -v c="$calls" '{
+        rd += $6; wr += $10; cp += $14 } END {
+        rd /= NR; wr /= NR; cp /= NR
+        r = rd > 0 ? c / rd : 0; w = wr > 0 ? c / wr : 0
+        printf "%-9d %8.2f %8.2f %8.2f %10.0f %10.0f", n, rd, wr, cp, r, w }')"
     line=$(awk -v n="$n" -v l="$lines" -v c="$calls" -v rs="$rs" -v wk="$wk" \
         -v fs="$fs" -v db="$dbsize" -v ws="$ws" 'BEGIN {
         rs = rs < 0.01 ? 0.01 : rs; fs = fs < 0.01 ? 0.01 : fs
@@ -133,10 +187,17 @@ $(tail -n 1 "$dir/replay-$n.best.err" | awk -v n="$n" -v c="$calls" '{
 $line"
 done
 
-echo "(cpu seconds of the fastest runs, user+system, replay/floor:$cpu)"
+echo "(cpu seconds a night in the fastest rounds, user+system, replay/floor:$cpu)"
+if [ "$match" = 1 ]; then
+    single=""
+    for n in $sizes; do
+        single="$single $n:$(cat "$dir/replay-$n.single")/$(cat "$dir/floor-$n.single")"
+    done
+    echo "(the fastest single run of each, seconds, replay/floor:$single)"
+fi
 echo
-echo "== replay's threads (replay --timings, its fastest run): CPU seconds of"
-echo "== each, and the calls/s that thread alone would allow if it never waited"
+echo "== replay's threads (replay --timings, its fastest round): CPU seconds"
+echo "== a night of each, and the calls/s that thread alone would allow if it never waited"
 printf '%-9s %8s %8s %8s %10s %10s' episodes reading writing copying \
     "read cap" "write cap"
 echo "$threads"
