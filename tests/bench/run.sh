@@ -67,18 +67,13 @@ largest=$(echo "$sizes" | tr ' ' '\n' | sort -n | tail -1)
 
 # reps N: how often a round runs the night of N episodes
 reps() {
-    if [ "$match" = 1 ]; then
-        echo $((largest / $1 > 0 ? largest / $1 : 1))
-    else
-        echo 1
-    fi
+    echo $((match == 1 ? largest / $1 : 1))
 }
 
 # run NAME K CMD...: CMD K times, each on no database and after a sync;
 # into NAME.time the mean wall, user and system seconds of the K runs and
-# their largest peak RSS (KiB); into NAME.single the fastest single run's
-# wall seconds so far.  Standard error, redirected by the caller, gets
-# each run's.
+# their largest peak RSS (KiB); every run's line is added to NAME.all.
+# Standard error, redirected by the caller, gets each run's.
 run() {
     name=$1
     k=$2
@@ -92,13 +87,15 @@ run() {
         tail -n 1 "$dir/$name.one" >> "$dir/$name.runs"
         j=$((j + 1))
     done
+    cat "$dir/$name.runs" >> "$dir/$name.all"
     awk '{ e += $1; if ($2 > m) m = $2; u += $3; s += $4 }
         END { printf "%.3f %d %.3f %.3f\n", e / NR, m, u / NR, s / NR }' \
         "$dir/$name.runs" > "$dir/$name.time"
-    [ -f "$dir/$name.single" ] && cat "$dir/$name.single" >> "$dir/$name.runs"
-    awk 'NR == 1 || $1 < f { f = $1 } END { print f }' "$dir/$name.runs" \
-        > "$dir/$name.single.new"
-    mv "$dir/$name.single.new" "$dir/$name.single"
+}
+
+# fastest NAME: the wall seconds of NAME's fastest single run
+fastest() {
+    awk 'NR == 1 || $1 < f { f = $1 } END { print f }' "$dir/$1.all"
 }
 
 # best NAME: keeps NAME.time as NAME.best when it is the fastest so far,
@@ -129,7 +126,6 @@ for n in $sizes; do
     "$NIGHTGEN" --seed 1 --episodes "$n" --runs 12 --files 4 "$night" $tools \
         > /dev/null
 done
-rm -f "$dir"/*.single
 i=0
 while [ "$i" -lt "$repeat" ]; do
     for n in $sizes; do
@@ -191,7 +187,7 @@ echo "(cpu seconds a night in the fastest rounds, user+system, replay/floor:$cpu
 if [ "$match" = 1 ]; then
     single=""
     for n in $sizes; do
-        single="$single $n:$(cat "$dir/replay-$n.single")/$(cat "$dir/floor-$n.single")"
+        single="$single $n:$(fastest "replay-$n")/$(fastest "floor-$n")"
     done
     echo "(the fastest single run of each, seconds, replay/floor:$single)"
 fi
