@@ -26,7 +26,9 @@
 # with BENCH_MATCH every size gets the same work a round (ten 100,000-
 # episode nights against one of a million): the rounds of every size are
 # equally long, and comparing sizes compares the nights, not the minutes.
-# The fastest single run of each size is shown too.
+# The fastest single run of each size is shown too, and the largest
+# night is replayed once more with its reading thread sampled each second,
+# to see whether it slows as the night goes on.
 # The last section checks the figures against the goals README.md states.
 # Make passes REPLAY, NIGHTGEN, FLOOR and TOP_SRCDIR.  Build without
 # sanitizers (-O2) for figures that mean something.
@@ -234,6 +236,45 @@ echo "$figures" | awk -v percall="$percall" '
                 us[100000], us[1000000], sy[100000], sy[1000000]
         }
     }'
+
+# The largest night once more, its reading thread sampled each second:
+# the bytes it has read (rchar of /proc/PID/task/PID/io: the night, and
+# the tool files at the start) against its CPU seconds (utime and stime
+# of /proc/PID/task/PID/stat).  Were it slowed by the night's size, it
+# would read fewer MB a CPU second in the last third than in the first.
+echo
+echo "== the reading thread through the night of $largest episodes, each second:"
+echo "== MB of the night it read a CPU second"
+rm -f "$dir"/*.db "$dir"/*.db-wal "$dir"/*.db-shm
+sync
+"$REPLAY" --quiet --db "$dir/replay.db" "$dir/night-$largest" 2>/dev/null &
+pid=$!
+: > "$dir/samples"
+while sleep 1 && kill -0 "$pid" 2>/dev/null; do
+    { r=$(awk '$1 == "rchar:" { print $2 }' "/proc/$pid/task/$pid/io") &&
+        c=$(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pid/task/$pid/stat") &&
+        echo "$r $c" >> "$dir/samples"; } 2>/dev/null || break
+done
+wait "$pid"
+awk -v tick="$(getconf CLK_TCK)" '
+    # an interval counts while the thread read; the end of a night, when
+    # it waits for the writer, does not
+    NR > 1 && $1 > r && $2 > c { k++; mb[k] = ($1 - r) / 1e6; cpu[k] = ($2 - c) / tick }
+    { r = $1; c = $2 }
+    function rate(from, to,    i, m, t) {
+        for (i = from; i <= to; i++) { m += mb[i]; t += cpu[i] }
+        return m / t
+    }
+    END {
+        if (k < 6) {
+            print "(too short to sample: a night of a few seconds or more is needed)"
+            exit
+        }
+        for (i = 1; i <= k; i++) printf "%s%.0f", (i > 1 ? " " : ""), mb[i] / cpu[i]
+        print ""
+        third = int(k / 3); a = rate(1, third); z = rate(k - third + 1, k)
+        printf "first third %.0f MB a CPU second, last third %.0f: %+.1f%%\n", a, z, 100 * (z / a - 1)
+    }' "$dir/samples"
 
 n=${BENCH_SHARDS:-$(echo "$sizes" | tr ' ' '\n' | sort -n | tail -1)}
 night=$dir/night-$n
