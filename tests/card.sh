@@ -10,7 +10,7 @@ tmpdir
 # tool files copied beside the test's transcripts may be read
 TASKREPLAY_TOOLS_DIR=${TASKREPLAY_TOOLS_DIR:+$TASKREPLAY_TOOLS_DIR:}$TEST_TMP
 export TASKREPLAY_TOOLS_DIR
-command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+need_cmd sqlite3
 CARD=${CARD:-$(dirname "$REPLAY")/../report/card}
 [ -x "$CARD" ] || { echo "ERROR: no card program at $CARD" >&2; exit 99; }
 export SOURCE_DATE_EPOCH=1790000000

@@ -135,7 +135,10 @@ browse() { # browse NAME ARGS...: chromium on $T/NAME.html
         --proxy-server=http://127.0.0.1:9 --enable-logging=stderr --v=0 \
         --user-data-dir="$T/chromium-$b_name-$#" "$@" "file://$T/$b_name.html"
 }
-if [ -z "$chromium" ]; then
+if [ -z "$chromium" ] && [ -n "${TASKREPLAY_TEST_STRICT:-}" ]; then
+    echo "FAIL: no chromium to draw the pages (./quickstart test installs it)"
+    fail=$((fail + 1))
+elif [ -z "$chromium" ]; then
     echo "note: no chromium (apt-get install chromium): the pages are not drawn"
 else
     for page in sloppy cmp hostile; do

@@ -6,8 +6,8 @@ set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 need_replay
 tmpdir
-command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
-command -v timeout >/dev/null || { echo "SKIP: needs timeout"; exit 77; }
+need_cmd sqlite3
+need_cmd timeout coreutils
 export SOURCE_DATE_EPOCH=1790000000
 # the samples' tool files may be read; the tool-path cases unset this
 TASKREPLAY_TOOLS_DIR=$TOP_SRCDIR/samples/tools

@@ -3,13 +3,45 @@
 # make check provides REPLAY, PYTHON3, TOP_SRCDIR and CORPUS.  Exit statuses
 # follow automake: 0 pass, 1 fail, 77 skip, 99 hard error.
 
-# Exit 77 unless $PYTHON3 names a python with PyYAML.
+# lack WHAT: this test cannot run without WHAT.  A skip (77), except under
+# ./quickstart test (TASKREPLAY_TEST_STRICT=1), which installs everything
+# the tests use: there a skip would hide a broken install, so it fails (99).
+lack() {
+    if [ -n "${TASKREPLAY_TEST_STRICT:-}" ]; then
+        echo "ERROR: needs $1 (./quickstart test installs it)"
+        exit 99
+    fi
+    echo "SKIP: needs $1"
+    exit 77
+}
+
+# need_cmd CMD [PACKAGE]: lack CMD (Debian's PACKAGE) unless it is on PATH.
+need_cmd() {
+    command -v "$1" >/dev/null 2>&1 ||
+        lack "$1 (Debian: apt-get install ${2:-$1})"
+}
+
+# Needs $PYTHON3 to name a python with PyYAML.
 skip_unless_python() {
     if [ -z "${PYTHON3:-}" ] || ! "$PYTHON3" -c 'import yaml' 2>/dev/null
     then
-        echo "SKIP: needs python3 with PyYAML (PYTHON3='${PYTHON3:-}')"
-        exit 77
+        lack "python3 with PyYAML (PYTHON3='${PYTHON3:-}'; Debian: python3-yaml)"
     fi
+}
+
+# mcp_node: sets NODE to the Node.js the MCP test clients of tests/mcp run
+# on: the one `npm ci` installs there from the lock file's pins
+# (node_modules/.bin/node), else node on PATH; lacks it unless it meets
+# the `engines` of every package the lock installs (tests/mcp/engines.mjs).
+mcp_node() {
+    mn_dir=$TOP_SRCDIR/tests/mcp
+    NODE=$mn_dir/node_modules/.bin/node
+    if [ ! -x "$NODE" ]; then
+        NODE=$(command -v node) ||
+            lack "Node.js for the MCP clients (npm ci in tests/mcp installs the pinned one)"
+    fi
+    mn_why=$("$NODE" "$mn_dir/engines.mjs" 2>&1) ||
+        lack "a Node.js the MCP clients accept: $(printf '%s' "$mn_why" | head -n 1)"
 }
 
 # Exit 99 unless $REPLAY is a program.

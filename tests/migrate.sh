@@ -15,7 +15,7 @@ set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 need_replay
 tmpdir
-command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+need_cmd sqlite3
 : "${CARD:?}"
 export SOURCE_DATE_EPOCH=1764720000
 dir=$TOP_SRCDIR/tests/migrate

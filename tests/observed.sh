@@ -12,7 +12,7 @@ set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 need_replay
 tmpdir
-command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+need_cmd sqlite3
 : "${CARD:?}"
 export SOURCE_DATE_EPOCH=1790000000
 golds=$TOP_SRCDIR/tests/observed

@@ -5,7 +5,7 @@ set -u
 need_replay
 tmpdir
 CARD=${CARD:-$(dirname "$REPLAY")/../report/card}
-command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+need_cmd sqlite3
 export SOURCE_DATE_EPOCH=1790000000
 shop=$TOP_SRCDIR/samples/tools/shop.json
 pass=0 fail=0

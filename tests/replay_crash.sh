@@ -12,7 +12,7 @@ set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 need_replay
 tmpdir
-command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+need_cmd sqlite3
 export SOURCE_DATE_EPOCH=1790000000
 mkdir -p "$TEST_TMP/w/night" && cp -R "$TOP_SRCDIR/samples/tools" "$TEST_TMP/w/" &&
     cat "$TOP_SRCDIR"/samples/night/*.jsonl > "$TEST_TMP/night.jsonl" || exit 99

@@ -12,7 +12,7 @@ tmpdir
 # tool files copied beside the test's transcripts may be read
 TASKREPLAY_TOOLS_DIR=${TASKREPLAY_TOOLS_DIR:+$TASKREPLAY_TOOLS_DIR:}$TEST_TMP
 export TASKREPLAY_TOOLS_DIR
-[ -x /usr/bin/time ] || { echo "SKIP: needs /usr/bin/time (Debian: time)"; exit 77; }
+[ -x /usr/bin/time ] || lack "/usr/bin/time (Debian: apt-get install time)"
 pass=0 fail=0
 mkdir -p "$TEST_TMP/n" && cp -R "$TOP_SRCDIR/samples/tools" "$TEST_TMP/" || exit 99
 

@@ -11,7 +11,7 @@ set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 need_replay
 tmpdir
-command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+need_cmd sqlite3
 export SOURCE_DATE_EPOCH=1790000000
 night=${NIGHT:-$TOP_SRCDIR/samples/night}
 pass=0 fail=0

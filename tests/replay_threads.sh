@@ -16,7 +16,7 @@ tmpdir
 # tool files copied beside the test's transcripts may be read
 TASKREPLAY_TOOLS_DIR=${TASKREPLAY_TOOLS_DIR:+$TASKREPLAY_TOOLS_DIR:}$TEST_TMP
 export TASKREPLAY_TOOLS_DIR
-command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+need_cmd sqlite3
 export SOURCE_DATE_EPOCH=1790000000
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }

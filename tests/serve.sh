@@ -24,7 +24,7 @@ set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 need_replay
 skip_unless_python
-command -v sqlite3 >/dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+need_cmd sqlite3
 tmpdir
 golds=$TOP_SRCDIR/tests/serve
 pass=0 fail=0

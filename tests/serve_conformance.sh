@@ -4,16 +4,16 @@
 # tests/mcp/conformance-expected-failures.txt fail (each with its reason
 # there); an unexpected failure, a listed scenario that passes, or a listed
 # name the suite does not have fails this test.
-# Needs node and `npm ci` in tests/mcp (./quickstart test runs it).
+# Needs `npm ci` in tests/mcp (./quickstart test runs it), which installs
+# the clients and the Node.js they run on (tests/lib.sh, mcp_node).
 set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 need_replay
-command -v node >/dev/null 2>&1 || { echo "SKIP: needs node"; exit 77; }
+mcp_node
 mcp=$TOP_SRCDIR/tests/mcp
 suite=$mcp/node_modules/@modelcontextprotocol/conformance/dist/index.js
 if [ ! -f "$suite" ]; then
-    echo "SKIP: no conformance suite in tests/mcp/node_modules; run npm ci in tests/mcp"
-    exit 77
+    lack "the conformance suite in tests/mcp/node_modules (npm ci in tests/mcp)"
 fi
 tmpdir
 cd "$TEST_TMP" || exit 99
@@ -31,9 +31,9 @@ url=$(sed -n 's/^replay serve: listening on //p' serve.err)
 [ -n "$url" ] || { cat serve.err; exit 99; }
 
 # each request may wait 60 s in the suite: a hung server must not hang CI
-timeout 600 node "$suite" server --url "$url" --suite all -o out > suite.log 2>&1
+timeout 600 "$NODE" "$suite" server --url "$url" --suite all -o out > suite.log 2>&1
 [ $? -eq 124 ] && { tail -n 20 suite.log; echo "FAIL: the suite did not end in 600 s"; exit 1; }
-node "$suite" list --server | sed -n 's/^ *- //p' | sort > known.txt
+"$NODE" "$suite" list --server | sed -n 's/^ *- //p' | sort > known.txt
 # the suite's own verdict per scenario, from its summary
 sed -n '/=== SUMMARY ===/,$p' suite.log |
     sed -n 's/^\(.\) \([a-z0-9-]*\): .*/\1 \2/p' > verdicts.txt
@@ -45,6 +45,11 @@ sed -n 's/^✓ //p' verdicts.txt | sort > passed.txt
 fail=0
 ran=$(wc -l < verdicts.txt)
 total=$(wc -l < known.txt)
+if [ "$total" -eq 0 ]; then
+    echo "FAIL: the suite lists no scenario on $NODE; its first lines:"
+    head -n 5 suite.log
+    exit 1
+fi
 check_eq "scenarios run (of those the suite lists)" "$total" "$ran" || fail=1
 for s in $(comm -23 failed.txt expected.txt); do
     echo "FAIL: unexpected failure: $s:"

@@ -8,16 +8,16 @@
 #    each answered as 50 `replay sim` runs one after another answer the
 #    same calls, the transcript replayed the same way; seed and arm chosen
 #    by the endpoint's query; an open session written "stopped" on SIGTERM.
-# Needs node and `npm ci` in tests/mcp (./quickstart test runs it).
+# Needs `npm ci` in tests/mcp (./quickstart test runs it), which installs
+# the clients and the Node.js they run on (tests/lib.sh, mcp_node).
 set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 need_replay
-command -v node >/dev/null 2>&1 || { echo "SKIP: needs node"; exit 77; }
-command -v sqlite3 >/dev/null 2>&1 || { echo "SKIP: needs sqlite3"; exit 77; }
+mcp_node
+need_cmd sqlite3
 mcp=$TOP_SRCDIR/tests/mcp
 if [ ! -d "$mcp/node_modules/@modelcontextprotocol/sdk" ]; then
-    echo "SKIP: no MCP SDK in tests/mcp/node_modules; run npm ci in tests/mcp"
-    exit 77
+    lack "the MCP SDK in tests/mcp/node_modules (npm ci in tests/mcp)"
 fi
 tmpdir
 case $REPLAY in /*) ;; *) REPLAY=$(pwd)/$REPLAY ;; esac
@@ -29,7 +29,7 @@ for f in shop.json shop-mcp.json shop-openapi.yaml; do
     cp "$TOP_SRCDIR/samples/tools/$f" "$TEST_TMP/$f" || exit 99
 done
 cd "$TEST_TMP" || exit 99
-timeout 300 node "$mcp/sdk_client.mjs" --work "$TEST_TMP" \
+timeout 300 "$NODE" "$mcp/sdk_client.mjs" --work "$TEST_TMP" \
     shop.json shop-mcp.json shop-openapi.yaml
 status=$?
 if [ "$status" -eq 124 ]; then
