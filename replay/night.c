@@ -82,6 +82,7 @@ struct episode {
     size_t ncalls, cap;
     unsigned long nlines;
     unsigned diverged;
+    unsigned compared; /* calls with an answer logged */
     const char *status, *final;
     const char *file; /* of the episode line */
     unsigned long line;
@@ -712,7 +713,8 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     row->side_effects = v.side_effects;
     row->duplicate_writes = v.duplicates;
     row->errors = errors;
-    row->diverged = ep->diverged;
+    /* no answer logged, nothing compared: no count, not 0 */
+    row->diverged = ep->compared ? (int)ep->diverged : -1;
     if (!row->arm || !row->content_xxh3) {
         ep_done(n, ep);
         return nomem(e);
@@ -1097,6 +1099,7 @@ static int on_call(night *n, const char *file, unsigned long line,
     c->dial = n->r.event >= 0 ? knob_name(ep->t->events[n->r.event].dial)
                               : NULL;
     err ce;
+    ep->compared += tl->answer != NULL;
     if (tl->answer && tl->answer_len == n->r.answer.len &&
         memcmp(tl->answer_text, n->r.answer.data, n->r.answer.len) == 0) {
         /* written as replayed, byte for byte: the replayed answer is

@@ -17,7 +17,8 @@
 --
 -- Figures that only a replay against a task can give (a replayed answer,
 -- an effect, reached, pass...) are NULL, never 0, where there was nothing
--- to judge: for a call, NULL diverged means that no answer was logged.
+-- to judge: for a call, NULL diverged means that no answer was logged;
+-- for an episode, that none of its calls had one (nothing was compared).
 
 -- What wrote this database.  schema_version is checked on every open: an
 -- older version is migrated (in one transaction; replay and card say
@@ -98,6 +99,8 @@ CREATE TABLE IF NOT EXISTS episode_rows (
     err_rate_limited      INTEGER,
     unfinished       INTEGER NOT NULL,  -- no end line
     diverged         INTEGER,           -- calls whose logged answer differs from the replay
+                                        -- (of those with one logged); NULL when no call
+                                        -- had an answer logged: nothing was compared
     success          INTEGER,           -- the end line's "success" (the harness's verdict)
     reward           REAL,              -- the end line's "reward"
     status           TEXT,              -- the end line's "status"

@@ -960,7 +960,10 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
     for (int c = 0; c < 6; c++)
         figure(s, h, i++, ep, ep->err_by_code[c]);
     held_int(s, h, i++, ep->unfinished);
-    figure(s, h, i++, ep, ep->diverged);
+    if (ep->diverged < 0)
+        held_null(s, h, i++);
+    else
+        figure(s, h, i++, ep, (unsigned long long)ep->diverged);
     held_maybe_int(s, h, i++, ep->success);
     if (ep->has_reward) {
         sqlite3_bind_double(s, i, ep->reward);

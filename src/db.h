@@ -56,7 +56,9 @@ typedef struct db_episode {
     unsigned calls, reached, pass, side_effects, duplicate_writes, errors;
     unsigned err_by_code[6]; /* enum sim_error order */
     int unfinished;
-    unsigned diverged;
+    int diverged;   /* calls whose logged answer differs from the replayed
+                       one; -1 (NULL) when no call had an answer logged:
+                       nothing was compared, so no count can be given */
     int success;    /* -1: not given (NULL) */
     int has_reward; /* 0: reward NULL */
     double reward;
