@@ -22,6 +22,8 @@ struct walk {
     buf *out;
     err *e;
     size_t written; /* values written so far, for DOC_MAX_EXPANDED */
+    int loose;      /* canon_append_loose: NaN, infinities and lone
+                       surrogates written, not refused */
 };
 
 static int fail_at(struct walk *w, const value *v, const path_seg *where,
@@ -68,25 +70,12 @@ static const unsigned char *plain_run(const unsigned char *p,
     return p;
 }
 
-int canon_write_string(buf *out, const char *s, size_t len)
+/* Appends the bytes from p to end as the inside of a JSON string: runs of
+ * bytes as they are, the others escaped as json.dumps escapes them. */
+static int put_escaped(buf *out, const unsigned char *p,
+                       const unsigned char *end)
 {
     static const char hex[] = "0123456789abcdef";
-    if (len > SIZE_MAX - 3 || buf_reserve(out, len + 2) < 0)
-        return -1;
-    const unsigned char *p = (const unsigned char *)s, *end = p + len;
-    const unsigned char *first = plain_run(p, end);
-    if (first == end) { /* most strings: nothing to escape, room made */
-        char *d = out->data + out->len;
-        d[0] = '"';
-        if (len)
-            memcpy(d + 1, s, len);
-        d[len + 1] = '"';
-        d[len + 2] = '\0';
-        out->len += len + 2;
-        return 0;
-    }
-    if (buf_putc(out, '"') < 0)
-        return -1;
     for (;;) {
         /* A run of bytes written as they are, then one escaped. */
         const unsigned char *run = p;
@@ -94,7 +83,7 @@ int canon_write_string(buf *out, const char *s, size_t len)
         if (buf_append(out, run, (size_t)(p - run)) < 0)
             return -1;
         if (p == end)
-            break;
+            return 0;
         unsigned char c = *p++;
         char esc[7] = {'\\', 0, 0, 0, 0, 0, 0};
         size_t n = 2;
@@ -115,6 +104,48 @@ int canon_write_string(buf *out, const char *s, size_t len)
         if (buf_append(out, esc, n) < 0)
             return -1;
     }
+}
+
+int canon_write_string(buf *out, const char *s, size_t len)
+{
+    if (len > SIZE_MAX - 3 || buf_reserve(out, len + 2) < 0)
+        return -1;
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    const unsigned char *first = plain_run(p, end);
+    if (first == end) { /* most strings: nothing to escape, room made */
+        char *d = out->data + out->len;
+        d[0] = '"';
+        if (len)
+            memcpy(d + 1, s, len);
+        d[len + 1] = '"';
+        d[len + 2] = '\0';
+        out->len += len + 2;
+        return 0;
+    }
+    if (buf_putc(out, '"') < 0 || put_escaped(out, p, end) < 0)
+        return -1;
+    return buf_putc(out, '"') < 0 ? -1 : 0;
+}
+
+/* A string that may hold lone surrogates (kept as ED A0..BF xx, which no
+ * UTF-8 character begins with) as a JSON string: each surrogate as its
+ * escape (\ud800 for U+D800), the rest as canon_write_string writes it. */
+static int put_loose_string(buf *out, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    if (buf_putc(out, '"') < 0)
+        return -1;
+    for (const unsigned char *q = p; q < end; q++) {
+        if (q[0] != 0xED || end - q < 3 || q[1] < 0xA0)
+            continue;
+        unsigned cp = 0xD000u | ((q[1] & 0x3Fu) << 6) | (q[2] & 0x3Fu);
+        if (put_escaped(out, p, q) < 0 || buf_printf(out, "\\u%04x", cp) < 0)
+            return -1;
+        p = q + 3;
+        q += 2;
+    }
+    if (put_escaped(out, p, end) < 0)
+        return -1;
     return buf_putc(out, '"') < 0 ? -1 : 0;
 }
 
@@ -141,6 +172,13 @@ static int refuse_surrogate(struct walk *w, const value *v,
     return fail_at(w, v, where, ERR_VALUE, msg);
 }
 
+/* What Python's json.dumps writes for a NaN or an infinity when it is
+ * allowed to (and json.loads reads back). */
+static const char *nonfinite_text(double d)
+{
+    return isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
+}
+
 static int refuse_float(struct walk *w, const value *v, const path_seg *where)
 {
     return fail_at(w, v, where, ERR_VALUE,
@@ -164,7 +202,7 @@ static int key_text(struct walk *w, struct keytext *k, const value_member *m,
     k->m = m;
     switch ((value_kind)key->kind) {
     case V_STRING:
-        if (key->flags & VF_UNENCODABLE)
+        if ((key->flags & VF_UNENCODABLE) && !w->loose)
             return refuse_surrogate(w, key, where);
         /* fall through */
     case V_INT:
@@ -181,8 +219,13 @@ static int key_text(struct walk *w, struct keytext *k, const value_member *m,
         k->len = key->u.b ? 4 : 5;
         return 0;
     case V_FLOAT:
-        if (!isfinite(key->u.d))
+        if (!isfinite(key->u.d) && !w->loose)
             return refuse_float(w, key, where);
+        if (!isfinite(key->u.d)) {
+            k->ptr = nonfinite_text(key->u.d);
+            k->len = strlen(k->ptr);
+            return 0;
+        }
         k->len = pyfloat_repr(key->u.d, repr);
         k->ptr = repr;
         return 0;
@@ -312,8 +355,13 @@ static int write_object(struct walk *w, const value *v, const path_seg *where,
         rc = nomem(w);
     for (size_t i = 0; i < n && rc == 0; i++) {
         path_seg seg = {where, keys[i].ptr, keys[i].len, 0};
+        int loose_key = w->loose && keys[i].m->key->kind == V_STRING &&
+                        (keys[i].m->key->flags & VF_UNENCODABLE);
         if ((i && buf_putc(w->out, ',') < 0) ||
-            canon_write_string(w->out, keys[i].ptr, keys[i].len) < 0 ||
+            (loose_key
+                 ? put_loose_string(w->out, keys[i].ptr, keys[i].len)
+                 : canon_write_string(w->out, keys[i].ptr, keys[i].len)) <
+                0 ||
             buf_putc(w->out, ':') < 0) {
             rc = nomem(w);
             break;
@@ -352,13 +400,19 @@ static int write_value(struct walk *w, const value *v, const path_seg *where,
         rc = buf_append(w->out, v->u.str.ptr, v->u.str.len);
         break;
     case V_FLOAT:
-        if (!isfinite(v->u.d))
+        if (!isfinite(v->u.d) && !w->loose)
             return refuse_float(w, v, where);
-        rc = buf_append(w->out, tmp, pyfloat_repr(v->u.d, tmp));
+        rc = isfinite(v->u.d)
+                 ? buf_append(w->out, tmp, pyfloat_repr(v->u.d, tmp))
+                 : buf_puts(w->out, nonfinite_text(v->u.d));
         break;
     case V_STRING:
-        if (v->flags & VF_UNENCODABLE)
+        if ((v->flags & VF_UNENCODABLE) && !w->loose)
             return refuse_surrogate(w, v, where);
+        if (v->flags & VF_UNENCODABLE) {
+            rc = put_loose_string(w->out, v->u.str.ptr, v->u.str.len);
+            break;
+        }
         /* fall through */
     case V_TIMESTAMP:
         rc = canon_write_string(w->out, v->u.str.ptr, v->u.str.len);
@@ -383,9 +437,9 @@ static int write_value(struct walk *w, const value *v, const path_seg *where,
     return rc < 0 ? nomem(w) : 0;
 }
 
-int canon_append(buf *out, const value *v, err *e)
+static int append(buf *out, const value *v, int loose, err *e)
 {
-    struct walk w = {out, e, 0};
+    struct walk w = {out, e, 0, loose};
     size_t at = out->len;
     if (write_value(&w, v, NULL, 0) < 0) {
         out->len = at;
@@ -394,6 +448,16 @@ int canon_append(buf *out, const value *v, err *e)
         return -1;
     }
     return 0;
+}
+
+int canon_append(buf *out, const value *v, err *e)
+{
+    return append(out, v, 0, e);
+}
+
+int canon_append_loose(buf *out, const value *v, err *e)
+{
+    return append(out, v, 1, e);
 }
 
 int canon_write(buf *out, const value *v, err *e)

@@ -22,6 +22,17 @@ int canon_write(buf *out, const value *v, err *e);
 /* The same text, appended to what out holds (kept as it was on failure). */
 int canon_append(buf *out, const value *v, err *e);
 
+/* The same text, appended, but for what canonical JSON refuses and a JSON
+ * reader still reads back as the same value: NaN, an infinity (written
+ * NaN, Infinity, -Infinity, as json.dumps writes them when allowed to)
+ * and a string holding a lone surrogate (each surrogate written as its
+ * escape, \ud800 for U+D800).  Python's json.loads and json_load read
+ * the text back as the tree written.  Still refused: binary data, sets,
+ * two keys that become one (none of which JSON input holds), and the
+ * limits.  For a record of what someone else sent (a transcript's call
+ * line), which must be one line of our own writing. */
+int canon_append_loose(buf *out, const value *v, err *e);
+
 /* Appends s as a JSON string (quotes, escapes of json.dumps). */
 int canon_write_string(buf *out, const char *s, size_t len);
 

@@ -10,6 +10,7 @@
 #include <wchar.h>
 
 #include "canon.h"
+#include "json_load.h"
 #include "unit.h"
 
 static value *str(arena *a, const char *s, size_t len)
@@ -121,6 +122,50 @@ START_TEST(unrepresentable_values_are_refused)
     assert_refused(obj(a, 2, twice), "$",
                    "two keys become one: the integer 200 and the string "
                    "\"200\" are both written \"200\"; rename or remove one");
+    arena_free(a);
+}
+END_TEST
+
+/* The loose writer: what canonical JSON refuses and a reader reads back,
+ * written as json.dumps(allow_nan=True, ensure_ascii=False) writes it,
+ * but a lone surrogate as its escape (UTF-8 cannot carry it); the text
+ * read back by json_load and written again is the same text. */
+START_TEST(loose_writes_what_readers_read_back)
+{
+    arena *a = arena_new();
+    value *lone = str(a, "a\xed\xa0\x80\n\xed\xbf\xbfz\xc3\xa9", 11);
+    lone->flags = VF_UNENCODABLE;
+    value *key = str(a, "\xed\xb0\x80k", 4);
+    key->flags = VF_UNENCODABLE;
+    value *kv[] = {str(a, "nan", 3), num(a, NAN),
+                   str(a, "inf", 3), num(a, INFINITY),
+                   str(a, "minus", 5), num(a, -INFINITY),
+                   str(a, "s", 1), lone,
+                   key, num(a, 1.5),
+                   num(a, NAN), str(a, "float key", 9)};
+    static const char want[] =
+        "{\"NaN\":\"float key\",\"inf\":Infinity,\"minus\":-Infinity,"
+        "\"nan\":NaN,\"s\":\"a\\ud800\\n\\udfffz\xc3\xa9\",\"\\udc00k\":1.5}";
+    buf out = BUF_INIT, again = BUF_INIT;
+    err e;
+    ck_assert_int_eq(canon_append_loose(&out, obj(a, 6, kv), &e), 0);
+    ck_assert_str_eq(out.data, want);
+    /* strict, the same tree is refused */
+    ck_assert_int_eq(canon_append(&again, obj(a, 6, kv), &e), -1);
+    value *back = NULL;
+    ck_assert_int_eq(json_load(&back, a, out.data, out.len, &e), 0);
+    ck_assert_int_eq(canon_append_loose(&again, back, &e), 0);
+    ck_assert_str_eq(again.data, want);
+    /* what needs neither is the canonical text */
+    buf_reset(&out);
+    buf_reset(&again);
+    value *plain[] = {str(a, "b", 1), num(a, 0.1), str(a, "a", 1),
+                      str(a, "\x01\"", 2)};
+    ck_assert_int_eq(canon_append_loose(&out, obj(a, 2, plain), &e), 0);
+    ck_assert_int_eq(canon_append(&again, obj(a, 2, plain), &e), 0);
+    ck_assert_str_eq(out.data, again.data);
+    buf_free(&out);
+    buf_free(&again);
     arena_free(a);
 }
 END_TEST
@@ -311,6 +356,7 @@ Suite *canon_suite(void)
     tcase_add_test(tc, large_objects_sort_and_collide);
     tcase_add_test(tc, scalars_and_keys_as_text);
     tcase_add_test(tc, unrepresentable_values_are_refused);
+    tcase_add_test(tc, loose_writes_what_readers_read_back);
     suite_add_tcase(s, tc);
 
     /* buf has no suite of its own: the writer is its main user. */
