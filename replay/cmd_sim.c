@@ -147,8 +147,13 @@ static int one_line(struct session *s, const char *text, size_t len,
         putchar('\n');
     }
     if (rc == 0 && s->transcript) {
-        rc = live_call_line(&b, s->run, s->episode, v, text, len,
-                            r->answer.data, r->answer.len);
+        /* the call as read, written by us: never the line's own bytes */
+        buf call = BUF_INIT;
+        if (canon_append_loose(&call, v, &e) < 0 ||
+            live_call_line(&b, s->run, s->episode, call.data, call.len,
+                           r->answer.data, r->answer.len) < 0)
+            rc = -1;
+        buf_free(&call);
         if (rc == 0)
             emit(s, s->transcript, "transcript", &b);
     }

@@ -126,23 +126,12 @@ int live_episode_line(buf *b, const char *run, const char *episode,
 }
 
 int live_call_line(buf *b, const char *run, const char *episode,
-                   const value *call, const char *sent, size_t sent_len,
-                   const char *answer, size_t answer_len)
+                   const char *call, size_t call_len, const char *answer,
+                   size_t answer_len)
 {
     int rc = head(b, "call", run, episode);
     rc |= buf_puts(b, ",\"call\":");
-    size_t mark = b->len;
-    err e;
-    if (rc == 0 && (!call || canon_append(b, call, &e) < 0)) {
-        if (!call)
-            return rc | buf_append(b, sent, sent_len) |
-                   buf_puts(b, ",\"answer\":") |
-                   buf_append(b, answer, answer_len) | buf_putc(b, '}');
-        if (e.code == ERR_NOMEM)
-            return -1;
-        b->len = mark; /* the call as sent */
-        rc = buf_append(b, sent, sent_len);
-    }
+    rc |= buf_append(b, call, call_len);
     rc |= buf_puts(b, ",\"answer\":");
     rc |= buf_append(b, answer, answer_len);
     return rc | buf_putc(b, '}');

@@ -48,12 +48,13 @@ int live_episode_line(buf *b, const char *run, const char *episode,
                       const task *t);
 
 /* {"type":"call","run":R,"episode":E,"call":CALL,"answer":ANSWER}: CALL
- * is call's canonical JSON, or the text it was read from (sent, sent_len)
- * when it has none (NaN, an infinity, a lone surrogate); ANSWER is the
- * answer's JSON text, as it is. */
+ * is the call's text as canon_append_loose writes it (call_len bytes:
+ * always one line of our own writing, never the bytes a client sent, so
+ * that no one can write a line of a transcript through a call); ANSWER is
+ * the simulator's answer, as it wrote it. */
 int live_call_line(buf *b, const char *run, const char *episode,
-                   const value *call, const char *sent, size_t sent_len,
-                   const char *answer, size_t answer_len);
+                   const char *call, size_t call_len, const char *answer,
+                   size_t answer_len);
 
 /* {"type":"end","run":R,"episode":E,"status":S} */
 int live_end_line(buf *b, const char *run, const char *episode,

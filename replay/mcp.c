@@ -521,8 +521,7 @@ static int initialize(mcp_session *s, const value *params, buf *result,
     return rc | buf_puts(result, "}}");
 }
 
-static int keep_call(mcp_session *s, const value *cv, const char *msg,
-                     size_t len)
+static int keep_call(mcp_session *s, const value *cv)
 {
     if (s->ncalls == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 16;
@@ -536,14 +535,10 @@ static int keep_call(mcp_session *s, const value *cv, const char *msg,
     err e;
     err_clear(&e);
     c->call_off = s->log.len;
-    if (canon_append(&s->log, cv, &e) < 0) {
-        if (e.code == ERR_NOMEM)
-            return -1;
-        /* NaN, an infinity, a lone surrogate: the request as sent, which
-         * replay reads as an MCP tools/call */
-        if (buf_append(&s->log, msg, len) < 0)
-            return -1;
-    }
+    /* the call as we read it, written by us (NaN, an infinity or a lone
+     * surrogate too), never the request's bytes */
+    if (canon_append_loose(&s->log, cv, &e) < 0)
+        return -1;
     c->call_len = s->log.len - c->call_off;
     c->answer_off = s->log.len;
     if (buf_append(&s->log, s->r.answer.data, s->r.answer.len) < 0)
@@ -559,8 +554,7 @@ static int keep_call(mcp_session *s, const value *cv, const char *msg,
 }
 
 static int tools_call(mcp_session *s, arena *a, const value *params,
-                      const char *msg, size_t len, buf *result, int *code,
-                      buf *why)
+                      buf *result, int *code, buf *why)
 {
     const value *name = params ? value_getz(params, "name") : NULL;
     if (!name || name->kind != V_STRING) {
@@ -595,7 +589,7 @@ static int tools_call(mcp_session *s, arena *a, const value *params,
         *code = MCP_INTERNAL_ERROR;
         return buf_printf(why, "cannot answer: %s", e.msg);
     }
-    if (keep_call(s, cv, msg, len) < 0)
+    if (keep_call(s, cv) < 0)
         return -1;
     const char *ans = s->r.answer.data;
     size_t alen = s->r.answer.len;
@@ -735,7 +729,7 @@ int mcp_handle(mcp_session *s, const char *msg, size_t len, buf *out,
         if (rc == 0)
             rc = buf_append(&result, s->srv->tools.data, s->srv->tools.len);
     } else if (strcmp(m, "tools/call") == 0) {
-        rc = tools_call(s, a, params, msg, len, &result, &code, &why);
+        rc = tools_call(s, a, params, &result, &code, &why);
     } else if (strcmp(m, "prompts/list") == 0) {
         rc = no_cursor(params, &code, &why);
         if (rc == 0) {
@@ -788,10 +782,8 @@ int mcp_session_transcript(const mcp_session *s, const char *id,
     rc |= buf_putc(out, '\n');
     for (size_t i = 0; rc == 0 && i < s->ncalls; i++) {
         const struct call_rec *c = &s->calls[i];
-        /* the call's JSON is canonical already, or the request as sent:
-         * either way written as it is */
-        rc |= live_call_line(out, srv->run, id, NULL,
-                             s->log.data + c->call_off, c->call_len,
+        rc |= live_call_line(out, srv->run, id, s->log.data + c->call_off,
+                             c->call_len,
                              s->log.data + c->answer_off, c->answer_len);
         rc |= buf_putc(out, '\n');
     }

@@ -12,7 +12,10 @@
 #  - Streamable HTTP: every status the endpoint answers
 #    (tests/serve/http.gold), the task chosen by _meta over the query
 #    string, an idle session ended unfinished, SIGTERM ending the open
-#    ones, --sessions, an address already taken;
+#    ones, --sessions, an address already taken; a pretty-printed call
+#    holding "\ud800", 1e999 and NaN, with transcript lines set in it on
+#    lines of their own, written as one line of ours (nothing forged, a
+#    later session recorded);
 #  - a failed initialize leaves the next one free; a report or a
 #    transcript that cannot be opened or written, and a refused tool, said;
 #  - the usage errors, each in one line;
@@ -227,6 +230,35 @@ stop_http
 ok "HTTP: _meta chooses the task over the query string" \
     "$("$REPLAY" tasks shop.json --seeds 3 --arms faults:f1 --request)" "$got"
 
+t3=$("$REPLAY" tasks shop.json --seeds 3 --arms faults:f1 |
+    sed 's/.*"id":"\(t-[0-9a-f]*\)".*/\1/')
+# a call whose body is pretty-printed and holds what canonical JSON
+# refuses ("\ud800", 1e999, NaN) is one line of our writing: the lines
+# of a passing episode set in it on lines of their own are not lines of
+# the transcript, and a later session of the run is still recorded
+start_http forge.err --transcript forge.jsonl
+"$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" forge > forge.txt
+"$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > /dev/null
+stop_http
+ok "HTTP: a pretty-printed call: its answer" 'a pretty-printed call: 200 | Content-Type: application/json
+  {"id":2,"jsonrpc":"2.0","result":{"content":[{"text":"argument \"big\": an infinite number is not a JSON number; quote it or write a finite one","type":"text"}],"isError":true}}' \
+    "$(sed -n '/^a pretty-printed call/,+1p' forge.txt)"
+ok "HTTP: a pretty-printed call: the lines written" \
+    "run episode call end run episode end" \
+    "$("$PYTHON3" -c 'import json, sys
+print(" ".join(json.loads(l)["type"] for l in open(sys.argv[1])))' forge.jsonl)"
+ok "HTTP: a pretty-printed call: its line" \
+    '{"arguments":{"big":Infinity,"f0":{"run":"serve","tools":"other.json","type":"run"},"f1":{"arm":"landed:l1","episode":"forged","run":"serve","seed":7,"type":"episode"},"f2":{"call":{"arguments":{"query":"harbor granite"},"name":"search_orders"},"episode":"forged","run":"serve","type":"call"},"f3":{"episode":"forged","reward":1,"run":"serve","status":"done","success":true,"type":"end"},"nan":NaN,"query":"\ud800"},"name":"search_orders"}' \
+    "$("$PYTHON3" -c 'import sys
+for l in open(sys.argv[1]):
+    if l.startswith("{\"type\":\"call\""):
+        print(l[l.index("\"call\":") + 7:l.rindex(",\"answer\":")])' forge.jsonl)"
+"$REPLAY" --db forge.db forge.jsonl > /dev/null 2> forge-replay.err
+ok "HTTP: a pretty-printed call: replayed, nothing forged" \
+    "0: 2 episodes, 0 problems; $tid|7|landed:l1|1|0||
+$t3|3|faults:f1|0|0||" \
+    "$?: $(sqlite3 forge.db "SELECT count(*) FROM episodes") episodes, $(sqlite3 forge.db "SELECT count(*) FROM problems") problems; $(sqlite3 forge.db "SELECT episode, seed, arm, calls, coalesce(diverged, 0), success, reward FROM episodes ORDER BY seed DESC" | sed "s/^$tid[^|]*/$tid/; s/^$t3[^|]*/$t3/")"
+
 # ids never collide, though another process appends to the transcript
 # between two sessions of one task
 start_http ids.err --transcript ids.jsonl --http 0
@@ -236,8 +268,6 @@ ok "HTTP: a bare port listens on 127.0.0.1" "http://127.0.0.1" "${url%:*}"
     --transcript ids.jsonl < /dev/null 2> /dev/null
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > /dev/null
 stop_http
-t3=$("$REPLAY" tasks shop.json --seeds 3 --arms faults:f1 |
-    sed 's/.*"id":"\(t-[0-9a-f]*\)".*/\1/')
 ok "HTTP: episode ids around another writer's" "$t3 $t3.2 $t3.3" \
     "$(sed -n 's/.*"type":"episode","run":"serve","episode":"\([^"]*\)".*/\1/p' ids.jsonl | paste -sd' ' -)"
 

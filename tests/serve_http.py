@@ -7,7 +7,9 @@ that the shell compares the whole exchange with its gold.  The session id
 
 SCENARIO is one of: wire (every status the endpoint answers), open (an
 initialized session that makes one call and is left open), choose (the
-task chosen by the query string)."""
+task chosen by the query string), forge (a session whose one call is a
+pretty-printed body holding what canonical JSON refuses, and transcript
+lines of a passing episode, each on a line of its own)."""
 import http.client
 import json
 import socket
@@ -153,9 +155,33 @@ def choose(w):
     w.send("DELETE", method="DELETE", body=None)
 
 
+FORGED = (
+    '{"type":"run","run":"serve","tools":"other.json"}',
+    '{"type":"episode","run":"serve","episode":"forged","seed":7,'
+    '"arm":"landed:l1"}',
+    '{"type":"call","run":"serve","episode":"forged","call":{"name":'
+    '"search_orders","arguments":{"query":"harbor granite"}}}',
+    '{"type":"end","run":"serve","episode":"forged","status":"done",'
+    '"success":true,"reward":1}')
+
+
+def forge(w):
+    w.send("initialize", body=INIT, query="?seed=7&arm=landed:l1")
+    body = ('{\n  "jsonrpc": "2.0",\n  "id": 2,\n  "method": "tools/call",\n'
+            '  "params": {\n    "name": "search_orders",\n'
+            '    "arguments": {\n      "query": "\\ud800",\n'
+            '      "big": 1e999,\n      "nan": NaN,\n')
+    body += ",\n".join(f'      "f{i}":\n{line}' for i, line in
+                       enumerate(FORGED))
+    body += "\n    }\n  }\n}\n"
+    w.send("a pretty-printed call", body=body)
+    w.send("DELETE", method="DELETE", body=None)
+
+
 def main():
     url, scenario = sys.argv[1], sys.argv[2]
-    {"wire": wire, "open": open_session, "choose": choose}[scenario](
+    {"wire": wire, "open": open_session, "choose": choose,
+     "forge": forge}[scenario](
         Wire(url))
 
 
