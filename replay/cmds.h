@@ -42,7 +42,8 @@ int load_doc(doc **d, const char *path, err *e);
 /* What a file looks like, from its first line that is not blank. */
 enum input_kind {
     LOOKS_TRANSCRIPT, /* a JSON object a line (or not sure: the lines say) */
-    LOOKS_TOOL_FILE,  /* a JSON document over many lines, or an array */
+    LOOKS_TOOL_FILE,  /* a JSON document over many lines, an array, or an
+                         object that is a tool file by its own members */
     LOOKS_DATABASE,   /* an SQLite database */
     LOOKS_NOT_JSONL   /* text whose first line does not start with '{' */
 };

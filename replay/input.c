@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "json_load.h"
 #include "utf8.h"
 
 static int read_stdin(buf *b, err *e)
@@ -69,6 +70,79 @@ const char *shown_path(const char *path)
     return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
+/* Whether the object v is a transcript line by its own shape: a top-level
+ * "type" that is one of the transcript's.  A "type" further in (a schema's
+ * "type":"object", an OpenAI tool's "type":"function") says nothing. */
+static int transcript_shaped(const value *v)
+{
+    static const char *const types[] = {"run", "episode", "call", "end"};
+    const value *t = value_getz(v, "type");
+    for (size_t i = 0; t && t->kind == V_STRING && i < 4; i++)
+        if (strcmp(t->u.str.ptr, types[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int has_kind(const value *o, const char *key, value_kind kind)
+{
+    const value *v = value_getz(o, key);
+    return v && v->kind == kind;
+}
+
+/* Whether the object v is a tool file by the members the tool reader
+ * recognises one by (tools.c): an OpenAPI or Swagger document, a "tools"
+ * list (bare, or a JSON-RPC tools/list response's "result"), a
+ * "functions" list, one MCP tool, or one OpenAI tool. */
+static int tool_file_shaped(const value *v)
+{
+    const value *result = value_getz(v, "result");
+    const value *t = value_getz(v, "type");
+    return has_kind(v, "openapi", V_STRING) ||
+           has_kind(v, "swagger", V_STRING) ||
+           has_kind(result ? result : v, "tools", V_ARRAY) ||
+           has_kind(v, "functions", V_ARRAY) ||
+           (value_getz(v, "inputSchema") && value_getz(v, "name")) ||
+           (t && t->kind == V_STRING && strcmp(t->u.str.ptr, "function") == 0);
+}
+
+/* Whether the text holds s (n bytes). */
+static int holds(const char *text, size_t len, const char *s, size_t n)
+{
+    for (size_t i = 0; i + n <= len; i++)
+        if (memcmp(text + i, s, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* A first line that is not JSON by itself: a transcript line cut short
+ * (its "type" is one of the transcript's: its problem says so), or the
+ * first line of a JSON document over many lines that opens with a tool
+ * file's member. */
+static enum input_kind looks_unparsed(const char *line, size_t len)
+{
+    static const char *const types[] = {"\"run\"", "\"episode\"",
+                                        "\"call\"", "\"end\""};
+    static const char *const tool_keys[] = {"\"openapi\"", "\"swagger\"",
+                                            "\"tools\"", "\"functions\"",
+                                            "\"inputSchema\""};
+    for (size_t i = 0; i + 6 <= len; i++) {
+        if (memcmp(line + i, "\"type\"", 6) != 0)
+            continue;
+        size_t j = i + 6;
+        while (j < len && strchr(" \t:", line[j]))
+            j++;
+        for (size_t k = 0; k < 4; k++) {
+            size_t n = strlen(types[k]);
+            if (j + n <= len && memcmp(line + j, types[k], n) == 0)
+                return LOOKS_TRANSCRIPT;
+        }
+    }
+    for (size_t k = 0; k < sizeof tool_keys / sizeof *tool_keys; k++)
+        if (holds(line, len, tool_keys[k], strlen(tool_keys[k])))
+            return LOOKS_TOOL_FILE;
+    return LOOKS_TRANSCRIPT;
+}
+
 enum input_kind input_looks(const char *line, size_t len)
 {
     static const char sqlite_magic[] = "SQLite format 3";
@@ -87,19 +161,25 @@ enum input_kind input_looks(const char *line, size_t len)
         return LOOKS_NOT_JSONL;
     if (len == 1)
         return LOOKS_TOOL_FILE; /* "{" alone: JSON over many lines */
-    /* one object on the line: a tool file when it holds tools and no type */
-    static const char *const tool_keys[] = {"\"openapi\"", "\"swagger\"",
-                                            "\"tools\"", "\"paths\"",
-                                            "\"inputSchema\""};
-    int typed = 0, tools = 0;
-    for (size_t i = 0; i + 6 <= len; i++)
-        typed |= memcmp(line + i, "\"type\"", 6) == 0;
-    for (size_t k = 0; k < sizeof tool_keys / sizeof *tool_keys; k++) {
-        size_t n = strlen(tool_keys[k]);
-        for (size_t i = 0; i + n <= len && !tools; i++)
-            tools = memcmp(line + i, tool_keys[k], n) == 0;
-    }
-    return tools && !typed ? LOOKS_TOOL_FILE : LOOKS_TRANSCRIPT;
+    /* One object on the line: what its own top-level members say.  Not
+     * sure (it is neither, or memory ran out): a transcript, whose lines
+     * then say what is wrong with each. */
+    arena *a = arena_new();
+    value *v = NULL;
+    err e;
+    enum input_kind kind;
+    if (!a)
+        kind = LOOKS_TRANSCRIPT;
+    else if (json_load(&v, a, line, len, &e) < 0)
+        kind = e.code == ERR_NOMEM ? LOOKS_TRANSCRIPT
+                                   : looks_unparsed(line, len);
+    else
+        kind = v->kind == V_OBJECT && !transcript_shaped(v) &&
+                       tool_file_shaped(v)
+                   ? LOOKS_TOOL_FILE
+                   : LOOKS_TRANSCRIPT;
+    arena_free(a);
+    return kind;
 }
 
 const char *input_not_transcript(enum input_kind kind)

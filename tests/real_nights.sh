@@ -166,6 +166,28 @@ got=$(cd "$T" && "$REPLAY" tools stale.jsonl 2>&1; echo "exit $?")
 ok "replay tools on a transcript" "stale.jsonl: it looks like a transcript (JSON Lines), not a tool file: replay FILE replays it
 exit 1" "$got"
 
+# --- a tool file on one line is one by its own top-level members, whatever
+# --- "type" its schemas hold: an MCP list, a JSON-RPC tools/list response,
+# --- an OpenAPI document; a transcript line is one by its own top-level
+# --- type (a mistyped one is a problem of the line, not a tool file)
+mkdir -p "$T/oneline"
+echo '{"tools":[{"name":"get_order","inputSchema":{"type":"object","properties":{"order_id":{"type":"string"}}}}]}' > "$T/oneline/mcp.jsonl"
+echo '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"get_order","inputSchema":{"type":"object"}}]}}' > "$T/oneline/rpc.jsonl"
+echo '{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{"/o":{"get":{"operationId":"get_order","responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}}}}}}}' > "$T/oneline/openapi.jsonl"
+echo '{"type":"rn","run":"x","tools":"shop.json"}' > "$T/oneline/typo.jsonl"
+got=$(cd "$T/oneline" && "$REPLAY" --db one.db mcp.jsonl rpc.jsonl \
+    openapi.jsonl typo.jsonl 2>&1; echo "exit $?")
+ok "tool files on one line" "replay: mcp.jsonl: it looks like a tool file, not a transcript (replay tools FILE reads a tool file; a transcript names one in its run line)
+replay: rpc.jsonl: it looks like a tool file, not a transcript (replay tools FILE reads a tool file; a transcript names one in its run line)
+replay: openapi.jsonl: it looks like a tool file, not a transcript (replay tools FILE reads a tool file; a transcript names one in its run line)
+typo.jsonl:1: unknown type \"rn\": a line's type is run, episode, call or end
+replay: 1 lines: 0 used, 0 unchanged, 1 problem, 0 blank
+replay: 0 runs; 0 episodes written (0 replaced, 0 unfinished), 0 unchanged; 0 calls; into one.db
+replay: 3 files skipped: not transcripts (see above)
+exit 1" "$got"
+ok "tool files on one line: rows" "typo.jsonl|1" \
+    "$(sqlite3 "$T/oneline/one.db" 'SELECT source_file, source_line FROM problems')"
+
 # --- a run declared again with another tool file: the line is refused,
 # --- and so is every later line of that run in that file
 mcp=$TOP_SRCDIR/samples/tools/shop-mcp.json
