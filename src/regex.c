@@ -13,7 +13,11 @@
  * Searching runs the NFA over the subject as a set of live states, one
  * code point at a time, with no backtracking: time is at most the
  * subject's length times the NFA's size, whatever the pattern, so
- * `(a*)*b` on a long run of a's costs what `ab` costs.  Lazy and greedy
+ * `(a*)*b` on a long run of a's costs what `ab` costs.  That product can
+ * still be large (20,000 states times 4 MiB), so the search counts its
+ * work, states visited and sets tested, and stops at a budget: a count,
+ * not a clock, so the same search gives up at the same place on every
+ * machine.  Lazy and greedy
  * quantifiers accept the same strings, so the lazy marker is read and
  * ignored.
  *
@@ -1293,6 +1297,7 @@ typedef struct sim {
     uint32_t *mark, *stack;
     uint32_t stamp;
     bool at_start, at_end;
+    size_t work; /* states visited and sets tested so far */
 } sim;
 
 /* Adds to list the consuming states reachable from s without consuming;
@@ -1308,6 +1313,7 @@ static bool sim_close(sim *m, uint32_t s, uint32_t *list, size_t *nlist)
     while (top) {
         uint32_t v = m->stack[--top];
         const state *st = &re->states[v];
+        m->work++;
         switch (st->kind) {
         case S_MATCH:
             return true;
@@ -1339,21 +1345,32 @@ static bool sim_close(sim *m, uint32_t s, uint32_t *list, size_t *nlist)
 
 int regex_search(const regex *re, const char *s, size_t len)
 {
+    size_t work = REGEX_SEARCH_WORK;
+    return regex_search_within(re, s, len, &work);
+}
+
+int regex_search_within(const regex *re, const char *s, size_t len,
+                        size_t *work)
+{
     const unsigned char *u = (const unsigned char *)s;
     size_t n = re->nstates;
     uint32_t local[4 * LOCAL_STATES];
-    uint32_t *work = local;
+    uint32_t *work_lists = local;
     if (n > LOCAL_STATES) {
-        work = malloc(4 * n * sizeof *work);
-        if (!work)
+        work_lists = malloc(4 * n * sizeof *work_lists);
+        if (!work_lists)
             return -1;
     }
-    uint32_t *cur = work, *nxt = work + n;
-    sim m = {re, work + 2 * n, work + 3 * n, 1, true, len == 0};
+    uint32_t *cur = work_lists, *nxt = work_lists + n;
+    sim m = {re, work_lists + 2 * n, work_lists + 3 * n, 1, true, len == 0,
+             0};
     memset(m.mark, 0, n * sizeof *m.mark);
     size_t ncur = 0, pos = 0;
     bool found = sim_close(&m, re->start, cur, &ncur);
-    while (!found && pos < len) {
+    /* The budget is looked at once per code point: a step costs at most
+     * a few times the NFA's size, so it is overshot by no more. */
+    bool gave_up = false;
+    while (!found && pos < len && !(gave_up = m.work > *work)) {
         uint32_t cp;
         int ok;
         size_t adv = utf8_next(u + pos, len - pos, &cp, &ok);
@@ -1365,6 +1382,7 @@ int regex_search(const regex *re, const char *s, size_t len)
         m.at_start = false;
         m.at_end = pos == len;
         size_t nnxt = 0;
+        m.work += ncur;
         for (size_t i = 0; i < ncur && !found; i++) {
             const state *st = &re->states[cur[i]];
             if (set_has(re, st->arg, cp))
@@ -1374,9 +1392,12 @@ int regex_search(const regex *re, const char *s, size_t len)
         cur = nxt, nxt = t;
         ncur = nnxt;
     }
-    if (work != local)
-        free(work);
-    return found;
+    if (work_lists != local)
+        free(work_lists);
+    *work = m.work >= *work ? 0 : *work - m.work;
+    if (found)
+        return 1;
+    return gave_up ? REGEX_GAVE_UP : 0;
 }
 
 /* ------------------------------------------------------------ generate */

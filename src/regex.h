@@ -37,7 +37,16 @@
  * classes match whole code points, and a byte that is not valid UTF-8 is
  * read as one U+FFFD.  The search simulates the automaton over all live
  * states at once (no backtracking), so its time is bounded by the string's
- * length times the pattern's size: `(a*)*b` cannot blow up.
+ * length times the pattern's size: `(a*)*b` cannot blow up.  That product
+ * can still be large (a pattern of 20,000 states against a string of
+ * 4 MiB), so a search also has a budget of work, counted in states visited
+ * and sets tested (REGEX_SEARCH_WORK: 2^27, about 134 million, some
+ * tenths of a second); past it, it stops and says it could not decide.
+ * The count does not depend on the machine or its load: the same search
+ * gives up, or not, everywhere.  `^[A-Za-z0-9+/]*={0,2}$` against 4 MiB
+ * (the longest line a transcript may have) takes a third of the budget;
+ * `(a{0,999}){9}x` (18,000 states, most of them live) gives up after a
+ * few thousand a's.
  *
  * Generation writes a string the pattern matches, choosing alternatives,
  * characters and repetition counts with a caller's random stream; the same
@@ -71,8 +80,19 @@ typedef struct regex_rng {
 regex *regex_compile(const char *pattern, size_t len, char *why, size_t whysize);
 
 /* 1 when the pattern matches somewhere in s, 0 when not, -1 when memory
- * runs out (possible only for patterns of more than 256 NFA states). */
+ * runs out (possible only for patterns of more than 256 NFA states),
+ * REGEX_GAVE_UP when the search passed REGEX_SEARCH_WORK without an
+ * answer (the string may match or not). */
+#define REGEX_GAVE_UP (-3)
+#define REGEX_SEARCH_WORK ((size_t)1 << 27)
 int regex_search(const regex *re, const char *s, size_t len);
+
+/* regex_search, spending from *work, the budget left to a caller that
+ * makes several searches (one schema check): *work is lowered by what
+ * this search took (to 0 when it gave up), and REGEX_GAVE_UP comes back
+ * when it ran out before an answer. */
+int regex_search_within(const regex *re, const char *s, size_t len,
+                        size_t *work);
 
 /* Appends to out a string the pattern matches (as a search: what is outside
  * ^...$ may be left empty), of code points between min_len and max_len

@@ -297,6 +297,42 @@ START_TEST(search_does_not_blow_up)
 }
 END_TEST
 
+/* A search has a budget of work (regex.h): 18,000 states, most of them
+ * live, against a long string give up, at the same place every time;
+ * within the budget the answer is as ever, and one budget can be shared
+ * by many searches. */
+START_TEST(search_gives_up_past_its_budget)
+{
+    static char s[4u << 20];
+    memset(s, 'a', sizeof s);
+    regex *big = compile_ok("(a{0,999}){9}x");
+    ck_assert_int_eq(regex_search(big, s, 20000), REGEX_GAVE_UP);
+    s[999] = 'x';
+    ck_assert_int_eq(regex_search(big, s, 1000), 1);
+    ck_assert_int_eq(regex_search(big, s, 999), 0);
+    /* spent from a caller's budget: the same string twice takes twice */
+    size_t work = REGEX_SEARCH_WORK;
+    ck_assert_int_eq(regex_search_within(big, s, 1000, &work), 1);
+    size_t once = REGEX_SEARCH_WORK - work;
+    ck_assert(once > 0);
+    ck_assert_int_eq(regex_search_within(big, s, 1000, &work), 1);
+    ck_assert_uint_eq(REGEX_SEARCH_WORK - work, 2 * once);
+    /* a budget too small for the answer gives up, and is spent */
+    work = once / 2;
+    ck_assert_int_eq(regex_search_within(big, s, 1000, &work),
+                     REGEX_GAVE_UP);
+    ck_assert_uint_eq(work, 0);
+    s[999] = 'a';
+    regex_free(big);
+    /* a plain pattern against the longest line there is: well within */
+    regex *plain = compile_ok("^[A-Za-z0-9+/]*={0,2}$");
+    work = REGEX_SEARCH_WORK;
+    ck_assert_int_eq(regex_search_within(plain, s, sizeof s, &work), 1);
+    ck_assert(REGEX_SEARCH_WORK - work < REGEX_SEARCH_WORK / 2);
+    regex_free(plain);
+}
+END_TEST
+
 typedef struct refusal {
     const char *pattern, *why;
 } refusal;
@@ -755,6 +791,7 @@ Suite *regex_suite(void)
     tcase_add_test(tc, search_ecma_where_python_differs);
     tcase_add_test(tc, search_handles_nul_bytes);
     tcase_add_test(tc, search_does_not_blow_up);
+    tcase_add_test(tc, search_gives_up_past_its_budget);
     tcase_add_test(tc, refusals_name_the_construct);
     tcase_add_test(tc, refusal_reason_fits_the_buffer);
     tcase_add_test(tc, nesting_is_capped_at_64);
