@@ -1005,13 +1005,19 @@ static int observed_call(night *n, struct episode *ep, const char *file,
     c->tool = arena_memdup(ep->a, tl->call.name, tl->call.name_len);
     c->tool_len = tl->call.name_len;
     oom |= !c->tool;
+    /* What could not be checked (schema.h's limits) is NULL, never
+     * valid, and the line is a problem that says why. */
+    char unchecked[600] = "";
     if (t) {
         c->kind = t->kind == TOOL_READ ? "read" : "write";
         int ok = observe_args(ts, t, tl->call.args, tl->call.bad_args,
                               &n->r.arguments, &n->rule, e);
         if (ok < 0)
             return -1;
-        c->arguments_valid = ok;
+        c->arguments_valid = ok == 2 ? -1 : ok;
+        if (ok == 2)
+            snprintf(unchecked, sizeof unchecked, "%.500s; arguments_valid "
+                     "is left NULL", n->rule.data);
         if (!ok) {
             c->arguments_rule = arena_text(ep->a, &n->rule);
             oom |= !c->arguments_rule;
@@ -1034,7 +1040,10 @@ static int observed_call(night *n, struct episode *ep, const char *file,
                                       &n->rule, e);
             if (fits < 0)
                 return -1;
-            c->answer_valid = fits == 2 ? -1 : fits;
+            c->answer_valid = fits >= 2 ? -1 : fits;
+            if (fits == 3 && !unchecked[0])
+                snprintf(unchecked, sizeof unchecked, "%.500s; answer_valid "
+                         "is left NULL", n->rule.data);
         }
     }
     c->source_file = intern(n, file);
@@ -1043,6 +1052,11 @@ static int observed_call(night *n, struct episode *ep, const char *file,
         return nomem(e);
     ep->ncalls++;
     ep_hash_line(ep, text, len);
+    if (unchecked[0]) {
+        ep->nlines--; /* counted once: as a problem, not as used */
+        return problem(n, file, line, tl->run, tl->episode, unchecked, text,
+                       len, e);
+    }
     return 0;
 }
 
@@ -1084,12 +1098,17 @@ static int on_call(night *n, const char *file, unsigned long line,
     if (n->r.tool) { /* checked before anything else was answered */
         c->arguments_valid = n->r.error != SIM_INVALID_ARGUMENTS;
         if (!c->arguments_valid) {
-            if (observe_args(n->runs[ep->run].ts, n->r.tool, tl->call.args,
-                             tl->call.bad_args, &n->scratch, &n->rule,
-                             e) < 0)
+            int ok = observe_args(n->runs[ep->run].ts, n->r.tool,
+                                  tl->call.args, tl->call.bad_args,
+                                  &n->scratch, &n->rule, e);
+            if (ok < 0)
                 return -1;
-            c->arguments_rule = arena_text(ep->a, &n->rule);
-            oom |= !c->arguments_rule;
+            if (ok == 2) { /* refused as not checkable: the answer says */
+                c->arguments_valid = -1;
+            } else {
+                c->arguments_rule = arena_text(ep->a, &n->rule);
+                oom |= !c->arguments_rule;
+            }
         }
     }
     c->answer = arena_text(ep->a, &n->r.answer);

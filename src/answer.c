@@ -179,7 +179,9 @@ int answer_place_args(value **out, arena *a, const toolset *ts,
                 if (r < 0)
                     return err_set(e, ERR_NOMEM,
                                    "out of memory placing arguments");
-                fits = r == 0;
+                /* undecided (2) fits, as it always did: the answers
+                 * of recorded nights do not change */
+                fits = r == 0 || r == 2;
             }
             if (!fits)
                 continue; /* not described, or does not fit: as drawn */

@@ -164,12 +164,14 @@ static draw_stream stream_here(const struct dctx *c)
     return draw_at(c->k, c->path.data, c->path.len);
 }
 
-/* 1 when schema accepts v, 0 when not, -1 out of memory. */
+/* 1 when schema accepts v, 0 when not, -1 out of memory.  A value the
+ * check could not decide on (2) is accepted, as it was before the check
+ * said so: what the generator draws does not change. */
 static int accepts(const struct dctx *c, const value *schema, const value *v)
 {
     int rc = schema_check_with(c->root, c->patterns, schema, v, "the value",
                                NULL);
-    return rc < 0 ? -1 : rc == 0;
+    return rc < 0 ? -1 : rc == 0 || rc == 2;
 }
 
 static value *nomem(struct dctx *c)

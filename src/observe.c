@@ -48,7 +48,7 @@ int observe_args(const toolset *ts, const tool *t, const value *args,
                                 args, "the arguments", rule);
     if (bad < 0)
         return nomem(e);
-    return !bad;
+    return bad == 2 ? 2 : !bad;
 }
 
 /* JSON text's value, parsed into a; NULL when it is not JSON. */
@@ -105,5 +105,5 @@ int observe_answer(const toolset *ts, const tool *t, const value *answer,
                                 v, "the answer", rule);
     if (bad < 0)
         return nomem(e);
-    return !bad;
+    return bad == 2 ? 3 : !bad;
 }

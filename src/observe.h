@@ -10,6 +10,10 @@
  *    rule: one sentence, the simulator's invalid_arguments message
  *    ("argument \"amount\" must be at least 0", "the arguments are not
  *    valid JSON: ...", "the arguments must be an object, not a list").
+ *    Some arguments cannot be checked within the schema check's limits
+ *    (schema.h): neither valid nor not, they get a verdict of their own
+ *    and the sentence that says so ("the arguments could not be checked:
+ *    ...").
  *  - observe_answer: an answer a harness logged, read as harnesses log
  *    it (a value; JSON text, as OpenAI and Anthropic tool results are; an
  *    MCP tools/call result, by its structuredContent or else the JSON of
@@ -26,8 +30,8 @@
 #include "value.h"
 
 /* args NULL: no arguments ({}); bad_args: the reason the arguments' JSON
- * text did not parse (call.h), or NULL.  1 valid, 0 not (rule set), -1
- * out of memory (e set). */
+ * text did not parse (call.h), or NULL.  1 valid, 0 not (rule set), 2
+ * could not be checked (rule set: why), -1 out of memory (e set). */
 int observe_args(const toolset *ts, const tool *t, const value *args,
                  const char *bad_args, buf *canon, buf *rule, err *e);
 
@@ -38,7 +42,8 @@ const value *observe_unwrap(const value *answer, arena *a, int *oom);
 
 /* 1 when the logged answer conforms to t's output schema, 0 when it does
  * not (rule set), 2 when there is nothing to check (no output schema, no
- * value behind the answer), -1 out of memory (e set). */
+ * value behind the answer), 3 when it could not be checked (rule set:
+ * why), -1 out of memory (e set). */
 int observe_answer(const toolset *ts, const tool *t, const value *answer,
                    arena *a, buf *rule, err *e);
 

@@ -28,8 +28,11 @@
 
 /* Combinators over recursive schemas can make the walk exponential in the
  * schema's size; past this many schema visits the check gives up and
- * reports "conforms" rather than run away. */
+ * says it could not decide, rather than run away. */
 #define CHECK_MAX_VISITS 200000u
+
+/* Longest pattern quoted whole in a "could not be checked" sentence. */
+#define PATTERN_SHOWN_MAX 100
 
 /* Longest $ref text quoted whole in an error message. */
 #define REF_SHOWN_MAX 200
@@ -1004,8 +1007,20 @@ typedef struct check_ctx {
     const struct step *at; /* the member or item the walk is in */
     size_t steps;       /* members and items from the instance to at */
     size_t visits;
-    int gave_up;
+    size_t pattern_work; /* what the pattern searches may still spend */
+    int gave_up;         /* an enum gave_up: why the check cannot decide */
+    const value *gave_up_pattern; /* GAVE_UP_PATTERN: the pattern */
+    buf *out;            /* the caller's msg, NULL when it wants none */
+    buf where;           /* the place the check gave up at, when out */
 } check_ctx;
+
+/* Why a check could not decide.  The first reason met is the one said. */
+enum gave_up {
+    GAVE_UP_NOT,
+    GAVE_UP_VISITS,  /* past CHECK_MAX_VISITS */
+    GAVE_UP_FRAMES,  /* past CHECK_MAX_FRAMES */
+    GAVE_UP_PATTERN  /* a pattern search past its budget of work */
+};
 
 /* One step of the walk, kept on the C stack so that a schema re-entered
  * for the same instance (a loop that consumes nothing) can be seen. */
@@ -1073,13 +1088,32 @@ static int put_place(check_ctx *cx, buf *out)
     return rc;
 }
 
+/* The check cannot decide, for why (an enum gave_up): from here on every
+ * visit conforms at once, so the walk unwinds quickly, and
+ * schema_check_with answers 2 with the first reason and its place.
+ * Returns 0 (go on as if it conformed), or -1 out of memory. */
+static int give_up(check_ctx *cx, int why, const value *pattern)
+{
+    if (cx->gave_up)
+        return 0;
+    cx->gave_up = why;
+    cx->gave_up_pattern = pattern;
+    /* A pattern is said with the value it was matched against; the other
+     * limits are the whole check's, said of the whole instance. */
+    if (!cx->out)
+        return 0;
+    if (why == GAVE_UP_PATTERN)
+        return put_place(cx, &cx->where);
+    return buf_append(&cx->where, cx->name, cx->name_len);
+}
+
 /* Replaces msg with the place followed by the printf-style rest; returns
  * 1 (the instance does not conform), or -1 out of memory. */
 static int fail(check_ctx *cx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static int fail(check_ctx *cx, const char *fmt, ...)
 {
-    buf *m = cx->msg;
+    buf *m = cx->gave_up ? NULL : cx->msg; /* the reason is said instead */
     if (!m) /* the verdict alone: nothing to write */
         return 1;
     buf_reset(m);
@@ -1331,8 +1365,10 @@ static int check_string(check_ctx *cx, const schema_keywords *K,
         if (nomem)
             return -1;
         if (re) {
-            int found = regex_search(re, str, len);
+            int found = regex_search_within(re, str, len, &cx->pattern_work);
             regex_free(owned);
+            if (found == REGEX_GAVE_UP)
+                return give_up(cx, GAVE_UP_PATTERN, kw);
             if (found < 0)
                 return -1; /* out of memory */
             if (!found)
@@ -1456,32 +1492,38 @@ static int check_array(check_ctx *cx, const frame *me,
 /* ---- objects */
 
 /* Whether the pattern (a V_STRING) matches the key text: 1, 0, or -1 when
- * the pattern is outside the regex subset (and so decides nothing). */
-static int pattern_matches(const patterns *pt, const value *pattern,
+ * it decides nothing: the pattern is outside the regex subset, or the
+ * search passed its budget (the check then gives up: give_up). */
+static int pattern_matches(check_ctx *cx, const value *pattern,
                            const char *k, size_t n)
 {
     if (pattern->kind != V_STRING)
         return -1;
     regex *owned;
     int nomem;
-    const regex *re = patterns_regex(pt, pattern, &owned, &nomem);
+    const regex *re = patterns_regex(cx->patterns, pattern, &owned, &nomem);
     if (!re)
         return -1;
-    int found = regex_search(re, k, n);
+    int found = regex_search_within(re, k, n, &cx->pattern_work);
     regex_free(owned);
+    if (found == REGEX_GAVE_UP) {
+        /* out of memory here only loses the place in the sentence */
+        (void)give_up(cx, GAVE_UP_PATTERN, pattern);
+        return -1;
+    }
     return found;
 }
 
 /* Whether properties or patternProperties name the member (a pattern
  * that cannot be compiled is given the benefit of the doubt). */
-static int declared(const patterns *pt, const value *props,
+static int declared(check_ctx *cx, const value *props,
                     const value *pattern_props, const char *k, size_t n)
 {
     if (member_by_text(props, k, n))
         return 1;
     if (pattern_props && pattern_props->kind == V_OBJECT)
         for (size_t i = 0; i < pattern_props->u.obj.len; i++)
-            if (pattern_matches(pt, pattern_props->u.obj.items[i].key, k,
+            if (pattern_matches(cx, pattern_props->u.obj.items[i].key, k,
                                 n) != 0)
                 return 1;
     return 0;
@@ -1543,8 +1585,75 @@ static int fail_not_allowed(check_ctx *cx, const value *props,
     return rc;
 }
 
-static int check_object(check_ctx *cx, const frame *me,
-                        const schema_keywords *K, const value *inst)
+/* A member of an instance object, by the text of its key. */
+typedef struct member_ref {
+    const char *k;
+    size_t n;
+    const value *val;
+} member_ref;
+
+static int member_cmp(const void *a, const void *b)
+{
+    const member_ref *x = a, *y = b;
+    int c = memcmp(x->k, y->k, x->n < y->n ? x->n : y->n);
+    if (c)
+        return c;
+    return x->n < y->n ? -1 : x->n > y->n;
+}
+
+/* Objects of at most this many members are sorted on the stack, by
+ * insertion (most arguments are a handful). */
+#define SMALL_OBJECT 8
+
+/* The members of inst that have a key text, into *out (small, or an array
+ * made here for the caller to free unless it is small), sorted by that
+ * text as canonical JSON writes them (canon.h; byte order is code point
+ * order).  The check meets members in that order, so what it meets first
+ * (the sentence said, or whether a limit is passed before a rule broken)
+ * does not depend on the order they were sent in: a call written to a
+ * transcript, canonical, is answered as it was live.  *reprs holds the
+ * text of float keys (YAML), NULL when there are none.  0, or -1 out of
+ * memory. */
+static int members_sorted(const value *inst, member_ref *small,
+                          member_ref **out, char (**reprs)[PYFLOAT_REPR_MAX],
+                          size_t *count)
+{
+    size_t len = inst->u.obj.len, n = 0;
+    int floats = 0;
+    for (size_t i = 0; i < len; i++)
+        floats |= inst->u.obj.items[i].key->kind == V_FLOAT;
+    member_ref *m = len <= SMALL_OBJECT ? small : malloc(len * sizeof *m);
+    *reprs = floats ? malloc(len * sizeof **reprs) : NULL;
+    if (!m || (floats && !*reprs)) {
+        if (m != small)
+            free(m);
+        free(*reprs);
+        *reprs = NULL;
+        return -1;
+    }
+    for (size_t i = 0; i < len; i++)
+        if (key_text(inst->u.obj.items[i].key, floats ? (*reprs)[i] : NULL,
+                     &m[n].k, &m[n].n))
+            m[n++].val = inst->u.obj.items[i].val;
+    if (n > SMALL_OBJECT) {
+        qsort(m, n, sizeof *m, member_cmp);
+    } else {
+        for (size_t i = 1; i < n; i++) {
+            member_ref x = m[i];
+            size_t j = i;
+            for (; j > 0 && member_cmp(&m[j - 1], &x) > 0; j--)
+                m[j] = m[j - 1];
+            m[j] = x;
+        }
+    }
+    *out = m;
+    *count = n;
+    return 0;
+}
+
+static int check_members(check_ctx *cx, const frame *me,
+                         const schema_keywords *K, const value *inst,
+                         const member_ref *m, size_t nm)
 {
     const value *props = schema_keyword(K, SK_PROPERTIES);
     const value *pattern_props = schema_keyword(K, SK_PATTERN_PROPERTIES);
@@ -1554,17 +1663,14 @@ static int check_object(check_ctx *cx, const frame *me,
         props = NULL;
     if (pattern_props && pattern_props->kind != V_OBJECT)
         pattern_props = NULL;
-    char tmp[PYFLOAT_REPR_MAX];
-    const char *k;
-    size_t n;
 
     /* Members the schema does not allow come first: a misspelt name is
      * best answered with the names that are allowed. */
     if (extra && extra->kind == V_BOOL && !extra->u.b)
-        for (size_t i = 0; i < inst->u.obj.len; i++)
-            if (key_text(inst->u.obj.items[i].key, tmp, &k, &n) &&
-                !declared(cx->patterns, props, pattern_props, k, n))
-                return fail_not_allowed(cx, props, pattern_props, k, n);
+        for (size_t i = 0; i < nm; i++)
+            if (!declared(cx, props, pattern_props, m[i].k, m[i].n))
+                return fail_not_allowed(cx, props, pattern_props, m[i].k,
+                                        m[i].n);
 
     const value *req = schema_keyword(K, SK_REQUIRED);
     if (req && req->kind == V_ARRAY)
@@ -1590,10 +1696,10 @@ static int check_object(check_ctx *cx, const frame *me,
         return fail_count(cx, "must have at most", kw, "property",
                           "properties", "");
 
-    for (size_t i = 0; i < inst->u.obj.len; i++) {
-        const value *member = inst->u.obj.items[i].val;
-        if (!key_text(inst->u.obj.items[i].key, tmp, &k, &n))
-            continue;
+    for (size_t i = 0; i < nm; i++) {
+        const value *member = m[i].val;
+        const char *k = m[i].k;
+        size_t n = m[i].n;
         int rc, named = 0;
         const value *sub = member_by_text(props, k, n);
         if (sub) {
@@ -1603,13 +1709,12 @@ static int check_object(check_ctx *cx, const frame *me,
         }
         if (pattern_props)
             for (size_t j = 0; j < pattern_props->u.obj.len; j++) {
-                int m = pattern_matches(cx->patterns,
-                                        pattern_props->u.obj.items[j].key,
-                                        k, n);
-                if (m == 0)
+                int found = pattern_matches(
+                    cx, pattern_props->u.obj.items[j].key, k, n);
+                if (found == 0)
                     continue;
                 named = 1;
-                if (m < 0)
+                if (found < 0)
                     continue;
                 rc = check_below(cx, me, pattern_props->u.obj.items[j].val,
                                  member, k, n, 0);
@@ -1621,6 +1726,21 @@ static int check_object(check_ctx *cx, const frame *me,
             return rc;
     }
     return 0;
+}
+
+static int check_object(check_ctx *cx, const frame *me,
+                        const schema_keywords *K, const value *inst)
+{
+    member_ref small[SMALL_OBJECT], *m;
+    char(*reprs)[PYFLOAT_REPR_MAX];
+    size_t nm;
+    if (members_sorted(inst, small, &m, &reprs, &nm) < 0)
+        return -1;
+    int rc = check_members(cx, me, K, inst, m, nm);
+    if (m != small)
+        free(m);
+    free(reprs);
+    return rc;
 }
 
 /* ---- combinators */
@@ -1682,10 +1802,10 @@ static int check(check_ctx *cx, const frame *up, const value *schema,
     if (cx->gave_up)
         return 0;
     unsigned depth = up ? up->depth + 1 : 0;
-    if (++cx->visits > CHECK_MAX_VISITS || depth >= CHECK_MAX_FRAMES) {
-        cx->gave_up = 1;
-        return 0;
-    }
+    if (++cx->visits > CHECK_MAX_VISITS)
+        return give_up(cx, GAVE_UP_VISITS, NULL);
+    if (depth >= CHECK_MAX_FRAMES)
+        return give_up(cx, GAVE_UP_FRAMES, NULL);
     if (!schema)
         return 0;
     /* The keywords of the schema, or of its $ref's target (a schema with
@@ -1733,6 +1853,37 @@ static int check(check_ctx *cx, const frame *up, const value *schema,
     return rc;
 }
 
+/* Writes into msg the sentence of why cx could not decide (schema.h). */
+static int gave_up_sentence(const check_ctx *cx, buf *msg)
+{
+    buf_reset(msg);
+    buf_append(msg, cx->where.data ? cx->where.data : "", cx->where.len);
+    switch ((enum gave_up)cx->gave_up) {
+    case GAVE_UP_PATTERN: {
+        const value *p = cx->gave_up_pattern;
+        int cut = p->u.str.len > PATTERN_SHOWN_MAX;
+        buf_printf(msg, " could not be checked against the pattern %.*s%s: "
+                        "the match takes more work than the check allows; "
+                        "send a shorter value",
+                   cut ? PATTERN_SHOWN_MAX : (int)p->u.str.len, p->u.str.ptr,
+                   cut ? "..." : "");
+        break;
+    }
+    case GAVE_UP_FRAMES:
+        buf_printf(msg, " could not be checked: the schema goes more than "
+                        "%d levels deep for it; send a value that nests "
+                        "less", CHECK_MAX_FRAMES);
+        break;
+    default:
+        buf_printf(msg, " could not be checked: the check stops after "
+                        "%u steps through the schema, and this value needs "
+                        "more; send one that nests less",
+                   CHECK_MAX_VISITS);
+        break;
+    }
+    return msg->failed ? -1 : 0;
+}
+
 int schema_check(const value *root, const value *schema,
                  const value *instance, const char *name, buf *msg)
 {
@@ -1758,12 +1909,21 @@ int schema_check_with(const value *root, const patterns *pt,
                         ? (size_t)(cx.name + cx.name_len - 1 - (q + 1))
                         : 0;
     cx.msg = msg;
+    cx.out = msg;
+    cx.pattern_work = REGEX_SEARCH_WORK;
+    cx.where = (buf)BUF_INIT;
     if (msg)
         buf_reset(msg);
     int rc = schema && instance ? check(&cx, NULL, schema, instance) : 0;
-    if (cx.gave_up && rc > 0)
-        rc = 0;
+    if (rc >= 0 && cx.gave_up) {
+        /* Whatever the walk said after it gave up (a oneOf counting a
+         * branch that was never checked) decides nothing. */
+        rc = 2;
+        if (msg && gave_up_sentence(&cx, msg) < 0)
+            rc = -1;
+    }
     if (rc == 0 && msg)
         buf_reset(msg);
+    buf_free(&cx.where);
     return rc;
 }

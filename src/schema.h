@@ -58,9 +58,20 @@
  * Limits: the walk follows the instance, so recursive schemas are fine.
  * A $ref that does not resolve conforms (the tool model refuses such
  * tools first); so does a schema re-entered for the same instance without
- * consuming any of it, and a check that passes 4 * VALUE_MAX_DEPTH frames
- * or 200,000 schema visits (combinators over recursive schemas can be
- * exponential) gives up and conforms rather than run away.
+ * consuming any of it.  A check that passes 4 * VALUE_MAX_DEPTH frames or
+ * 200,000 schema visits (combinators over recursive schemas can be
+ * exponential), or whose pattern searches pass their budget of work
+ * (REGEX_SEARCH_WORK for the whole check, see regex.h), gives up: it
+ * neither conforms nor fails, it could not be checked, and says so:
+ *   P could not be checked: the check stops after 200000 steps through
+ *     the schema, and this value needs more; send one that nests less
+ *   P could not be checked: the schema goes more than 1024 levels deep
+ *     for it; send a value that nests less
+ *   P could not be checked against the pattern ^[a-z]+$: the match takes
+ *     more work than the check allows; send a shorter value
+ * (P is the place of the string for a pattern, the instance's name
+ * otherwise; a pattern is shown to 100 bytes).  Every limit is a count,
+ * never a clock: the same check gives up, or not, on every machine.
  */
 #ifndef TR_SCHEMA_H
 #define TR_SCHEMA_H
@@ -93,8 +104,10 @@ const value *schema_deref(const value *root, const value *schema, err *e);
  * one sentence an agent can act on, naming the place and the rule, e.g.
  *   argument "amount" must be at least 0
  * where `name` is what to call the instance: "the arguments" or
- * "argument \"amount\""; NULL means "the value"), -1 out of memory.
- * msg NULL asks for the verdict alone: no sentence is written. */
+ * "argument \"amount\""; NULL means "the value"), 2 when it could not
+ * be checked (a limit above; msg replaced by the sentence saying which),
+ * -1 out of memory.  msg NULL asks for the verdict alone: no sentence is
+ * written. */
 int schema_check(const value *root, const value *schema,
                  const value *instance, const char *name, buf *msg);
 

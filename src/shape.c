@@ -63,7 +63,7 @@ int shape_of(shape *sh, const value *root, const value *schema,
             int r = schema_check(root, alt->u.arr.items[i], drawn, NULL, NULL);
             if (r < 0)
                 return -1;
-            if (r == 0)
+            if (r == 0 || r == 2) /* undecided: as it always was */
                 branch = alt->u.arr.items[i];
         }
         if (shape_objectish(s)) {

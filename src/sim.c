@@ -484,7 +484,7 @@ int sim_call(sim *s, const char *name, size_t len, const value *args,
                               &why, e);
         if (ok < 0)
             rc = -1;
-        else if (!ok)
+        else if (ok != 1) /* not valid, or could not be checked: refused */
             rc = put_error(r, f, SIM_INVALID_ARGUMENTS, why.data, e);
         else
             rc = accept_call(s, a, r->tool, args, r, &rec, e);

@@ -7,6 +7,7 @@
  *
  * The rules (docs/simulator.md), in the order a call meets them: an
  * unknown tool answers not_found; arguments that break the input schema,
+ * or that the schema check cannot decide on within its limits (schema.h),
  * invalid_arguments; a write matching step k before step k-1 is done,
  * not_ready; then a planned dial event on the call (unavailable, timeout,
  * rate_limited: nothing lands); then the call is accepted.  A read

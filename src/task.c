@@ -198,14 +198,16 @@ static int draw_arg(struct maker *m, const tool_arg *arg, const char *where,
 }
 
 /* 0 when v fits schema; else 1 (out of memory too: it marks m->oom,
- * which task_make reports at its end).  The verdict alone: no sentence. */
+ * which task_make reports at its end).  The verdict alone: no sentence.
+ * A value the check could not decide on fits, as it did before the check
+ * said so: the tasks made do not change. */
 static int fits(struct maker *m, const value *schema, const value *v)
 {
     int r = schema_check_with(m->ts->doc->root, m->ts->patterns, schema, v,
                               "the value", NULL);
     if (r < 0)
         m->oom = 1;
-    return r != 0;
+    return r == 1 || r < 0;
 }
 
 static int word_byte(unsigned char c)

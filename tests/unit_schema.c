@@ -82,6 +82,17 @@ static char *run(const char *schema, const char *instance, const char *name,
         free(m_);                                                            \
     } while (0)
 
+/* The check could not decide (schema.h's limits), and says why. */
+#define UNDECIDED(schema, instance, expected)                                \
+    do {                                                                     \
+        int rc_;                                                             \
+        char *m_ = run(schema, instance, "the arguments", &rc_);             \
+        ck_assert_msg(rc_ == 2, "%s against %s: %d \"%s\"", instance,        \
+                      schema, rc_, m_);                                      \
+        ck_assert_str_eq(m_, expected);                                      \
+        free(m_);                                                            \
+    } while (0)
+
 #define PASSES(schema, instance) PASSES_AS(schema, instance, "the arguments")
 #define FAILS(schema, instance, expected)                                    \
     FAILS_AS(schema, instance, "the arguments", expected)
@@ -1226,20 +1237,168 @@ static void exponential_schema(buf *s, const char *top)
                      0);
 }
 
+#define TOO_MANY_STEPS                                                       \
+    "the arguments could not be checked: the check stops after 200000 "    \
+    "steps through the schema, and this value needs more; send one that "  \
+    "nests less"
+
 START_TEST(check_exponential_schema_ends)
 {
-    /* Each level doubles the work; the walk gives up and reports
-     * "conforms" instead of running for ages. */
+    /* Each level doubles the work; the walk gives up, and says it could
+     * not decide, instead of running for ages (or saying "conforms"). */
     buf s = BUF_INIT;
     exponential_schema(&s, "d0");
-    PASSES(s.data, "5");
-    PASSES(s.data, "'x'");
+    PASSES(s.data, "5"); /* the first branch all the way down: 41 visits */
+    UNDECIDED(s.data, "'x'", TOO_MANY_STEPS);
     buf_free(&s);
-    /* Given up, a oneOf counts two matches; the answer is still
-     * "conforms", since nothing after giving up can be trusted. */
+    /* Given up, a oneOf counts two matches: that failure is not said,
+     * since nothing after giving up can be trusted. */
     exponential_schema(&s, "both");
-    PASSES(s.data, "'x'");
+    UNDECIDED(s.data, "'x'", TOO_MANY_STEPS);
     buf_free(&s);
+}
+END_TEST
+
+/* allOf [a tree, the plain rules], as OpenAPI composes schemas: a tree
+ * 16 levels deep that every level checks twice (anyOf [Oak, Elm], Oak
+ * failing only at its leaf) passes the limit before the plain rules are
+ * reached.  Past the limit nothing is known: the broken id and mode are
+ * never called valid. */
+START_TEST(check_gives_up_before_later_rules)
+{
+    const char *schema =
+        "{'allOf': [{'$ref': '#/$defs/Planted'}, {'$ref': '#/$defs/Rules'}],"
+        " '$defs': {"
+        "  'Planted': {'properties': {'canopy': {'$ref': '#/$defs/Tree'}}},"
+        "  'Rules': {'properties': {"
+        "    'id': {'type': 'string', 'pattern': '^T-[0-9]{4}$'},"
+        "    'mode': {'enum': ['trim', 'shape']}}},"
+        "  'Tree': {'anyOf': [{'$ref': '#/$defs/Oak'},"
+        "                     {'$ref': '#/$defs/Elm'}]},"
+        "  'Oak': {'properties': {'kid': {'$ref': '#/$defs/Tree'},"
+        "                         'leaf': {'const': 'oak'}}},"
+        "  'Elm': {'properties': {'kid': {'$ref': '#/$defs/Tree'},"
+        "                         'leaf': {'const': 'elm'}}}}}";
+    buf tree = BUF_INIT, args = BUF_INIT;
+    for (int depth = 1; depth <= 16; depth++) {
+        buf_reset(&tree);
+        ck_assert_int_eq(buf_puts(&tree, "{'leaf': 'elm'}"), 0);
+        for (int i = 1; i < depth; i++) {
+            buf_reset(&args);
+            ck_assert_int_eq(buf_printf(&args, "{'kid': %s, 'leaf': 'elm'}",
+                                        tree.data),
+                             0);
+            buf_reset(&tree);
+            ck_assert_int_eq(buf_puts(&tree, args.data), 0);
+        }
+        buf_reset(&args);
+        ck_assert_int_eq(buf_printf(&args, "{'canopy': %s, 'id': 42,"
+                                           " 'mode': 'destroy'}",
+                                    tree.data),
+                         0);
+        if (depth < 16) /* within the limit: the broken id is said */
+            FAILS(schema, args.data,
+                  "argument \"id\" must be a string, not an integer");
+        else
+            UNDECIDED(schema, args.data, TOO_MANY_STEPS);
+    }
+    buf_free(&tree);
+    buf_free(&args);
+}
+END_TEST
+
+/* Members are checked in the order canonical JSON writes them, whatever
+ * the order they came in: a call is answered live as it is when replayed
+ * from its transcript (which holds canonical JSON). */
+START_TEST(check_members_in_canonical_order)
+{
+    const char *schema = "{'properties': {'amount': {'minimum': 0},"
+                         " 'reason': {'enum': ['late']},"
+                         " 'zone': {'type': 'string'}}}";
+    const char *want = "argument \"amount\" must be at least 0";
+    FAILS(schema, "{'reason': 'x', 'amount': -1}", want);
+    FAILS(schema, "{'amount': -1, 'reason': 'x'}", want);
+    /* nine members: past the small sort, the same order */
+    FAILS(schema, "{'zone': 1, 'z8': 0, 'z7': 0, 'z6': 0, 'z5': 0, 'z4': 0,"
+                  " 'z3': 0, 'reason': 'x', 'amount': -1}", want);
+    FAILS(schema, "{'zone': 1, 'z8': 0, 'z7': 0, 'z6': 0, 'z5': 0, 'z4': 0,"
+                  " 'z3': 0, 'reason': 'x'}",
+          "argument \"reason\" must be \"late\"");
+    /* code point order, as canonical JSON: "B" before "a" before "é" */
+    FAILS("{'additionalProperties': false}", "{'\u00e9': 1, 'a': 1, 'B': 1}",
+          "argument \"B\" is not allowed here; no arguments are allowed");
+    /* a YAML float key is ordered by the text it becomes */
+    arena *a = arena_new();
+    ck_assert_ptr_nonnull(a);
+    value *s = load(a, "{'additionalProperties': false}");
+    value *keys = load_yaml(a, "{2.5: 1, 1.0e+20: 1}");
+    buf msg = BUF_INIT;
+    ck_assert_int_eq(schema_check(s, s, keys, "the arguments", &msg), 1);
+    ck_assert_str_eq(msg.data, "argument \"1e+20\" is not allowed here; "
+                               "no arguments are allowed");
+    buf_free(&msg);
+    arena_free(a);
+}
+END_TEST
+
+/* A pattern search past its budget (regex.h) could not decide either,
+ * and the budget is the whole check's: many strings cannot add up to
+ * more. */
+START_TEST(check_pattern_past_its_budget)
+{
+    const char *big = "(a{0,999}){9}x";
+    buf schema = BUF_INIT, inst = BUF_INIT;
+    ck_assert_int_eq(buf_printf(&schema, "{'properties': {'id': {'pattern':"
+                                         " '%s'}}}", big), 0);
+    ck_assert_int_eq(buf_puts(&inst, "{'id': '"), 0);
+    for (int i = 0; i < 20000; i++)
+        ck_assert_int_eq(buf_putc(&inst, 'a'), 0);
+    ck_assert_int_eq(buf_puts(&inst, "'}"), 0);
+    UNDECIDED(schema.data, inst.data,
+              "argument \"id\" could not be checked against the pattern "
+              "(a{0,999}){9}x: the match takes more work than the check "
+              "allows; send a shorter value");
+    /* short strings are checked as ever */
+    FAILS(schema.data, "{'id': 'aaa'}",
+          "argument \"id\" must match the pattern (a{0,999}){9}x");
+    PASSES(schema.data, "{'id': 'aaax'}");
+    /* 200 strings of 1,000 a's and an x: each alone matches within the
+     * budget, all together pass it, at the tenth */
+    buf_reset(&schema);
+    ck_assert_int_eq(buf_printf(&schema, "{'items': {'pattern': '%s'}}",
+                                big), 0);
+    buf_reset(&inst);
+    ck_assert_int_eq(buf_putc(&inst, '['), 0);
+    for (int i = 0; i < 200; i++) {
+        ck_assert_int_eq(buf_puts(&inst, i ? ", '" : "'"), 0);
+        for (int j = 0; j < 1000; j++)
+            ck_assert_int_eq(buf_putc(&inst, 'a'), 0);
+        ck_assert_int_eq(buf_puts(&inst, "x'"), 0);
+    }
+    ck_assert_int_eq(buf_putc(&inst, ']'), 0);
+    UNDECIDED(schema.data, inst.data,
+              "argument \"[9]\" could not be checked against the pattern "
+              "(a{0,999}){9}x: the match takes more work than the check "
+              "allows; send a shorter value");
+    /* a long pattern (101 bytes) is shown to 100 */
+    buf_reset(&schema);
+    ck_assert_int_eq(buf_puts(&schema, "{'pattern': '"), 0);
+    for (int i = 0; i < 10; i++)
+        ck_assert_int_eq(buf_puts(&schema, "(a{0,999})"), 0);
+    ck_assert_int_eq(buf_puts(&schema, "x'}"), 0);
+    buf_reset(&inst);
+    ck_assert_int_eq(buf_putc(&inst, '\''), 0);
+    for (int i = 0; i < 20000; i++)
+        ck_assert_int_eq(buf_putc(&inst, 'a'), 0);
+    ck_assert_int_eq(buf_putc(&inst, '\''), 0);
+    UNDECIDED(schema.data, inst.data,
+              "the arguments could not be checked against the pattern "
+              "(a{0,999})(a{0,999})(a{0,999})(a{0,999})(a{0,999})(a{0,999})"
+              "(a{0,999})(a{0,999})(a{0,999})(a{0,999})...: the match takes "
+              "more work "
+              "than the check allows; send a shorter value");
+    buf_free(&schema);
+    buf_free(&inst);
 }
 END_TEST
 
@@ -1256,7 +1415,9 @@ START_TEST(check_depth_is_capped)
                                     i, i + 1),
                          0);
     ck_assert_int_eq(buf_puts(&s, "'d2000': {'type': 'integer'}}}"), 0);
-    PASSES(s.data, "'x'");
+    UNDECIDED(s.data, "'x'",
+              "the arguments could not be checked: the schema goes more "
+              "than 1024 levels deep for it; send a value that nests less");
     buf_free(&s);
     /* Well below the limit, the same chain is checked. */
     FAILS("{'allOf': [{'allOf': [{'allOf': [{'type': 'integer'}]}]}]}",
@@ -1477,6 +1638,9 @@ Suite *schema_suite(void)
     tcase_add_test(walk, check_broken_refs_conform);
     tcase_add_test(walk, check_exponential_schema_ends);
     tcase_add_test(walk, check_depth_is_capped);
+    tcase_add_test(walk, check_gives_up_before_later_rules);
+    tcase_add_test(walk, check_members_in_canonical_order);
+    tcase_add_test(walk, check_pattern_past_its_budget);
     tcase_add_test(walk, check_refs_against_another_root);
     tcase_add_test(walk, schema_kw_looks_up_members);
     tcase_add_test(walk, keywords_read_in_one_pass);

@@ -1,0 +1,95 @@
+# Limits: what replay cannot afford to do in full is bounded, and what it
+# could not decide is said, never taken for a yes.  Each case is a probe
+# that once ran for minutes, took gigabytes, or recorded something false;
+# every check asserts the exact line said or the exact rows kept.  Tool
+# files are in tests/hostile/; the rest is made here.
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+tmpdir
+need_cmd sqlite3
+need_cmd timeout coreutils
+export SOURCE_DATE_EPOCH=1790000000
+cases=$TOP_SRCDIR/tests/hostile
+pass=0 fail=0
+T=$TEST_TMP
+
+ok() { count_eq "$@"; }
+
+# Runs REPLAY with a limit: a probe that hangs fails, not stalls.  The
+# limits are generous (a loaded 2-core machine, under sanitizers); what a
+# case should take is said beside it.
+r() { timeout 300 "$REPLAY" "$@"; }
+
+# tree DEPTH: an orchard's tree of DEPTH levels, each {"kid":...,"leaf":"elm"}
+tree() {
+    t_s='{"leaf":"elm"}'
+    t_i=1
+    while [ "$t_i" -lt "$1" ]; do
+        t_s="{\"kid\":$t_s,\"leaf\":\"elm\"}"
+        t_i=$((t_i + 1))
+    done
+    printf '%s' "$t_s"
+}
+
+# --- arguments the schema check cannot decide on are never valid.
+# --- tree-allof.json: allOf over a tree that every level checks twice
+# --- (anyOf [Oak, Elm], Oak failing only at its leaf); 16 levels (15 do
+# --- too) pass the check's 200,000 steps before id (not a string, not the
+# --- pattern) and mode (not in the enum) are reached.  It once answered ok, landed a
+# --- side effect, and recorded arguments_valid 1.
+cp "$cases/tree-allof.json" "$T/"
+call16="{\"name\":\"prune_tree\",\"arguments\":{\"canopy\":$(tree 16),\"id\":42,\"mode\":\"destroy\"}}"
+call14="{\"name\":\"prune_tree\",\"arguments\":{\"canopy\":$(tree 14),\"id\":42,\"mode\":\"destroy\"}}"
+undecided='the arguments could not be checked: the check stops after 200000 steps through the schema, and this value needs more; send one that nests less'
+got=$(cd "$T" && printf '%s\n%s\n' "$call16" "$call14" |
+    r sim tree-allof.json --seed 1 --arm depth:d1 --transcript sim.jsonl 2>&1)
+ok "sim: 16 levels could not be checked, 14 are" "{\"detail\":\"$undecided\",\"status\":422}
+{\"detail\":\"argument \\\"id\\\" must be a string, not an integer\",\"status\":422}
+replay sim: 2 calls; not reached, not a pass (0 side effects, 0 duplicate writes)" "$got"
+# the members in another order: the same answer (they are checked in
+# canonical order, as replay reads them back)
+call16b="{\"name\":\"prune_tree\",\"arguments\":{\"mode\":\"destroy\",\"id\":42,\"canopy\":$(tree 16)}}"
+got=$(cd "$T" && echo "$call16b" |
+    r sim tree-allof.json --seed 1 --arm depth:d1 2>/dev/null)
+ok "sim: members in another order" "{\"detail\":\"$undecided\",\"status\":422}" "$got"
+# replayed: the same answers (nothing diverged), refused, NULL not 1
+got=$(cd "$T" && r --db sim.db sim.jsonl 2>&1; echo "exit $?")
+ok "replay of the session" "replay: 5 lines: 5 used, 0 unchanged, 0 problems, 0 blank
+replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 2 calls; into sim.db
+exit 0" "$got"
+ok "replay of the session: rows" "1|NULL|NULL|invalid_arguments|refused|0
+2|0|'argument \"id\" must be a string, not an integer'|invalid_arguments|refused|0
+0|0" "$(sqlite3 "$T/sim.db" "SELECT seq, quote(arguments_valid),
+        quote(arguments_rule), error, effect, diverged FROM calls ORDER BY seq;
+        SELECT reached, side_effects FROM episodes")"
+# observed: NULL and a problem that says why, counted once; a rerun the same
+{
+    echo '{"type":"run","run":"obs","tools":"tree-allof.json"}'
+    echo '{"type":"episode","run":"obs","episode":"o1"}'
+    echo "{\"type\":\"call\",\"run\":\"obs\",\"episode\":\"o1\",\"call\":$call16,\"answer\":{\"ok\":true}}"
+    echo "{\"type\":\"call\",\"run\":\"obs\",\"episode\":\"o1\",\"call\":$call14,\"answer\":{\"ok\":true}}"
+    echo '{"type":"end","run":"obs","episode":"o1"}'
+} > "$T/obs.jsonl"
+for round in 1 2; do
+    got=$(cd "$T" && r --db obs.db obs.jsonl 2>&1; echo "exit $?")
+    if [ $round = 1 ]; then
+        want="replay: 5 lines: 4 used, 0 unchanged, 1 problem, 0 blank
+replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 2 calls; into obs.db"
+    else
+        want="replay: 5 lines: 1 used, 3 unchanged, 1 problem, 0 blank
+replay: 1 run; 0 episodes written (0 replaced, 0 unfinished), 1 unchanged; 0 calls; into obs.db"
+    fi
+    ok "observed, round $round" "obs.jsonl:3: $undecided; arguments_valid is left NULL
+$want
+exit 1" "$got"
+    ok "observed, round $round: rows" "1|NULL|NULL
+2|0|'argument \"id\" must be a string, not an integer'
+3|$undecided; arguments_valid is left NULL" \
+        "$(sqlite3 "$T/obs.db" "SELECT seq, quote(arguments_valid),
+            quote(arguments_rule) FROM calls ORDER BY seq;
+            SELECT source_line, message FROM problems")"
+done
+
+echo "limits: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
