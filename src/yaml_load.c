@@ -88,6 +88,11 @@ struct loader {
     struct text_range *ranges;
     size_t nranges, rcap;
     size_t cur_byte, cur_char; /* a cursor for char index -> byte */
+    /* Pairs merge keys have copied into mappings so far: each is a value
+     * of the expanded document, and costs its copy before any value is
+     * built, so they count against DOC_MAX_EXPANDED as they are made (a
+     * chain of merges of merges grows tenfold a line). */
+    size_t merged;
 };
 
 /* Where quoted and block scalars lie, in characters. */
@@ -755,6 +760,20 @@ static const ynode *scalar_of(struct loader *L, const ynode *n,
     return NULL;
 }
 
+/* Adds the pairs of one merged mapping m, merged at key k, to *cap, the
+ * pairs n will take in; refuses past DOC_MAX_EXPANDED for the document. */
+static int merge_count(struct loader *L, const ynode *k, const ynode *m,
+                       const path_seg *where, size_t *cap)
+{
+    *cap += m->n;
+    if (L->merged + *cap <= DOC_MAX_EXPANDED)
+        return 0;
+    return fail(L, k->line, k->col, where, ERR_LIMIT,
+                "merge keys (<<) expand the document past %u values, the "
+                "limit; no tool file needs that many (a merge bomb?)",
+                DOC_MAX_EXPANDED);
+}
+
 static int flatten(struct loader *L, ynode *n, const path_seg *where)
 {
     if (n->flatten_state == 2)
@@ -775,7 +794,7 @@ static int flatten(struct loader *L, ynode *n, const path_seg *where)
         nmerges++;
         if (v->type == YN_MAP) {
             if ((rc = flatten(L, v, where)) == 0)
-                cap += v->n;
+                rc = merge_count(L, k, v, where, &cap);
         } else if (v->type == YN_SEQ) {
             for (size_t j = 0; j < v->n && rc == 0; j++) {
                 ynode *sub = v->kids[j];
@@ -785,7 +804,7 @@ static int flatten(struct loader *L, ynode *n, const path_seg *where)
                               "only mappings",
                               node_kind(sub));
                 else if ((rc = flatten(L, sub, where)) == 0)
-                    cap += sub->n;
+                    rc = merge_count(L, k, sub, where, &cap);
             }
         } else {
             rc = fail(L, v->line, v->col, where, ERR_VALUE,
@@ -801,6 +820,7 @@ static int flatten(struct loader *L, ynode *n, const path_seg *where)
         return 0;
     }
     if (rc == 0) {
+        L->merged += cap;
         merged = malloc(2 * (cap ? cap : 1) * sizeof *merged);
         own = malloc(2 * (n->n ? n->n : 1) * sizeof *own);
         if (!merged || !own)

@@ -10,8 +10,10 @@
  * Keys that Python would hold equal (1, 1.0, true) are folded into one:
  * the first key's spelling, the last value.
  * Limits: VALUE_MAX_DEPTH nesting, DOC_MAX_EXPANDED values after alias
- * expansion (checked without expanding).  On refusal, e holds line, column
- * and the path of the place.
+ * expansion (checked without expanding), and DOC_MAX_EXPANDED pairs
+ * copied by merge keys in the whole document (a merge of merges of
+ * merges grows tenfold a line; each copy is counted before it is made).
+ * On refusal, e holds line, column and the path of the place.
  */
 #ifndef TR_YAML_LOAD_H
 #define TR_YAML_LOAD_H

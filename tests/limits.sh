@@ -91,5 +91,20 @@ exit 1" "$got"
             SELECT source_line, message FROM problems")"
 done
 
+# --- YAML merge keys count against the expansion limit.  merge-bomb.yaml
+# --- (534 bytes) merges ten copies of the mapping above it, eight lines
+# --- down: 10^8 pairs; it once took gigabytes and minutes before it ran
+# --- out of memory.  Refused in one line naming the place, in about a
+# --- second under sanitizers (the limit here is for a loaded machine).
+got=$(cd "$cases" && r hash merge-bomb.yaml 2>&1; echo "exit $?")
+ok "merge bomb" "merge-bomb.yaml:7:10: \$.a6: merge keys (<<) expand the document past 4000000 values, the limit; no tool file needs that many (a merge bomb?)
+exit 1" "$got"
+# its first five lines (111,110 pairs merged) are a document, hashed as
+# Python hashes it (tests/oracle.py)
+head -n 5 "$cases/merge-bomb.yaml" > "$T/merges.yaml"
+got=$(cd "$T" && r hash merges.yaml 2>&1; echo "exit $?")
+ok "merges within the limit" "11a622a735916e0f290c8fd426c34336a45044393a56d1757124bc1e51f1432a  c17363f61cb63d755240da4480776cda2fc4d1896b496b69239421958d6a3115  merges.yaml
+exit 0" "$got"
+
 echo "limits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
