@@ -106,5 +106,24 @@ got=$(cd "$T" && r hash merges.yaml 2>&1; echo "exit $?")
 ok "merges within the limit" "11a622a735916e0f290c8fd426c34336a45044393a56d1757124bc1e51f1432a  c17363f61cb63d755240da4480776cda2fc4d1896b496b69239421958d6a3115  merges.yaml
 exit 0" "$got"
 
+# --- a pattern search has a budget of work.  long-match.json's pattern
+# --- (a{0,999}){9}x has some 18,000 states, most of them live on a run of
+# --- a's: against 1 MB of them the search once took 100 s, per call.  Now
+# --- it stops at its budget (a count: the same place on every machine,
+# --- 0.4 s, 2.5 s under sanitizers) and the call is refused as not
+# --- checked; a short one is checked as ever.
+cp "$cases/long-match.json" "$T/"
+{
+    printf '{"name":"tag_item","arguments":{"code":"'
+    head -c 1000000 /dev/zero | tr '\0' a
+    echo '"}}'
+    echo '{"name":"tag_item","arguments":{"code":"aaa"}}'
+} > "$T/long-match.calls"
+got=$(cd "$T" && r sim long-match.json --seed 1 --arm depth:d1 \
+    < long-match.calls 2>&1)
+ok "a long match" '{"error":{"code":"invalid_arguments","message":"argument \"code\" could not be checked against the pattern (a{0,999}){9}x: the match takes more work than the check allows; send a shorter value"}}
+{"error":{"code":"invalid_arguments","message":"argument \"code\" must match the pattern (a{0,999}){9}x"}}
+replay sim: 2 calls; not reached, not a pass (0 side effects, 0 duplicate writes)' "$got"
+
 echo "limits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
