@@ -232,6 +232,34 @@ static card_tool *more_tool(card_tool **v, size_t *n)
     return &more[(*n)++];
 }
 
+int card_passk_shown(long k, long largest)
+{
+    return k <= 4 || k == largest || (k & (k - 1)) == 0;
+}
+
+static int contract_tools(sqlite3 *db, const char *file_sha256, doc **d,
+                          toolset **ts, err *e);
+
+/* What said each observed tool's kind, from the run's stored contract. */
+static int kinds_from(card *c, sqlite3 *db, err *e)
+{
+    doc *d = NULL;
+    toolset *ts = NULL;
+    int rc = contract_tools(db, c->file_sha256, &d, &ts, e);
+    for (size_t i = 0; rc == 0 && i < c->ntools; i++) {
+        card_tool *t = &c->tools[i];
+        const tool *u = toolset_find(ts, t->tool, strlen(t->tool));
+        if (!u)
+            continue;
+        t->kind_from = u->kind_source == KIND_FROM_NAME   ? "name"
+                       : u->kind_source == KIND_FROM_HINT ? "hint"
+                                                          : "method";
+    }
+    toolset_free(ts);
+    doc_free(d);
+    return rc;
+}
+
 /* The figures of one kind of episode and of observed calls, and pass^k:
  * the queries docs/card.md gives. */
 static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
@@ -260,7 +288,9 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
     if (c->observed) {
         /* per tool: calls, invalid arguments, answers off the schema */
         if (prepare(db, "SELECT c.tool, c.kind, count(*), "
+                        "count(c.arguments_valid), "
                         "count(*) FILTER (WHERE c.arguments_valid = 0), "
+                        "count(c.answer_valid), "
                         "count(*) FILTER (WHERE c.answer_valid = 0) "
                         "FROM calls c JOIN episodes e "
                         "ON e.episode_id = c.episode_id "
@@ -280,14 +310,20 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
             }
             t->tool = col_text(s, 0);
             t->kind = known ? col_text(s, 1) : NULL;
+            t->kind_ok = t->kind && (strcmp(t->kind, "read") == 0 ||
+                                     strcmp(t->kind, "write") == 0);
             t->calls = (long)sqlite3_column_int64(s, 2);
-            t->invalid = (long)sqlite3_column_int64(s, 3);
-            t->off_schema = (long)sqlite3_column_int64(s, 4);
+            t->args_checked = (long)sqlite3_column_int64(s, 3);
+            t->invalid = (long)sqlite3_column_int64(s, 4);
+            t->answers_checked = (long)sqlite3_column_int64(s, 5);
+            t->off_schema = (long)sqlite3_column_int64(s, 6);
             c->observed_calls += t->calls;
         }
         sqlite3_finalize(s);
         if (rc != SQLITE_DONE)
             return read_failed(db, e);
+        if (c->ntools && kinds_from(c, db, e) < 0)
+            return -1;
         /* each tool's commonest rule broken (ties: the first by text) */
         if (prepare(db, "SELECT c.tool, c.arguments_rule, count(*) AS n "
                         "FROM calls c JOIN episodes e "
@@ -329,7 +365,19 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
             sqlite3_column_double(s, 2)};
     }
     sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : read_failed(db, e);
+    if (rc != SQLITE_DONE)
+        return read_failed(db, e);
+    /* the rows come by k: the last is the largest; keep the k shown */
+    for (int k = 0; k < 2; k++) {
+        size_t kept = 0;
+        if (c->npassk[k])
+            c->passk_largest[k] = c->passk[k][c->npassk[k] - 1].k;
+        for (size_t i = 0; i < c->npassk[k]; i++)
+            if (card_passk_shown(c->passk[k][i].k, c->passk_largest[k]))
+                c->passk[k][kept++] = c->passk[k][i];
+        c->npassk[k] = kept;
+    }
+    return 0;
 }
 
 int card_load(card *c, sqlite3 *db, const char *run, err *e)
@@ -381,6 +429,21 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW)
         return read_failed(db, e);
+
+    if (prepare(db, "SELECT tools_path, (SELECT count(*) FROM episode_rows e "
+                    "WHERE e.run_id = r.run_id AND e.seed IS NOT NULL AND "
+                    "e.diverged IS NOT NULL) FROM runs r WHERE run = ?",
+                run, &s, e) < 0)
+        return -1;
+    if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        free(c->tools_path);
+        c->tools_path = col_text(s, 0);
+        c->compared_episodes = (long)sqlite3_column_int64(s, 1);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW || !c->tools_path)
+        return rc != SQLITE_ROW ? read_failed(db, e)
+                                : err_set(e, ERR_NOMEM, "out of memory");
 
     if (prepare(db, "SELECT count(*) FILTER (WHERE diverged = 1), "
                     "count(diverged), count(*) FILTER (WHERE diverged IS "
@@ -656,17 +719,32 @@ void contract_diff_free(contract_diff *d)
     memset(d, 0, sizeof *d);
 }
 
+/* Each row's difference and interval. */
+static void rows_figures(card_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        card_row *r = &rows[i];
+        r->measured = r->na > 0 && r->nb > 0;
+        if (!r->measured) /* a rate of nothing is no figure */
+            continue;
+        r->ci = newcombe((unsigned long)r->xa, (unsigned long)r->na,
+                         (unsigned long)r->xb, (unsigned long)r->nb, &r->diff);
+        r->excludes_zero = r->ci.lo > 0 || r->ci.hi < 0;
+    }
+}
+
 card_row *card_compare_rows(const card *a, const card *b, size_t *n)
 {
     *n = 0;
     card_row *rows = calloc(a->narms + b->narms + 1, sizeof *rows);
     if (!rows)
         return NULL;
-    rows[(*n)++] = (card_row){"all", a->pass, a->simulated, b->pass,
-                              b->simulated};
+    rows[(*n)++] = (card_row){.arm = "all", .xa = a->pass,
+                              .na = a->simulated, .xb = b->pass,
+                              .nb = b->simulated};
     for (size_t i = 0; i < a->narms; i++) {
-        card_row r = {a->arms[i].arm, a->arms[i].pass, a->arms[i].episodes,
-                      0, 0};
+        card_row r = {.arm = a->arms[i].arm, .xa = a->arms[i].pass,
+                      .na = a->arms[i].episodes};
         for (size_t j = 0; j < b->narms; j++)
             if (strcmp(b->arms[j].arm, r.arm) == 0) {
                 r.xb = b->arms[j].pass;
@@ -679,10 +757,91 @@ card_row *card_compare_rows(const card *a, const card *b, size_t *n)
         for (size_t i = 0; i < a->narms; i++)
             seen |= strcmp(a->arms[i].arm, b->arms[j].arm) == 0;
         if (!seen)
-            rows[(*n)++] = (card_row){b->arms[j].arm, 0, 0, b->arms[j].pass,
-                                      b->arms[j].episodes};
+            rows[(*n)++] = (card_row){.arm = b->arms[j].arm,
+                                      .xb = b->arms[j].pass,
+                                      .nb = b->arms[j].episodes};
     }
+    rows_figures(rows, *n);
     return rows;
+}
+
+int card_compare(card_compared *x, sqlite3 *db, const card *a, const card *b,
+                 err *e)
+{
+    memset(x, 0, sizeof *x);
+    x->a = a;
+    x->b = b;
+    x->k = card_compare_case(a, b);
+    if (x->k == COMPARE_CONTRACTS && card_contract_diff(&x->d, db, a, b, e) < 0)
+        return -1;
+    if (x->k != COMPARE_SAME)
+        return 0;
+    if (card_compare_paired(db, a, b, &x->paired, &x->npaired, e) < 0)
+        return -1;
+    if ((a->simulated || b->simulated) &&
+        !(x->rows = card_compare_rows(a, b, &x->nrows)))
+        return err_set(e, ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+void card_compared_free(card_compared *x)
+{
+    free(x->rows);
+    card_paired_free(x->paired, x->npaired);
+    contract_diff_free(&x->d);
+    memset(x, 0, sizeof *x);
+}
+
+const char card_no_run_query[] = "SELECT * FROM problems WHERE run IS NULL";
+
+double card_pct(long x, long n)
+{
+    return n ? 100.0 * (double)x / (double)n : 0.0;
+}
+
+int card_list(card_listing *l, sqlite3 *db, err *e)
+{
+    sqlite3_stmt *s;
+    memset(l, 0, sizeof *l);
+    if (prepare(db, "SELECT run, coalesce(model, ''), episodes, "
+                    "CASE WHEN simulated > 0 THEN pass ELSE -1 END, "
+                    "replayed_at FROM run_summary ORDER BY replayed_at, run",
+                NULL, &s, e) < 0)
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        card_listed *more = realloc(l->runs, (l->n + 1) * sizeof *more);
+        if (!more) {
+            sqlite3_finalize(s);
+            return err_set(e, ERR_NOMEM, "out of memory");
+        }
+        l->runs = more;
+        card_listed *r = &l->runs[l->n++];
+        r->run = col_text(s, 0);
+        r->model = col_text(s, 1);
+        r->episodes = (long)sqlite3_column_int64(s, 2);
+        r->pass = (long)sqlite3_column_int64(s, 3);
+        r->replayed_at = col_text(s, 4);
+        if (!r->run || !r->model || !r->replayed_at) {
+            sqlite3_finalize(s);
+            return err_set(e, ERR_NOMEM, "out of memory");
+        }
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return read_failed(db, e);
+    return card_problems_no_run(db, &l->no_run, e);
+}
+
+void card_listing_free(card_listing *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->runs[i].run);
+        free(l->runs[i].model);
+        free(l->runs[i].replayed_at);
+    }
+    free(l->runs);
+    memset(l, 0, sizeof *l);
 }
 
 void card_outcomes_text(buf *b, const card_dial *d)

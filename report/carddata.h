@@ -35,10 +35,18 @@ typedef struct card_problem {
 /* A tool called in the run's observed episodes. */
 typedef struct card_tool {
     char *tool;
-    char *kind;      /* "read", "write"; NULL: the file has no such tool */
+    char *kind;      /* as recorded: "read", "write"; NULL: the file has no
+                        such tool (kind_ok says whether it is either) */
+    int kind_ok;
+    const char *kind_from; /* what said it: "name" (a guess from the
+                              name), "hint" (readOnlyHint), "method" (HTTP),
+                              or NULL when the contract does not say */
     long calls;
-    long invalid;    /* calls whose arguments break the input schema */
-    long off_schema; /* logged answers that break the output schema */
+    long args_checked;    /* calls whose arguments were checked */
+    long invalid;         /* of those, the ones that break the input schema */
+    long answers_checked; /* logged answers checked against an output
+                             schema (0: the tool has none, or none logged) */
+    long off_schema;      /* of those, the ones that break it */
     char *rule;      /* the commonest rule broken, or NULL */
     long rule_calls; /* how many calls broke it */
 } card_tool;
@@ -58,13 +66,22 @@ typedef struct card_harness {
     long unfinished; /* of this kind */
 } card_harness;
 
+/* pass^k rows shown: k = 1, 2, 3, 4, then the powers of two, and the
+ * largest k (the pass_hat_k view has every k). */
+int card_passk_shown(long k, long largest);
+
 typedef struct card {
-    char *run, *model, *tools_path, *file_sha256, *contract_sha256;
+    char *run, *model;
+    char *tools_path; /* the tool file as the run line named it */
+    char *file_sha256, *contract_sha256;
     char *fingerprint, *replayed_at;
     int generator_version;
     long episodes, reached, pass, side_effects, duplicates, errors;
     long by_code[CARD_CODES];
     long unfinished, diverged_episodes, diverged_calls, problems;
+    long compared_episodes; /* simulated episodes with a call whose
+                               logged answer was compared (diverged is
+                               measured on these only) */
     long compared_calls;  /* calls whose logged answer was compared */
     long unlogged_calls;  /* replayed calls with no answer logged */
     long problems_no_run; /* in the whole database: lines that named no
@@ -76,8 +93,10 @@ typedef struct card {
     size_t ntools;
     card_tool *unknown;       /* and names the file has not, commonest first */
     size_t nunknown;
-    card_passk *passk[2];     /* [0] pass^k, [1] success^k; k = 1, 2, ... */
-    size_t npassk[2];         /* shown when 2 or more */
+    card_passk *passk[2];     /* [0] pass^k, [1] success^k: the k that
+                                 card_passk_shown keeps */
+    size_t npassk[2];         /* shown when the largest k is 2 or more */
+    long passk_largest[2];    /* the largest k */
     card_arm *arms;
     size_t narms;
     card_dial *dials;
@@ -131,10 +150,17 @@ typedef struct contract_diff {
 enum compare_case card_compare_case(const card *a, const card *b);
 
 /* A row of two comparable runs side by side: "all", then each arm of a,
- * then each arm only b has (an arm one run lacks counts 0 of 0 there). */
+ * then each arm only b has (an arm one run lacks counts 0 of 0 there),
+ * with the difference of pass rates A - B and its 95% interval
+ * (Newcombe's hybrid score). */
 typedef struct card_row {
     const char *arm; /* a's or b's, alive as long as they are */
     long xa, na, xb, nb; /* pass and episodes in a, in b */
+    int measured;      /* both runs have episodes of the arm: else no
+                          difference is shown (diff and ci are 0) */
+    double diff;
+    interval ci;
+    int excludes_zero; /* measured, and ci excludes 0 */
 } card_row;
 
 /* The rows of a and b (free() them), *n set; NULL out of memory. */
@@ -176,6 +202,45 @@ void card_paired_free(card_paired *p, size_t n);
  * its own way): "a and b were made with different generators (version 3
  * and 1), so ...". */
 void card_refusal(buf *out, const card *a, const card *b, enum compare_case k);
+
+/* Two runs compared: every figure any format shows of it. */
+typedef struct card_compared {
+    const card *a, *b;
+    enum compare_case k;
+    contract_diff d;     /* COMPARE_CONTRACTS: the tools that differ */
+    card_row *rows;      /* COMPARE_SAME, when either run has simulated
+                            episodes: unpaired, per arm */
+    size_t nrows;
+    card_paired *paired; /* COMPARE_SAME: paired by task */
+    size_t npaired;
+} card_compared;
+
+/* Compares a and b (both outlive x): 0, or -1 with e set. */
+int card_compare(card_compared *x, sqlite3 *db, const card *a, const card *b,
+                 err *e);
+void card_compared_free(card_compared *x);
+
+/* The runs of a database, for card --list. */
+typedef struct card_listed {
+    char *run, *model, *replayed_at; /* model "" when the run names none */
+    long episodes;
+    long pass; /* -1: not measured (no episode replayed against a task) */
+} card_listed;
+
+typedef struct card_listing {
+    card_listed *runs; /* by replay time, then name */
+    size_t n;
+    long no_run; /* problems in the database that name no run */
+} card_listing;
+
+int card_list(card_listing *l, sqlite3 *db, err *e);
+void card_listing_free(card_listing *l);
+
+/* Where to look for the problems that name no run. */
+extern const char card_no_run_query[];
+
+/* x of n in percent (0 when n is 0). */
+double card_pct(long x, long n);
 
 /* What a refusal for other contracts adds when no tool differs. */
 extern const char card_same_tools[];

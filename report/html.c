@@ -1,6 +1,7 @@
 /* html: see html.h. */
 #include "html.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,7 +279,7 @@ static void rate_row(buf *b, const char *name, long x, long n)
 {
     interval w = wilson((unsigned long)x, (unsigned long)n);
     if (n == 0)
-        buf_printf(b, "<tr><td>%s</td><td>0</td><td>-</td><td>no episodes"
+        buf_printf(b, "<tr><td>%s</td><td>-</td><td>-</td><td>no episodes"
                       "</td></tr>\n",
                    name);
     else
@@ -297,28 +298,50 @@ static void html_observed(buf *b, const card *c)
                       "simulator figure applies; %ld calls.",
                    c->observed, c->observed_calls);
         for (int k = 1; k < 2; k++)
-            if (c->harness[k].rewarded)
+            if (c->harness[k].rewarded && isfinite(c->harness[k].mean_reward))
                 buf_printf(b, " Harness reward: %.3f mean, over %ld "
                               "episodes.",
                            c->harness[k].mean_reward, c->harness[k].rewarded);
+            else if (c->harness[k].rewarded)
+                buf_printf(b, " Harness reward: over %ld episodes, their "
+                              "mean is not a finite number.",
+                           c->harness[k].rewarded);
         buf_puts(b, "</p>\n");
         if (c->ntools) {
+            int guessed = 0;
             buf_puts(b, "<table class=\"tools\"><thead><tr><th>tool</th>"
-                        "<th>kind</th><th>calls</th><th>invalid arguments</th>"
+                        "<th>kind</th><th>kind from</th><th>calls</th>"
+                        "<th>invalid arguments</th>"
                         "<th>answers off schema</th><th>commonest rule broken"
                         "</th></tr></thead><tbody>\n");
             for (size_t i = 0; i < c->ntools; i++) {
                 const card_tool *t = &c->tools[i];
                 buf_puts(b, "<tr><td>");
                 esc(b, t->tool);
-                buf_printf(b, "</td><td>%s</td><td>%ld</td><td>%ld</td>"
-                              "<td>%ld</td><td>",
-                           t->kind, t->calls, t->invalid, t->off_schema);
+                buf_puts(b, t->kind_ok ? "</td><td>" : "</td><td>?");
+                esc(b, t->kind ? t->kind : "");
+                buf_printf(b, "</td><td>%s</td><td>%ld</td><td>",
+                           t->kind_from ? t->kind_from : "-", t->calls);
+                if (t->args_checked)
+                    buf_printf(b, "%ld", t->invalid);
+                else
+                    buf_putc(b, '-');
+                buf_puts(b, "</td><td>");
+                if (t->answers_checked)
+                    buf_printf(b, "%ld", t->off_schema);
+                else
+                    buf_putc(b, '-');
+                buf_puts(b, "</td><td>");
                 if (t->rule)
                     esc(b, t->rule);
                 buf_puts(b, "</td></tr>\n");
+                guessed |= t->kind_from && strcmp(t->kind_from, "name") == 0;
             }
             buf_puts(b, "</tbody></table>\n");
+            if (guessed)
+                buf_puts(b, "<p>A kind from the name is a guess from the "
+                            "name&#39;s first word (get, list, search... "
+                            "read): the file does not say it.</p>\n");
         }
         if (c->nunknown) {
             buf_puts(b, "<p>Tools the file does not have: ");
@@ -334,7 +357,7 @@ static void html_observed(buf *b, const card *c)
         }
     }
     for (int k = 0; k < 2; k++) {
-        if (c->npassk[k] < 2)
+        if (c->passk_largest[k] < 2)
             continue;
         buf_printf(b, "<h3>Trials: %s</h3>\n<table class=\"passk\"><thead>"
                       "<tr><th>k</th><th>%s</th><th>tasks</th></tr></thead>"
@@ -373,7 +396,7 @@ void html_card(buf *b, const card *c, int n)
             rate_row(b, k ? "harness success (observed)"
                           : "harness success (replayed)",
                      c->harness[k].successes, c->harness[k].judged);
-    if (sim) {
+    if (sim && c->simulated) { /* none: nothing was measured */
         count_row(b, "side effects", NULL, c->side_effects);
         count_row(b, "duplicate writes", NULL, c->duplicates);
         count_row(b, "errors", NULL, c->errors);
@@ -382,8 +405,12 @@ void html_card(buf *b, const card *c, int n)
                 count_row(b, "errors", card_codes[i], c->by_code[i]);
     }
     count_row(b, "unfinished", NULL, c->unfinished);
-    if (sim) {
+    if (sim && c->simulated && !c->compared_episodes) {
+        buf_puts(b, "<tr><td>diverged episodes</td><td>-</td><td></td>"
+                    "<td>no call had an answer logged</td></tr>\n");
+    } else if (sim && c->simulated) {
         count_row(b, "diverged episodes", NULL, c->diverged_episodes);
+        count_row(b, "episodes compared", NULL, c->compared_episodes);
         count_row(b, "diverged calls", NULL, c->diverged_calls);
         count_row(b, "calls compared", NULL, c->compared_calls);
         count_row(b, "calls with no answer logged", NULL, c->unlogged_calls);
@@ -444,10 +471,20 @@ void html_card(buf *b, const card *c, int n)
             esc(b, c->first_problems[i].message);
             buf_puts(b, "</li>\n");
         }
-        if (c->problems > (long)c->nfirst)
+        if (c->problems > (long)c->nfirst) {
+            buf q = BUF_INIT;
+            for (const char *p = c->run; *p; p++) {
+                if (*p == '\'')
+                    buf_putc(&q, '\'');
+                buf_putc(&q, *p);
+            }
             buf_printf(b, "<li>... and %ld more (<code>SELECT * FROM problems "
-                          "WHERE run = '&lt;run&gt;'</code>)</li>\n",
+                          "WHERE run = &#39;",
                        c->problems - (long)c->nfirst);
+            esc(b, q.failed || !q.data ? "" : q.data);
+            buf_puts(b, "&#39;</code>)</li>\n");
+            buf_free(&q);
+        }
         buf_puts(b, "</ul>\n");
     }
     buf_puts(b, "</section>\n");
@@ -457,11 +494,12 @@ void html_card(buf *b, const card *c, int n)
 static void html_paired(buf *b, const card *a, const card *c,
                         const card_paired *r, size_t n)
 {
+    int open = 0;
     for (size_t i = 0; i < n; i++) {
         const card_paired *x = &r[i];
         const card_pairs *q = &x->pairs;
         if (i == 0 || strcmp(x->measure, r[i - 1].measure) != 0) {
-            if (i)
+            if (open)
                 buf_puts(b, "</tbody></table>\n");
             buf_printf(b, "<h3>Paired, by task (%s)</h3>\n<p>%ld tasks in "
                           "both runs, %ld only in ",
@@ -472,6 +510,13 @@ static void html_paired(buf *b, const card *a, const card *c,
             esc(b, a->run);
             buf_printf(b, ", %ld only in ", x->only_b);
             esc(b, c->run);
+            if (x->shared == 0) {
+                buf_puts(b, ". No task is in both runs: nothing to pair, "
+                            "and no paired figure.</p>\n");
+                open = 0;
+                continue;
+            }
+            open = 1;
             buf_puts(b, x->one_trial
                             ? ". One trial of each task in each run: A - B "
                               "with Tango&#39;s score interval; the pairs by "
@@ -487,6 +532,8 @@ static void html_paired(buf *b, const card *a, const card *c,
                         "<th>neither</th><th>McNemar p</th></tr></thead>"
                         "<tbody>\n");
         }
+        if (!open)
+            continue;
         buf_puts(b, "<tr><td>");
         esc(b, x->arm);
         if (x->shared == 0) {
@@ -506,7 +553,7 @@ static void html_paired(buf *b, const card *a, const card *c,
             buf_printf(b, "%.1e", q->p);
         buf_puts(b, "</td></tr>\n");
     }
-    if (n)
+    if (open)
         buf_puts(b, "</tbody></table>\n");
 }
 
@@ -552,9 +599,11 @@ static void name_list(buf *b, const char *what, char **names, size_t n)
     buf_puts(b, "</li>\n");
 }
 
-void html_compare(buf *b, const card *a, const card *c, enum compare_case k,
-                  const contract_diff *d, const card_paired *p, size_t np)
+void html_compare(buf *b, const card_compared *x)
 {
+    const card *a = x->a, *c = x->b;
+    enum compare_case k = x->k;
+    const contract_diff *d = &x->d;
     buf_puts(b, "<section class=\"compare\">\n<h2>Compare: ");
     esc(b, a->run);
     buf_puts(b, " (A) and ");
@@ -583,7 +632,7 @@ void html_compare(buf *b, const card *a, const card *c, enum compare_case k,
     if (!a->simulated && !c->simulated) {
         buf_puts(b, "Same tool file; observed episodes, paired by the "
                     "harness's names of their tasks.</p>\n");
-        html_paired(b, a, c, p, np);
+        html_paired(b, a, c, x->paired, x->npaired);
         buf_puts(b, "</section>\n");
         return;
     }
@@ -591,13 +640,9 @@ void html_compare(buf *b, const card *a, const card *c, enum compare_case k,
                 "side. Unpaired, per arm: each row is the difference of pass "
                 "rates A - B, in percentage points, with its 95% interval "
                 "(Newcombe's, for two independent proportions).</p>\n");
-    size_t n = 0;
-    card_row *rows = card_compare_rows(a, c, &n);
-    if (!rows) {
-        buf_puts(b, "</section>\n");
-        b->failed = 1;
-        return;
-    }
+    const card_row *rows = x->rows;
+    size_t n = x->nrows;
+    int lone = 0;
     double bottom = TOP + (double)n * ROW_H;
     buf_printf(b, "<svg role=\"img\" aria-labelledby=\"diff-t diff-d\" "
                   "viewBox=\"0 0 %d %.0f\" width=\"%d\">\n<title id=\"diff-t\">"
@@ -605,23 +650,15 @@ void html_compare(buf *b, const card *a, const card *c, enum compare_case k,
                   "intervals</title>\n"
                   "<desc id=\"diff-d\">",
                PLOT_W, bottom + 8, PLOT_W);
-    interval *w = calloc(n, sizeof *w);
-    double *diff = calloc(n, sizeof *diff);
-    if (!w || !diff) {
-        free(w);
-        free(diff);
-        free(rows);
-        b->failed = 1;
-        return;
-    }
     for (size_t i = 0; i < n; i++) {
-        w[i] = newcombe((unsigned long)rows[i].xa, (unsigned long)rows[i].na,
-                        (unsigned long)rows[i].xb, (unsigned long)rows[i].nb,
-                        &diff[i]);
         esc(b, rows[i].arm);
-        buf_printf(b, ": %+.1f points, 95%% CI %+.1f to %+.1f%s",
-                   100 * diff[i], 100 * w[i].lo, 100 * w[i].hi,
-                   i + 1 < n ? "; " : ".");
+        if (rows[i].measured)
+            buf_printf(b, ": %+.1f points, 95%% CI %+.1f to %+.1f%s",
+                       100 * rows[i].diff, 100 * rows[i].ci.lo,
+                       100 * rows[i].ci.hi, i + 1 < n ? "; " : ".");
+        else
+            buf_printf(b, ": only in %s, no difference%s",
+                       rows[i].na ? "A" : "B", i + 1 < n ? "; " : ".");
     }
     buf_puts(b, "</desc>\n");
     axis(b, -100, 100, 50, bottom, "");
@@ -630,29 +667,37 @@ void html_compare(buf *b, const card *a, const card *c, enum compare_case k,
         buf_printf(b, "<text x=\"0\" y=\"%.1f\">", y + 4);
         esc(b, rows[i].arm);
         buf_puts(b, "</text>\n");
-        if (!rows[i].na || !rows[i].nb)
+        if (!rows[i].measured)
             continue;
-        mark(b, "a", 0, at(100 * diff[i], -100, 100),
-             at(100 * w[i].lo, -100, 100), at(100 * w[i].hi, -100, 100), y);
+        mark(b, "a", 0, at(100 * rows[i].diff, -100, 100),
+             at(100 * rows[i].ci.lo, -100, 100),
+             at(100 * rows[i].ci.hi, -100, 100), y);
     }
     buf_puts(b, "</svg>\n<table class=\"diffs\"><thead><tr><th>arm</th>"
                 "<th>A pass</th><th>B pass</th><th>A - B (points)</th>"
                 "<th>95% CI</th>"
                 "<th>excludes 0</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < n; i++) {
-        int sure = (w[i].lo > 0 || w[i].hi < 0) && rows[i].na && rows[i].nb;
         buf_puts(b, "<tr><td>");
         esc(b, rows[i].arm);
-        buf_printf(b, "</td><td>%ld/%ld</td><td>%ld/%ld</td><td>%+.1f</td>"
-                      "<td>%+.1f to %+.1f</td><td>%s</td></tr>\n",
-                   rows[i].xa, rows[i].na, rows[i].xb, rows[i].nb,
-                   100 * diff[i], 100 * w[i].lo, 100 * w[i].hi,
-                   sure ? "yes" : "no");
+        buf_printf(b, "</td><td>%ld/%ld</td><td>%ld/%ld</td>", rows[i].xa,
+                   rows[i].na, rows[i].xb, rows[i].nb);
+        if (rows[i].measured) {
+            buf_printf(b, "<td>%+.1f</td><td>%+.1f to %+.1f</td><td>%s</td>"
+                          "</tr>\n",
+                       100 * rows[i].diff, 100 * rows[i].ci.lo,
+                       100 * rows[i].ci.hi,
+                       rows[i].excludes_zero ? "yes" : "no");
+        } else {
+            lone = 1;
+            buf_printf(b, "<td>-</td><td>only in %s</td><td>-</td></tr>\n",
+                       rows[i].na ? "A" : "B");
+        }
     }
     buf_puts(b, "</tbody></table>\n");
-    html_paired(b, a, c, p, np);
+    if (lone)
+        buf_puts(b, "<p>An arm only one run has episodes of has no "
+                    "difference to show.</p>\n");
+    html_paired(b, a, c, x->paired, x->npaired);
     buf_puts(b, "</section>\n");
-    free(w);
-    free(diff);
-    free(rows);
 }

@@ -24,14 +24,12 @@ void html_begin(buf *b, const char *title);
 /* One run's card as a <section>; n numbers the cards of a page (ids). */
 void html_card(buf *b, const card *c, int n);
 
-/* Two runs compared: when k is COMPARE_SAME, the forest plot and table of
- * the unpaired per-arm differences A - B (for runs with simulated
- * episodes), then the paired analysis p (np rows, card_compare_paired);
- * else the refusal with its reason and both runs' hashes and no figure of
- * either (d: the tools added, removed and changed, for
- * COMPARE_CONTRACTS). */
-void html_compare(buf *b, const card *a, const card *c, enum compare_case k,
-                  const contract_diff *d, const card_paired *p, size_t np);
+/* Two runs compared: when they are comparable, the forest plot and table
+ * of the unpaired per-arm differences A - B (for runs with simulated
+ * episodes), then the paired analysis; else the refusal with its reason
+ * and both runs' hashes and no figure of either (and the tools added,
+ * removed and changed, for other contracts). */
+void html_compare(buf *b, const card_compared *x);
 
 /* The end of the page. */
 void html_end(buf *b);

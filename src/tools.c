@@ -125,6 +125,7 @@ int tool_name_reads(const char *name, char *word, size_t size)
 static void kind_by_name(struct builder *b, tool *t)
 {
     char word[64];
+    t->kind_source = KIND_FROM_NAME;
     if (tool_name_reads(t->name, word, sizeof word)) {
         t->kind = TOOL_READ;
         t->kind_reason = dupf(b, "name starts with \"%s\"", word);
@@ -632,6 +633,7 @@ static void read_function_tool(struct builder *b, const value *item,
     const value *ro = ann ? value_getz(ann, "readOnlyHint") : NULL;
     if (ro && ro->kind == V_BOOL) {
         t->kind = ro->u.b ? TOOL_READ : TOOL_WRITE;
+        t->kind_source = KIND_FROM_HINT;
         t->kind_reason = ro->u.b ? "annotations.readOnlyHint is true"
                                  : "annotations.readOnlyHint is false";
     } else {
@@ -952,6 +954,7 @@ static void read_operation(struct builder *b, const char *path,
         upper[i] = (char)toupper((unsigned char)method[i]);
     upper[i] = '\0';
     t->kind_reason = dupf(b, "%s operation", upper);
+    t->kind_source = KIND_FROM_METHOD;
     if (args_from_schema(b, t, schema) < 0) {
         drop_last(b);
         return;

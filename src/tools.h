@@ -30,6 +30,9 @@
 
 enum tool_format { TOOLS_OPENAI, TOOLS_MCP, TOOLS_OPENAPI };
 enum tool_kind { TOOL_READ, TOOL_WRITE };
+/* What said the kind: the name's first word (a guess), an MCP tool's
+ * annotations.readOnlyHint, or an OpenAPI operation's HTTP method. */
+enum tool_kind_source { KIND_FROM_NAME, KIND_FROM_HINT, KIND_FROM_METHOD };
 
 typedef struct tool_arg {
     const char *name;
@@ -43,6 +46,7 @@ typedef struct tool {
     const char *name;
     const char *description; /* "" when none */
     enum tool_kind kind;
+    enum tool_kind_source kind_source;
     const char *kind_reason;
     const value *input_schema;  /* an object schema */
     const value *output_schema; /* NULL when the tool has none */

@@ -47,6 +47,7 @@ want = [["pass", str(j["pass"]["count"]), "%.1f%%" % (100 * j["pass"]["rate"]), 
 want += [["errors: " + k, str(v), "", ""] for k, v in j["errors"]["by_code"].items() if v]
 want += [["unfinished", str(j["unfinished"]), "", ""],
          ["diverged episodes", str(j["diverged"]["episodes"]), "", ""],
+         ["episodes compared", str(j["diverged"]["episodes_compared"]), "", ""],
          ["diverged calls", str(j["diverged"]["calls"]), "", ""],
          ["calls compared", str(j["diverged"]["compared"]), "", ""],
          ["calls with no answer logged", str(j["diverged"]["not_logged"]), "", ""],
@@ -65,7 +66,7 @@ if made["model"] != j["model"] or made["file hash"] != j["file_sha256"]: bad.app
 print("%d result rows, %d arms, %d dials; differ: %s" % (len(want), len(arms), len(dials), ", ".join(bad) or "none"))
 PY
 )
-ok "the page's figures are --json's" "14 result rows, 24 arms, 6 dials; differ: none" "$got"
+ok "the page's figures are --json's" "15 result rows, 24 arms, 6 dials; differ: none" "$got"
 
 # --- self-contained: no script, no link, no source or font from outside;
 # --- the model's <script> is text

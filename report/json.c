@@ -1,0 +1,311 @@
+/* json: see json.h. */
+#include "json.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "shown.h"
+#include "stats.h"
+
+static void key(buf *b, int comma, const char *k)
+{
+    buf_printf(b, "%s\"%s\":", comma ? "," : "", k);
+}
+
+/* A count, or null when it was not measured. */
+static void count(buf *b, int measured, long n)
+{
+    if (measured)
+        buf_printf(b, "%ld", n);
+    else
+        buf_puts(b, "null");
+}
+
+/* {"count", "rate", "ci95"} of x in n; count null when not measured,
+ * rate and interval null when n is 0 (a rate of nothing is no figure). */
+static void rate(buf *b, const char *k, int measured, long x, long n)
+{
+    key(b, 0, k);
+    if (!measured || n == 0) {
+        buf_puts(b, "{\"count\":");
+        count(b, measured, x);
+        buf_puts(b, ",\"rate\":null,\"ci95\":null}");
+        return;
+    }
+    interval w = wilson((unsigned long)x, (unsigned long)n);
+    buf_printf(b, "{\"count\":%ld,\"rate\":%.6f,\"ci95\":[%.6f,%.6f]}", x,
+               (double)x / (double)n, w.lo, w.hi);
+}
+
+static void string_or_null(buf *b, const char *s)
+{
+    if (s)
+        shown_json(b, s);
+    else
+        buf_puts(b, "null");
+}
+
+void json_card(buf *b, const card *c)
+{
+    int sim = c->simulated > 0; /* the simulator's figures were measured */
+    buf_puts(b, "{\"run\":");
+    shown_json(b, c->run);
+    key(b, 1, "model");
+    string_or_null(b, c->model[0] ? c->model : NULL);
+    key(b, 1, "tools_path");
+    shown_json(b, c->tools_path);
+    key(b, 1, "file_sha256");
+    shown_json(b, c->file_sha256);
+    key(b, 1, "contract_sha256");
+    shown_json(b, c->contract_sha256);
+    buf_printf(b, ",\"generator\":{\"version\":%d,\"fingerprint\":",
+               c->generator_version);
+    shown_json(b, c->fingerprint);
+    buf_putc(b, '}');
+    key(b, 1, "replayed_at");
+    shown_json(b, c->replayed_at);
+    buf_printf(b, ",\"episodes\":%ld,\"simulated\":%ld,\"observed\":%ld,",
+               c->episodes, c->simulated, c->observed);
+    rate(b, "pass", sim, c->pass, c->simulated);
+    buf_putc(b, ',');
+    rate(b, "reached", sim, c->reached, c->simulated);
+    key(b, 1, "side_effects");
+    count(b, sim, c->side_effects);
+    key(b, 1, "duplicate_writes");
+    count(b, sim, c->duplicates);
+    buf_puts(b, ",\"errors\":{\"total\":");
+    count(b, sim, c->errors);
+    buf_puts(b, ",\"by_code\":{");
+    for (int i = 0; i < CARD_CODES; i++) {
+        key(b, i, card_codes[i]);
+        count(b, sim, c->by_code[i]);
+    }
+    buf_printf(b, "}},\"unfinished\":%ld,\"diverged\":{\"episodes\":",
+               c->unfinished);
+    count(b, sim && c->compared_episodes > 0, c->diverged_episodes);
+    buf_puts(b, ",\"episodes_compared\":");
+    count(b, sim, c->compared_episodes);
+    buf_puts(b, ",\"calls\":");
+    count(b, sim && c->compared_calls > 0, c->diverged_calls);
+    buf_puts(b, ",\"compared\":");
+    count(b, sim, c->compared_calls);
+    buf_puts(b, ",\"not_logged\":");
+    count(b, sim, c->unlogged_calls);
+    buf_printf(b, "},\"problems\":{\"count\":%ld,\"no_run\":%ld,\"first\":[",
+               c->problems, c->problems_no_run);
+    for (size_t i = 0; i < c->nfirst; i++) {
+        buf_puts(b, i ? ",{\"file\":" : "{\"file\":");
+        shown_json(b, c->first_problems[i].file);
+        buf_printf(b, ",\"line\":%ld,\"message\":", c->first_problems[i].line);
+        shown_json(b, c->first_problems[i].message);
+        buf_putc(b, '}');
+    }
+    buf_puts(b, "]},\"arms\":[");
+    for (size_t i = 0; i < c->narms; i++) {
+        const card_arm *a = &c->arms[i];
+        buf_puts(b, i ? ",{\"arm\":" : "{\"arm\":");
+        shown_json(b, a->arm);
+        buf_printf(b, ",\"episodes\":%ld,", a->episodes);
+        rate(b, "pass", 1, a->pass, a->episodes);
+        buf_putc(b, ',');
+        rate(b, "reached", 1, a->reached, a->episodes);
+        buf_printf(b, ",\"side_effects\":%ld,\"duplicate_writes\":%ld,"
+                      "\"errors\":%ld}",
+                   a->side_effects, a->duplicates, a->errors);
+    }
+    buf_puts(b, "],\"dials\":[");
+    for (size_t i = 0; i < c->ndials; i++) {
+        const card_dial *d = &c->dials[i];
+        buf_printf(b, "%s{\"dial\":\"%s\",\"events\":%ld,\"fired\":%ld,"
+                      "\"outcomes\":{",
+                   i ? "," : "", d->dial, d->events, d->fired);
+        int n = 0;
+        for (int o = 0; o < 10; o++)
+            if (d->outcomes[o])
+                buf_printf(b, "%s\"%s\":%ld", n++ ? "," : "", card_outcomes[o],
+                           d->outcomes[o]);
+        buf_puts(b, "}}");
+    }
+    buf_puts(b, "],\"harness\":{");
+    for (int k = 0; k < 2; k++) {
+        const card_harness *h = &c->harness[k];
+        buf_printf(b, "%s\"%s\":{\"judged\":%ld,", k ? "," : "",
+                   k ? "observed" : "simulated", h->judged);
+        rate(b, "success", 1, h->successes, h->judged);
+        buf_printf(b, ",\"rewarded\":%ld,\"mean_reward\":", h->rewarded);
+        if (h->rewarded)
+            shown_json_number(b, "%.6f", h->mean_reward);
+        else
+            buf_puts(b, "null");
+        if (h->rewarded && !isfinite(h->mean_reward))
+            buf_puts(b, ",\"note\":\"the mean of the rewards is not a finite "
+                        "number\"");
+        buf_printf(b, ",\"unfinished\":%ld}", h->unfinished);
+    }
+    buf_printf(b, "},\"observed_calls\":%ld,\"tools\":[", c->observed_calls);
+    for (int u = 0; u < 2; u++) {
+        const card_tool *v = u ? c->unknown : c->tools;
+        size_t n = u ? c->nunknown : c->ntools;
+        if (u)
+            buf_puts(b, "],\"unknown_tools\":[");
+        for (size_t i = 0; i < n; i++) {
+            buf_puts(b, i ? ",{\"tool\":" : "{\"tool\":");
+            shown_json(b, v[i].tool);
+            buf_printf(b, ",\"calls\":%ld", v[i].calls);
+            if (u) {
+                buf_putc(b, '}');
+                continue;
+            }
+            key(b, 1, "kind");
+            string_or_null(b, v[i].kind);
+            key(b, 1, "kind_from");
+            string_or_null(b, v[i].kind_from);
+            buf_printf(b, ",\"arguments_checked\":%ld,\"invalid\":",
+                       v[i].args_checked);
+            count(b, v[i].args_checked > 0, v[i].invalid);
+            buf_printf(b, ",\"answers_checked\":%ld,\"off_schema\":",
+                       v[i].answers_checked);
+            count(b, v[i].answers_checked > 0, v[i].off_schema);
+            key(b, 1, "rule");
+            string_or_null(b, v[i].rule);
+            buf_printf(b, ",\"rule_calls\":%ld}", v[i].rule_calls);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        buf_puts(b, k ? "],\"success_hat_k\":[" : "],\"pass_hat_k\":[");
+        for (size_t i = 0; i < c->npassk[k]; i++)
+            buf_printf(b, "%s{\"k\":%ld,\"rate\":%.6f,\"tasks\":%ld}",
+                       i ? "," : "", c->passk[k][i].k, c->passk[k][i].rate,
+                       c->passk[k][i].tasks);
+    }
+    buf_printf(b, "],\"largest_k\":{\"pass\":%ld,\"success\":%ld}}",
+               c->passk_largest[0], c->passk_largest[1]);
+}
+
+/* ----------------------------------------------------------- compare */
+
+static const char *case_name(enum compare_case k)
+{
+    return k == COMPARE_SAME          ? "same_tasks"
+           : k == COMPARE_REFORMATTED ? "reformatted"
+           : k == COMPARE_CONTRACTS   ? "other_contracts"
+                                      : "other_generators";
+}
+
+static void json_paired(buf *b, const card_paired *r, size_t n)
+{
+    buf_puts(b, ",\"paired\":[");
+    for (size_t i = 0; i < n; i++) {
+        const card_pairs *q = &r[i].pairs;
+        buf_printf(b, "%s{\"measure\":\"%s\",\"arm\":", i ? "," : "",
+                   r[i].measure);
+        shown_json(b, r[i].arm);
+        buf_printf(b, ",\"shared\":%ld,\"only_a\":%ld,\"only_b\":%ld,",
+                   r[i].shared, r[i].only_a, r[i].only_b);
+        if (r[i].shared == 0) { /* nothing to pair: no figure */
+            buf_puts(b, "\"one_trial\":null,\"difference\":null,"
+                        "\"ci95\":null,\"method\":null,\"pairs\":null}");
+            continue;
+        }
+        buf_printf(b, "\"one_trial\":%s,\"difference\":%.6f,"
+                      "\"ci95\":[%.6f,%.6f],\"method\":\"%s\","
+                      "\"pairs\":{\"of\":\"%s\",\"n\":%ld,\"both\":%ld,"
+                      "\"a_only\":%ld,\"b_only\":%ld,\"neither\":%ld,",
+                   r[i].one_trial ? "true" : "false", r[i].diff, r[i].ci.lo,
+                   r[i].ci.hi, r[i].one_trial ? "tango" : "clustered_mean",
+                   r[i].one_trial ? "every trial" : "first trials", q->n,
+                   q->both, q->a_only, q->b_only, q->neither);
+        if (q->n)
+            buf_printf(b, "\"difference\":%.6f,\"ci95\":[%.6f,%.6f],"
+                          "\"mcnemar_p\":%.6g}}",
+                       q->diff, q->ci.lo, q->ci.hi, q->p);
+        else
+            buf_puts(b, "\"difference\":null,\"ci95\":null,"
+                        "\"mcnemar_p\":null}}");
+    }
+    buf_putc(b, ']');
+}
+
+void json_compare(buf *b, const card_compared *x)
+{
+    const card *a = x->a, *c = x->b;
+    buf_puts(b, "{\"a\":");
+    shown_json(b, a->run);
+    buf_puts(b, ",\"b\":");
+    shown_json(b, c->run);
+    buf_printf(b, ",\"comparable\":%s,\"case\":\"%s\"",
+               x->k == COMPARE_SAME ? "true" : "false", case_name(x->k));
+    buf_puts(b, ",\"file_sha256\":[");
+    shown_json(b, a->file_sha256);
+    buf_putc(b, ',');
+    shown_json(b, c->file_sha256);
+    buf_puts(b, "],\"contract_sha256\":[");
+    shown_json(b, a->contract_sha256);
+    buf_putc(b, ',');
+    shown_json(b, c->contract_sha256);
+    buf_printf(b, "],\"generator\":[{\"version\":%d,\"fingerprint\":",
+               a->generator_version);
+    shown_json(b, a->fingerprint);
+    buf_printf(b, "},{\"version\":%d,\"fingerprint\":", c->generator_version);
+    shown_json(b, c->fingerprint);
+    buf_puts(b, "}]");
+    if (x->k == COMPARE_CONTRACTS) {
+        char **lists[] = {x->d.added, x->d.removed, x->d.changed};
+        size_t ns[] = {x->d.nadded, x->d.nremoved, x->d.nchanged};
+        const char *names[] = {"added", "removed", "changed"};
+        buf_puts(b, ",\"tools\":{");
+        for (int l = 0; l < 3; l++) {
+            buf_printf(b, "%s\"%s\":[", l ? "," : "", names[l]);
+            for (size_t i = 0; i < ns[l]; i++) {
+                if (i)
+                    buf_putc(b, ',');
+                shown_json(b, lists[l][i]);
+            }
+            buf_putc(b, ']');
+        }
+        buf_putc(b, '}');
+    }
+    if (x->k == COMPARE_SAME) {
+        buf_puts(b, ",\"arms\":[");
+        for (size_t i = 0; i < x->nrows; i++) {
+            const card_row *r = &x->rows[i];
+            buf_printf(b, "%s{\"arm\":", i ? "," : "");
+            shown_json(b, r->arm);
+            buf_printf(b, ",\"a\":{\"pass\":%ld,\"episodes\":%ld},"
+                          "\"b\":{\"pass\":%ld,\"episodes\":%ld},",
+                       r->xa, r->na, r->xb, r->nb);
+            if (r->measured)
+                buf_printf(b, "\"difference\":%.6f,\"ci95\":[%.6f,%.6f],"
+                              "\"excludes_zero\":%s}",
+                           r->diff, r->ci.lo, r->ci.hi,
+                           r->excludes_zero ? "true" : "false");
+            else /* only one run has episodes of the arm */
+                buf_printf(b, "\"difference\":null,\"ci95\":null,"
+                              "\"excludes_zero\":null,\"only_in\":\"%s\"}",
+                           r->na ? "a" : "b");
+        }
+        buf_putc(b, ']');
+        json_paired(b, x->paired, x->npaired);
+    }
+    buf_putc(b, '}');
+}
+
+/* -------------------------------------------------------------- list */
+
+void json_list(buf *b, const card_listing *l)
+{
+    buf_putc(b, '[');
+    for (size_t i = 0; i < l->n; i++) {
+        const card_listed *r = &l->runs[i];
+        buf_puts(b, i ? ",{\"run\":" : "{\"run\":");
+        shown_json(b, r->run);
+        key(b, 1, "model");
+        string_or_null(b, r->model[0] ? r->model : NULL);
+        buf_printf(b, ",\"episodes\":%ld,\"pass\":", r->episodes);
+        count(b, r->pass >= 0, r->pass);
+        key(b, 1, "replayed_at");
+        shown_json(b, r->replayed_at);
+        buf_putc(b, '}');
+    }
+    buf_putc(b, ']');
+}

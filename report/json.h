@@ -1,0 +1,19 @@
+/*
+ * json: cards, compares and the list of runs as JSON, one document a
+ * line: the plumbing the other formats are renderings of (docs/card.md
+ * gives every key).  The output is always valid JSON: every string from
+ * the database goes through shown_json (shown.h), whatever its bytes; a
+ * figure that was not measured, or a mean that is not a finite number,
+ * is null.
+ */
+#ifndef TR_JSON_H
+#define TR_JSON_H
+
+#include "buf.h"
+#include "carddata.h"
+
+void json_card(buf *out, const card *c);
+void json_compare(buf *out, const card_compared *x);
+void json_list(buf *out, const card_listing *l);
+
+#endif

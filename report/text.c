@@ -1,0 +1,728 @@
+/* text: see text.h. */
+#include "text.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shown.h"
+#include "stats.h"
+
+/* ------------------------------------------------------------- lines */
+
+/* A line of prose, wrapped within width; continued lines start with
+ * indent spaces.  What it quotes from the database is shown already. */
+static void say(buf *out, int width, int indent, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void say(buf *out, int width, int indent, const char *fmt, ...)
+{
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (line) {
+        vsnprintf(line, (size_t)n + 1, fmt, again);
+        shown_wrap(out, "", line, width, indent, INT_MAX);
+    } else {
+        out->failed = 1;
+    }
+    va_end(again);
+    free(line);
+}
+
+/* A count, or "-" when it was not measured. */
+static const char *count_or_dash(char *room, size_t size, int measured,
+                                 long n)
+{
+    if (!measured)
+        return "-";
+    snprintf(room, size, "%ld", n);
+    return room;
+}
+
+/* ------------------------------------------------------------ tables */
+
+#define TABLE_COLS 8
+
+/* A table: a header and rows of cells shown already.  Column c is left
+ * aligned when align[c] is 'l', right aligned when 'r', at least minw[c]
+ * columns wide; gap[c] spaces go before it (none before the first).
+ * Columns whose bit is in fit may be cut to make the table fit, then those
+ * in fit_last; wrap_last lets the last column wrap. */
+typedef struct table {
+    int ncols;
+    const char *align;
+    int gap[TABLE_COLS];
+    int minw[TABLE_COLS];
+    unsigned fit, fit_last;
+    int wrap_last;
+    char **cells; /* ncols a row; the header first */
+    size_t nrows, cap;
+    int failed;
+} table;
+
+static void table_init(table *t, const char *align, const int *gaps,
+                       const int *minw, unsigned fit, int wrap_last)
+{
+    memset(t, 0, sizeof *t);
+    t->ncols = (int)strlen(align);
+    t->align = align;
+    for (int c = 0; c < t->ncols; c++) {
+        t->gap[c] = c ? gaps[c - 1] : 0;
+        t->minw[c] = minw ? minw[c] : 0;
+    }
+    t->fit = fit;
+    t->wrap_last = wrap_last;
+}
+
+/* Adds a row of ncols cells (copied). */
+static void table_row(table *t, ...)
+{
+    if (t->nrows == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 32;
+        char **more = realloc(t->cells, cap * (size_t)t->ncols * sizeof *more);
+        if (!more) {
+            t->failed = 1;
+            return;
+        }
+        t->cells = more;
+        t->cap = cap;
+    }
+    va_list ap;
+    va_start(ap, t);
+    char **row = t->cells + t->nrows * (size_t)t->ncols;
+    for (int c = 0; c < t->ncols; c++) {
+        const char *s = va_arg(ap, const char *);
+        row[c] = strdup(s ? s : "");
+        if (!row[c])
+            t->failed = 1;
+    }
+    va_end(ap);
+    t->nrows++;
+}
+
+static void table_free(table *t)
+{
+    for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}
+
+/* Appends the table, each line starting with indent spaces, within width
+ * as text.h says. */
+static void table_print(buf *out, table *t, int indent, int width)
+{
+    size_t w[TABLE_COLS] = {0};
+    if (t->failed) {
+        out->failed = 1;
+        table_free(t);
+        return;
+    }
+    for (int c = 0; c < t->ncols; c++)
+        w[c] = (size_t)t->minw[c];
+    for (size_t r = 0; r < t->nrows; r++)
+        for (int c = 0; c < t->ncols; c++) {
+            size_t n = shown_columns(t->cells[r * (size_t)t->ncols + c]);
+            if (n > w[c])
+                w[c] = n;
+        }
+    size_t total = (size_t)indent;
+    for (int c = 0; c < t->ncols; c++)
+        total += w[c] + (size_t)t->gap[c];
+    if (total > (size_t)width) { /* tight: one space between columns */
+        for (int c = 1; c < t->ncols; c++) {
+            total -= (size_t)t->gap[c] - 1;
+            t->gap[c] = 1;
+        }
+    }
+    /* then the widest of the name columns, a column at a time: those of
+     * fit, then those of fit_last */
+    while (total > (size_t)width) {
+        int widest = -1;
+        for (int pass = 0; pass < 2 && widest < 0; pass++)
+            for (int c = 0; c < t->ncols; c++)
+                if (((pass ? t->fit_last : t->fit) >> c & 1) && w[c] > 8 &&
+                    (widest < 0 || w[c] > w[widest]))
+                    widest = c;
+        if (widest < 0)
+            break;
+        w[widest]--;
+        total--;
+    }
+    size_t last_at = total - w[t->ncols - 1];
+    for (size_t r = 0; r < t->nrows; r++) {
+        buf line = BUF_INIT;
+        buf_printf(&line, "%*s", indent, "");
+        for (int c = 0; c < t->ncols; c++) {
+            const char *cell = t->cells[r * (size_t)t->ncols + c];
+            int last = c == t->ncols - 1;
+            if ((t->fit | t->fit_last) >> c & 1)
+                cell = shown_fit(cell, w[c]);
+            size_t n = shown_columns(cell);
+            size_t pad = n < w[c] ? w[c] - n : 0;
+            buf_printf(&line, "%*s", t->gap[c], "");
+            if (last && t->wrap_last && t->align[c] == 'l') {
+                /* the rest of the line, wrapped under its column */
+                shown_wrap(&line, "", cell,
+                           (int)(last_at + 8 > (size_t)width ? last_at + 8
+                                                             : (size_t)width),
+                           (int)last_at, INT_MAX);
+                line.len--; /* shown_wrap ends the line */
+                break;
+            }
+            if (t->align[c] == 'r')
+                buf_printf(&line, "%*s", (int)pad, "");
+            buf_puts(&line, cell);
+            if (t->align[c] == 'l' && !last)
+                buf_printf(&line, "%*s", (int)pad, "");
+        }
+        /* no spaces at the end of a line */
+        while (line.len && line.data[line.len - 1] == ' ')
+            line.len--;
+        if (line.failed)
+            out->failed = 1;
+        else
+            buf_append(out, line.data, line.len);
+        buf_putc(out, '\n');
+        buf_free(&line);
+    }
+    table_free(t);
+}
+
+/* -------------------------------------------------------------- card */
+
+static void text_problems(buf *out, const card *c, int width)
+{
+    buf_printf(out, "  problems     %5ld\n", c->problems);
+    for (size_t i = 0; i < c->nfirst; i++) {
+        buf at = BUF_INIT;
+        buf_printf(&at, "    %s:%ld: ", shown_tx(c->first_problems[i].file),
+                   c->first_problems[i].line);
+        if (at.failed)
+            out->failed = 1;
+        else
+            shown_wrap(out, at.data, shown_tx(c->first_problems[i].message),
+                       width, 6, 4);
+        buf_free(&at);
+    }
+    if (c->problems > (long)c->nfirst) {
+        /* the query, with the run's name quoted as SQL quotes it */
+        buf name = BUF_INIT;
+        for (const char *p = c->run; *p; p++) {
+            if (*p == '\'')
+                buf_putc(&name, '\'');
+            buf_putc(&name, *p);
+        }
+        say(out, width, 6, "    ... and %ld more: SELECT * FROM problems "
+                           "WHERE run = '%s'",
+            c->problems - (long)c->nfirst,
+            shown_tx(name.failed || !name.data ? "" : name.data));
+        buf_free(&name);
+    }
+    if (c->problems_no_run)
+        say(out, width, 6, "    and %ld in the database that name no run: %s",
+            c->problems_no_run, card_no_run_query);
+}
+
+/* The harness's verdicts on episodes of one kind, when it gave any. */
+static void text_harness(buf *out, const card_harness *h, int width)
+{
+    if (h->judged) {
+        interval w = wilson((unsigned long)h->successes,
+                            (unsigned long)h->judged);
+        say(out, width, 6,
+            "  harness success %3ld of %ld  %5.1f%%  95%% CI %5.1f-%5.1f%%",
+            h->successes, h->judged, card_pct(h->successes, h->judged),
+            100 * w.lo, 100 * w.hi);
+    }
+    if (h->rewarded && isfinite(h->mean_reward))
+        say(out, width, 6, "  harness reward  %.3f mean, over %ld episode%s",
+            h->mean_reward, h->rewarded, h->rewarded == 1 ? "" : "s");
+    else if (h->rewarded)
+        say(out, width, 6, "  harness reward  -  over %ld episode%s: their "
+                           "mean is not a finite number",
+            h->rewarded, h->rewarded == 1 ? "" : "s");
+}
+
+static void text_tools(buf *out, const card *c, int width)
+{
+    static const int gaps[] = {1, 1, 1, 1, 1};
+    static const int minw[] = {18, 5, 6, 6, 8, 10};
+    table t;
+    int guessed = 0;
+    table_init(&t, "lllrrr", gaps, minw, 1u, 0);
+    table_row(&t, "tool", "kind", "by", "calls", "invalid", "off schema");
+    for (size_t i = 0; i < c->ntools; i++) {
+        const card_tool *x = &c->tools[i];
+        char calls[24], invalid[24], off[24], kind[80];
+        snprintf(calls, sizeof calls, "%ld", x->calls);
+        if (x->kind_ok)
+            snprintf(kind, sizeof kind, "%s", x->kind);
+        else /* a kind that is not one: shown as what it is */
+            snprintf(kind, sizeof kind, "?%s", shown_tx_max(x->kind, 40));
+        guessed |= x->kind_from && strcmp(x->kind_from, "name") == 0;
+        table_row(&t, shown_tx(x->tool), kind,
+                  x->kind_from ? x->kind_from : "-", calls,
+                  count_or_dash(invalid, sizeof invalid, x->args_checked > 0,
+                                x->invalid),
+                  count_or_dash(off, sizeof off, x->answers_checked > 0,
+                                x->off_schema));
+    }
+    buf_puts(out, "\nper tool (observed calls)\n");
+    table_print(out, &t, 2, width);
+    if (guessed)
+        say(out, width, 4, "  kind by name: a guess from its first word "
+                           "(get, list...)");
+    for (size_t i = 0; i < c->ntools; i++) {
+        const card_tool *x = &c->tools[i];
+        if (!x->rule)
+            continue;
+        buf at = BUF_INIT;
+        buf_printf(&at, "  %s: the commonest rule broken (%ld of %ld): ",
+                   shown_fit(shown_tx(x->tool), 30), x->rule_calls,
+                   x->invalid);
+        if (at.failed)
+            out->failed = 1;
+        else
+            shown_wrap(out, at.data, shown_tx(x->rule), width, 6, 6);
+        buf_free(&at);
+    }
+}
+
+/* The observed episodes: what the tool file can tell of their calls. */
+static void text_observed(buf *out, const card *c, int width)
+{
+    const card_harness *h = &c->harness[1];
+    buf_putc(out, '\n');
+    say(out, width, 2, "observed: %ld episode%s, run against something "
+                       "other than the simulator",
+        c->observed, c->observed == 1 ? "" : "s");
+    say(out, width, 3, "  (no simulator figure: nothing was replayed against "
+                       "a task)");
+    if (!h->judged)
+        buf_puts(out, "  harness success    -  not given\n");
+    text_harness(out, h, width);
+    buf_printf(out, "  unfinished   %5ld\n", h->unfinished);
+    buf_printf(out, "  calls        %5ld\n", c->observed_calls);
+    if (!c->simulated)
+        text_problems(out, c, width);
+    if (c->ntools)
+        text_tools(out, c, width);
+    if (c->nunknown) {
+        buf list = BUF_INIT;
+        size_t shown = c->nunknown < 10 ? c->nunknown : 10;
+        long calls = 0;
+        for (size_t i = 0; i < c->nunknown; i++)
+            calls += c->unknown[i].calls;
+        for (size_t i = 0; i < shown; i++)
+            buf_printf(&list, "%s%s \xc3\x97%ld", i ? ", " : "",
+                       shown_tx(c->unknown[i].tool), c->unknown[i].calls);
+        if (c->nunknown > shown)
+            buf_printf(&list, ", and %zu more", c->nunknown - shown);
+        char head[96];
+        snprintf(head, sizeof head,
+                 "  tools the file does not have (%ld call%s): ", calls,
+                 calls == 1 ? "" : "s");
+        if (list.failed)
+            out->failed = 1;
+        else
+            shown_wrap(out, head, list.data, width, 4, 4);
+        buf_free(&list);
+    }
+}
+
+/* pass^k (or success^k) when some task has two trials or more. */
+static void text_passk(buf *out, const card *c, int width)
+{
+    static const char *const names[2] = {"pass^k", "success^k"};
+    static const int gaps[] = {1, 1};
+    static const int minw[] = {3, 9, 6};
+    for (int k = 0; k < 2; k++) {
+        if (c->passk_largest[k] < 2)
+            continue;
+        buf_putc(out, '\n');
+        say(out, width, 2, "trials: %s, over the tasks with k trials or more%s",
+            names[k],
+            c->passk_largest[k] > 4 ? " (k = 1 to 4, the powers of two, "
+                                      "and the largest)"
+                                    : "");
+        table t;
+        table_init(&t, "rrr", gaps, minw, 0, 0);
+        table_row(&t, "k", names[k], "tasks");
+        for (size_t i = 0; i < c->npassk[k]; i++) {
+            char kk[24], rate[24], tasks[24];
+            snprintf(kk, sizeof kk, "%ld", c->passk[k][i].k);
+            snprintf(rate, sizeof rate, "%.1f%%", 100 * c->passk[k][i].rate);
+            snprintf(tasks, sizeof tasks, "%ld", c->passk[k][i].tasks);
+            table_row(&t, kk, rate, tasks);
+        }
+        table_print(out, &t, 2, width);
+    }
+}
+
+static void text_arms(buf *out, const card *c, int width)
+{
+    static const int gaps[] = {1, 1, 2, 2, 1, 1};
+    static const int minw[] = {14, 4, 5, 11, 7, 5, 4};
+    table t;
+    table_init(&t, "lrrrrrr", gaps, minw, 1u, 0);
+    table_row(&t, "arm", "eps", "pass", "95% CI", "reached", "side", "dup");
+    for (size_t i = 0; i < c->narms; i++) {
+        const card_arm *a = &c->arms[i];
+        interval w = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
+        char eps[24], pass[24], ci[32], reached[24], side[24], dup[24];
+        snprintf(eps, sizeof eps, "%ld", a->episodes);
+        snprintf(pass, sizeof pass, "%ld", a->pass);
+        snprintf(ci, sizeof ci, "%5.1f-%5.1f", 100 * w.lo, 100 * w.hi);
+        snprintf(reached, sizeof reached, "%ld", a->reached);
+        snprintf(side, sizeof side, "%ld", a->side_effects);
+        snprintf(dup, sizeof dup, "%ld", a->duplicates);
+        table_row(&t, shown_tx(a->arm), eps, pass, ci, reached, side, dup);
+    }
+    buf_puts(out, "\nper arm (pass, with its 95% CI)\n");
+    table_print(out, &t, 2, width);
+}
+
+static void text_dials(buf *out, const card *c, int width)
+{
+    static const int gaps[] = {1, 1, 2};
+    static const int minw[] = {10, 7, 6, 0};
+    table t;
+    table_init(&t, "lrrl", gaps, minw, 0, 1);
+    table_row(&t, "dial", "events", "fired", "outcomes");
+    for (size_t i = 0; i < c->ndials; i++) {
+        const card_dial *d = &c->dials[i];
+        char events[24], fired[24];
+        buf outcomes = BUF_INIT;
+        snprintf(events, sizeof events, "%ld", d->events);
+        snprintf(fired, sizeof fired, "%ld", d->fired);
+        card_outcomes_text(&outcomes, d);
+        table_row(&t, d->dial, events, fired,
+                  outcomes.data && !outcomes.failed ? outcomes.data : "");
+        buf_free(&outcomes);
+    }
+    buf_puts(out, "\nper dial\n");
+    table_print(out, &t, 2, width);
+}
+
+/* The figures of episodes replayed against tasks. */
+static void text_result(buf *out, const card *c, int width)
+{
+    long n = c->simulated;
+    buf_putc(out, '\n');
+    if (c->observed)
+        say(out, width, 2, "result: %ld episode%s replayed against tasks (and "
+                           "%ld observed, below)",
+            n, n == 1 ? "" : "s", c->observed);
+    else
+        say(out, width, 2, "result: %ld episode%s", n, n == 1 ? "" : "s");
+    if (n == 0) { /* nothing was measured: no figure at all */
+        buf_puts(out, "  pass             -  no episodes\n"
+                      "  reached          -  no episodes\n");
+        text_problems(out, c, width);
+        return;
+    }
+    interval p = wilson((unsigned long)c->pass, (unsigned long)n);
+    interval r = wilson((unsigned long)c->reached, (unsigned long)n);
+    buf_printf(out, "  pass         %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n",
+               c->pass, card_pct(c->pass, n), 100 * p.lo, 100 * p.hi);
+    buf_printf(out, "  reached      %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n",
+               c->reached, card_pct(c->reached, n), 100 * r.lo, 100 * r.hi);
+    text_harness(out, &c->harness[0], width);
+    say(out, width, 6, "  side effects %5ld  (duplicate writes %ld)",
+        c->side_effects, c->duplicates);
+    buf_printf(out, "  errors       %5ld\n", c->errors);
+    buf codes = BUF_INIT;
+    for (int i = 0; i < CARD_CODES; i++)
+        if (c->by_code[i])
+            buf_printf(&codes, "%s%s %ld", codes.len ? ", " : "",
+                       card_codes[i], c->by_code[i]);
+    if (codes.len && !codes.failed)
+        shown_wrap(out, "    ", codes.data, width, 4, INT_MAX);
+    buf_free(&codes);
+    buf_printf(out, "  unfinished   %5ld\n", c->harness[0].unfinished);
+    if (c->compared_episodes == 0)
+        say(out, width, 6, "  diverged         -  nothing to compare: no "
+                           "call had an answer logged");
+    else
+        say(out, width, 6, "  diverged     %5ld  of %ld episodes; calls: %ld "
+                           "of %ld",
+            c->diverged_episodes, c->compared_episodes, c->diverged_calls,
+            c->compared_calls);
+    if (c->compared_episodes && c->compared_episodes < n)
+        say(out, width, 6, "    %ld episode%s not compared: no call had an "
+                           "answer logged",
+            n - c->compared_episodes, n - c->compared_episodes == 1 ? "" : "s");
+    if (c->compared_episodes && c->unlogged_calls)
+        say(out, width, 6, "    %ld call%s with no answer logged: not compared",
+            c->unlogged_calls, c->unlogged_calls == 1 ? "" : "s");
+    text_problems(out, c, width);
+    if (c->narms)
+        text_arms(out, c, width);
+    if (c->ndials)
+        text_dials(out, c, width);
+}
+
+void text_card(buf *out, const card *c, int width)
+{
+    int narrow = width < 80;
+    say(out, width, 6, "card: %s", shown_tx(c->run));
+    say(out, width, 15, "  model        %s",
+        c->model[0] ? shown_tx(c->model) : "-");
+    say(out, width, 15, "  tool file    %s", shown_tx(c->tools_path));
+    buf_printf(out, "  file hash    %s\n", shown_hash(c->file_sha256, narrow));
+    buf_printf(out, "  contract     %s\n",
+               shown_hash(c->contract_sha256, narrow));
+    buf_printf(out, "  generator    %d\n", c->generator_version);
+    buf_printf(out, "  fingerprint  %s\n", shown_hash(c->fingerprint, narrow));
+    say(out, width, 15, "  replayed     %s", shown_tx(c->replayed_at));
+    if (c->simulated || !c->observed)
+        text_result(out, c, width);
+    if (c->observed)
+        text_observed(out, c, width);
+    text_passk(out, c, width);
+}
+
+/* ----------------------------------------------------------- compare */
+
+/* "  added: a, b, c", wrapped within the width (continued lines
+ * indented). */
+static void say_list(buf *out, const char *what, char **names, size_t n,
+                     int width)
+{
+    if (n == 0)
+        return;
+    buf list = BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        buf_printf(&list, "%s%s", i ? ", " : "", shown_tx(names[i]));
+    char head[32];
+    snprintf(head, sizeof head, "  %s: ", what);
+    if (list.failed)
+        out->failed = 1;
+    else
+        shown_wrap(out, head, list.data, width, 4, INT_MAX);
+    buf_free(&list);
+}
+
+/* The sentence of a comparison that sets no figure side by side. */
+static void why_not(buf *out, const card_compared *x, int width)
+{
+    buf why = BUF_INIT;
+    card_refusal(&why, x->a, x->b, x->k);
+    shown_wrap(out, "", shown_tx(why.failed || !why.data ? "" : why.data),
+               width, 0, INT_MAX);
+    buf_free(&why);
+    if (x->k == COMPARE_CONTRACTS) {
+        const contract_diff *d = &x->d;
+        if (d->nadded + d->nremoved + d->nchanged == 0)
+            shown_wrap(out, "  ", card_same_tools, width, 2, INT_MAX);
+        say_list(out, "added", d->added, d->nadded, width);
+        say_list(out, "removed", d->removed, d->nremoved, width);
+        say_list(out, "changed", d->changed, d->nchanged, width);
+    }
+    const card *both[2] = {x->a, x->b};
+    for (int i = 0; i < 2; i++) {
+        const card *r = both[i];
+        say(out, width, 4, "  %s", shown_tx(r->run));
+        buf_printf(out, "    file hash   %s\n",
+                   shown_hash(r->file_sha256, width < 80));
+        if (x->k == COMPARE_CONTRACTS)
+            buf_printf(out, "    contract    %s\n",
+                       shown_hash(r->contract_sha256, width < 80));
+        if (x->k == COMPARE_GENERATORS)
+            buf_printf(out, "    generator   %d\n    fingerprint %s\n",
+                       r->generator_version,
+                       shown_hash(r->fingerprint, width < 80));
+    }
+}
+
+/* A p-value as people read it: 0.125, 0.0031, 2.5e-29. */
+static void p_value(char *room, size_t size, double p)
+{
+    snprintf(room, size, p >= 0.001 ? "%.3g" : "%.1e", p);
+}
+
+/* The paired analysis of two runs. */
+static void text_paired(buf *out, const card_compared *x, int width)
+{
+    static const int gaps[] = {1, 2, 2, 2, 1, 2};
+    static const int minw[] = {14, 5, 6, 16, 6, 6, 0};
+    const card_paired *r = x->paired;
+    table t;
+    int open = 0;
+    for (size_t i = 0; i < x->npaired; i++) {
+        const card_paired *p = &r[i];
+        const card_pairs *q = &p->pairs;
+        if (i == 0 || strcmp(p->measure, r[i - 1].measure) != 0) {
+            if (open)
+                table_print(out, &t, 0, width);
+            int pass = strcmp(p->measure, "pass") == 0;
+            buf_putc(out, '\n');
+            say(out, width, 0, "paired, by task (%s)",
+                pass ? "pass" : "the harness's success");
+            say(out, width, 2, "  %ld tasks in both runs, %ld only in %s, %ld "
+                               "only in %s",
+                p->shared, p->only_a, shown_tx(x->a->run), p->only_b,
+                shown_tx(x->b->run));
+            if (p->shared == 0) {
+                say(out, width, 0, "no task is in both runs: nothing to "
+                                   "pair, and no paired figure");
+                open = 0;
+                continue;
+            }
+            if (p->one_trial) {
+                say(out, width, 0, "one trial of each task in each run: A-B "
+                                   "with Tango's score interval;");
+                say(out, width, 0, "the pairs by outcome, and McNemar's "
+                                   "exact p");
+            } else {
+                say(out, width, 0, "several trials of a task: A-B is the "
+                                   "mean of per-task differences, its "
+                                   "interval");
+                say(out, width, 0, "clustered by task; the pairs by outcome "
+                                   "and McNemar's exact p are of each");
+                say(out, width, 0, "task's first trial");
+            }
+            table_init(&t, "lrrlrrl", gaps, minw, 1u, 0);
+            /* "p" where "McNemar p" does not fit: the line above says
+             * what it is */
+            table_row(&t, "arm", "tasks", "A-B", "95% CI of A-B", "A only",
+                      "B only", width < 72 ? "p" : "McNemar p");
+            open = 1;
+        }
+        if (!open)
+            continue;
+        char tasks[24], diff[24], ci[48], ao[24], bo[24], pv[24];
+        snprintf(tasks, sizeof tasks, "%ld", p->shared);
+        if (p->shared == 0) {
+            table_row(&t, shown_tx(p->arm), tasks, "-", "-", "", "", "");
+            continue;
+        }
+        snprintf(diff, sizeof diff, "%+.1f", 100 * p->diff);
+        snprintf(ci, sizeof ci, "%+6.1f to %+6.1f", 100 * p->ci.lo,
+                 100 * p->ci.hi);
+        snprintf(ao, sizeof ao, "%ld", q->a_only);
+        snprintf(bo, sizeof bo, "%ld", q->b_only);
+        if (q->n)
+            p_value(pv, sizeof pv, q->p);
+        else
+            snprintf(pv, sizeof pv, "-");
+        table_row(&t, shown_tx(p->arm), tasks, diff, ci, ao, bo, pv);
+    }
+    if (open) {
+        table_print(out, &t, 0, width);
+        buf_puts(out, "(percentage points, A-B)\n");
+    }
+}
+
+/* The unpaired table, per arm. */
+static void text_unpaired(buf *out, const card_compared *x, int width)
+{
+    static const int gaps[] = {1, 2, 2, 2, 1};
+    static const int wide[] = {14, 13, 13, 6, 15, 0};
+    static const int narrow[] = {14, 5, 5, 6, 15, 0};
+    table t;
+    int starred = 0, lone = 0;
+    /* "96/96 100%" where it fits, else "96/96" */
+    int with_pct = width >= 72;
+    table_init(&t, "lrrrll", gaps, with_pct ? wide : narrow, 1u, 0);
+    table_row(&t, "arm", "A pass", "B pass", "A-B", "95% CI of A-B", "");
+    for (size_t i = 0; i < x->nrows; i++) {
+        const card_row *r = &x->rows[i];
+        char sa[48], sb[48], diff[24], ci[48];
+        char fa[32], fb[32];
+        snprintf(fa, sizeof fa, "%ld/%ld", r->xa, r->na);
+        snprintf(fb, sizeof fb, "%ld/%ld", r->xb, r->nb);
+        if (with_pct && r->na)
+            snprintf(sa, sizeof sa, "%7s %4.0f%%", fa, card_pct(r->xa, r->na));
+        else if (with_pct)
+            snprintf(sa, sizeof sa, "%7s     -", fa);
+        else
+            snprintf(sa, sizeof sa, "%s", fa);
+        if (with_pct && r->nb)
+            snprintf(sb, sizeof sb, "%7s %4.0f%%", fb, card_pct(r->xb, r->nb));
+        else if (with_pct)
+            snprintf(sb, sizeof sb, "%7s     -", fb);
+        else
+            snprintf(sb, sizeof sb, "%s", fb);
+        if (!r->measured) { /* an arm only one run has: no difference */
+            lone = 1;
+            table_row(&t, shown_tx(r->arm), sa, sb, "-",
+                      r->na ? "only in A" : "only in B", "");
+            continue;
+        }
+        snprintf(diff, sizeof diff, "%+.1f", 100 * r->diff);
+        snprintf(ci, sizeof ci, "%+6.1f to %+6.1f", 100 * r->ci.lo,
+                 100 * r->ci.hi);
+        starred |= r->excludes_zero;
+        table_row(&t, shown_tx(r->arm), sa, sb, diff, ci,
+                  r->excludes_zero ? "*" : "");
+    }
+    buf_puts(out, "\nunpaired, per arm: each run's pass rate\n");
+    table_print(out, &t, 0, width);
+    buf_putc(out, '\n');
+    if (starred) {
+        say(out, width, 2, "* the 95%% interval of A-B excludes zero "
+                           "(percentage points; Newcombe's");
+        say(out, width, 2, "  hybrid score interval)");
+    } else {
+        say(out, width, 0, "no 95%% interval of A-B excludes zero "
+                           "(percentage points; Newcombe's");
+        say(out, width, 0, "hybrid score interval)");
+    }
+    if (lone)
+        say(out, width, 2, "- an arm only one run has episodes of: no "
+                           "difference to show");
+}
+
+void text_compare(buf *out, const card_compared *x, int width)
+{
+    say(out, width, 2, "compare: %s (A) and %s (B)", shown_tx(x->a->run),
+        shown_tx(x->b->run));
+    if (x->k != COMPARE_SAME) {
+        why_not(out, x, width);
+        return;
+    }
+    if (!x->a->simulated && !x->b->simulated)
+        say(out, width, 0, "same tool file; observed episodes, paired by "
+                           "the harness's names of their tasks");
+    else
+        say(out, width, 0, "same tool file and generator: the same tasks, "
+                           "side by side");
+    if (x->nrows)
+        text_unpaired(out, x, width);
+    text_paired(out, x, width);
+}
+
+/* -------------------------------------------------------------- list */
+
+void text_list(buf *out, const card_listing *l, int width)
+{
+    static const int gaps[] = {2, 1, 1, 2};
+    static const int minw[] = {3, 5, 5, 5, 0};
+    table t;
+    /* models are cut before run names, which people type */
+    table_init(&t, "llrrl", gaps, minw, 2u, 0);
+    t.fit_last = 1u;
+    table_row(&t, "run", "model", "eps", "pass", "replayed");
+    for (size_t i = 0; i < l->n; i++) {
+        const card_listed *r = &l->runs[i];
+        char eps[24], pass[24];
+        snprintf(eps, sizeof eps, "%ld", r->episodes);
+        table_row(&t, shown_tx(r->run),
+                  r->model[0] ? shown_tx(r->model) : "-", eps,
+                  count_or_dash(pass, sizeof pass, r->pass >= 0, r->pass),
+                  shown_tx(r->replayed_at));
+    }
+    table_print(out, &t, 0, width);
+    if (l->no_run)
+        say(out, width, 2, "%ld problem%s in the database name%s no run: %s",
+            l->no_run, l->no_run == 1 ? "" : "s", l->no_run == 1 ? "s" : "",
+            card_no_run_query);
+}

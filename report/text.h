@@ -1,0 +1,26 @@
+/*
+ * text: cards, compares and the list of runs as a terminal shows them.
+ *
+ * Every line fits the width asked for (60 columns and up; 80 by
+ * default): prose wraps at spaces, continued lines indented; a table's
+ * columns are as wide as their widest cell, and when a table is wider
+ * than the line its gaps narrow to one space, then its name columns (run,
+ * model, arm, tool) are cut, each name's end replaced by an ellipsis, and
+ * a free-text last column wraps under itself.  Text from the database is
+ * shown through shown_tx (shown.h).  A figure that was not measured is
+ * "-", never 0.
+ */
+#ifndef TR_TEXT_H
+#define TR_TEXT_H
+
+#include "buf.h"
+#include "carddata.h"
+
+/* The narrowest width asked for that every line keeps to. */
+#define TEXT_MIN_WIDTH 60
+
+void text_card(buf *out, const card *c, int width);
+void text_compare(buf *out, const card_compared *x, int width);
+void text_list(buf *out, const card_listing *l, int width);
+
+#endif
