@@ -470,7 +470,12 @@ int sim_call(sim *s, const char *name, size_t len, const value *args,
             buf_reset(&r->arguments);
         }
         buf shown = BUF_INIT;
-        utf8_printable(&shown, name, len, 200);
+        /* a NUL would cut the message short there: such a name is shown
+         * escaped (get_order\x00x) */
+        if (memchr(name, 0, len))
+            utf8_shown(&shown, name, len, 200);
+        else
+            utf8_printable(&shown, name, len, 200);
         if (oom || shown.failed) {
             rc = nomem(e);
         } else {

@@ -35,6 +35,17 @@ static const char *kw_str(const value *o, const char *key)
     return v && v->kind == V_STRING ? v->u.str.ptr : NULL;
 }
 
+/* Whether the string v holds a NUL: as a tool's name, it would be cut
+ * there (two tools "get_\u0000a" and "get_\u0000b" both "get_"). */
+static int holds_nul(const value *v)
+{
+    return memchr(v->u.str.ptr, 0, v->u.str.len) != NULL;
+}
+
+#define NUL_IN_NAME                                                          \
+    "its name holds a NUL character, which a name cannot hold (it would "   \
+    "be cut there); remove it"
+
 static char *dupf(struct builder *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -604,6 +615,10 @@ static void read_function_tool(struct builder *b, const value *item,
         return;
     }
     const char *name = nv->u.str.ptr;
+    if (holds_nul(nv)) {
+        refuse(b, name, fn, NUL_IN_NAME);
+        return;
+    }
     const char *schema_key = mcp ? "inputSchema" : "parameters";
     const value *params = value_getz(fn, schema_key);
     if (!params && !mcp && value_getz(fn, "input_schema"))
@@ -798,6 +813,10 @@ static void read_operation(struct builder *b, const char *path,
     const char *name = opid && opid[0] ? opid : derived_name(b, method, path);
     if (!name)
         return;
+    if (opid && holds_nul(value_getz(op, "operationId"))) {
+        refuse(b, name, op, NUL_IN_NAME);
+        return;
+    }
     err e;
     err_clear(&e);
 
