@@ -92,6 +92,8 @@ struct episode {
     const char *task_json; /* the task's canonical JSON, when lent */
     int observed;        /* no task: run against something else */
     const char *task_name; /* the harness's, or NULL */
+    int damaged;         /* a line of it was too long to be read: it is
+                            written unfinished, whatever its end line */
     int success, has_reward; /* the end line's (success -1: none) */
     double reward;
     size_t slot;         /* in night.eps */
@@ -1180,7 +1182,7 @@ static int on_end(night *n, const char *file, unsigned long line,
     ep->has_reward = tl->has_reward;
     ep->reward = tl->reward;
     close_ep(n, ep, slot);
-    return write_ep(n, ep, 0, e);
+    return write_ep(n, ep, ep->damaged, e);
 }
 
 /* Remembers that a run line of run ri was refused in file. */
@@ -1429,12 +1431,43 @@ int night_skip_file(night *n, const char *file, const char *why, err *e)
 int night_long_line(night *n, const char *file, unsigned long line,
                     const char *start, size_t start_len, size_t len, err *e)
 {
-    char msg[200];
+    char msg[500];
     n->c.lines++;
-    snprintf(msg, sizeof msg, "line of %zu bytes is longer than the limit "
-                              "of a transcript line (4 MiB); it was skipped",
-             len);
-    return problem(n, file, line, NULL, NULL, msg, start, start_len, e);
+    int said = snprintf(msg, sizeof msg,
+                        "line of %zu bytes is longer than the limit of a "
+                        "transcript line (4 MiB); it was skipped",
+                        len);
+    /* Its episode, when its start names one that is open, is damaged: a
+     * call (or its end) is missing, so that it can never be complete,
+     * nor pass; it is written unfinished. */
+    const char *run = NULL, *episode = NULL;
+    if (!n->line_arena && !(n->line_arena = arena_new()))
+        return nomem(e);
+    arena_reset(n->line_arena);
+    if (tline_names(n->line_arena, start, start_len, &run, &episode, e) < 0)
+        return -1;
+    if (run && episode && n->o.shards > 1 &&
+        night_shard_of(run, episode, n->o.shards) != n->o.shard) {
+        n->c.other_shards++;
+        return 0;
+    }
+    struct episode *ep = run && episode ? find_ep(n, run, episode, NULL)
+                                        : NULL;
+    if (ep && !ep->refused) {
+        ep->damaged = 1;
+        /* in its content (the line itself is counted as a problem): its
+         * start and its length */
+        char size[32];
+        XXH3_64bits_update(&ep->hash, start, start_len);
+        XXH3_64bits_update(&ep->hash, size,
+                           (size_t)snprintf(size, sizeof size, "\n%zu\n",
+                                            len));
+        snprintf(msg + said, sizeof msg - (size_t)said,
+                 ", and episode \"%.100s\" of run \"%.100s\" is written "
+                 "unfinished: a line of it is missing",
+                 episode, run);
+    }
+    return problem(n, file, line, run, episode, msg, start, start_len, e);
 }
 
 int night_finish(night *n, int write_open, err *e)

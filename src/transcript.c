@@ -13,6 +13,75 @@
 
 static const char *const type_names[] = {"run", "episode", "call", "end"};
 
+/* The offset past the JSON string that starts at i (its quote), or 0
+ * when it does not end within len. */
+static size_t string_end(const char *p, size_t len, size_t i)
+{
+    for (i++; i < len; i++) {
+        if (p[i] == '\\')
+            i++;
+        else if (p[i] == '"')
+            return i + 1;
+    }
+    return 0;
+}
+
+static size_t skip_blanks(const char *p, size_t len, size_t i)
+{
+    while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' ||
+                       p[i] == '\n'))
+        i++;
+    return i;
+}
+
+int tline_names(arena *a, const char *text, size_t len, const char **run,
+                const char **episode, err *e)
+{
+    *run = *episode = NULL;
+    size_t i = skip_blanks(text, len, 0);
+    if (i == len || text[i] != '{')
+        return 0;
+    for (i++;;) {
+        /* "key" : "value", each string decoded as JSON text of its own */
+        const value *kv[2];
+        for (int k = 0; k < 2; k++) {
+            i = skip_blanks(text, len, i);
+            if (k == 1) {
+                if (i == len || text[i] != ':')
+                    return 0;
+                i = skip_blanks(text, len, i + 1);
+            }
+            size_t end = i < len && text[i] == '"'
+                             ? string_end(text, len, i)
+                             : 0;
+            value *v = NULL;
+            err le;
+            if (!end) /* not a string, or cut short */
+                return 0;
+            if (json_load(&v, a, text + i, end - i, &le) < 0) {
+                if (le.code == ERR_NOMEM)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+                return 0;
+            }
+            kv[k] = v;
+            i = end;
+        }
+        const value *key = kv[0], *val = kv[1];
+        int named = !memchr(val->u.str.ptr, 0, val->u.str.len);
+        /* a key given twice: the last one, as a reader of the line would
+         * take it (as far as the line can be seen) */
+        if (key->u.str.len == 3 && memcmp(key->u.str.ptr, "run", 3) == 0)
+            *run = named ? val->u.str.ptr : NULL;
+        else if (key->u.str.len == 7 &&
+                 memcmp(key->u.str.ptr, "episode", 7) == 0)
+            *episode = named ? val->u.str.ptr : NULL;
+        i = skip_blanks(text, len, i);
+        if (i == len || text[i] != ',')
+            return 0;
+        i++;
+    }
+}
+
 const char *tline_type_name(enum tline_type t)
 {
     return type_names[t];

@@ -61,6 +61,16 @@ typedef struct tline {
 int tline_parse(tline *out, arena *a, const char *text, size_t len,
                 const char *default_run, err *e);
 
+/* The run and episode a line names, read from its first len bytes only
+ * (a line too long to be read whole: its start is all there is): the
+ * members at the start of its object, as far as they are strings, as
+ * every line replay sim and replay serve write begins
+ * ({"type":..,"run":..,"episode":..}).  *run and *episode are NULL when
+ * not among them (or holding a NUL); the names are in a.  0, or -1 out
+ * of memory (ERR_NOMEM in e). */
+int tline_names(arena *a, const char *text, size_t len, const char **run,
+                const char **episode, err *e);
+
 /* "run", "episode", "call", "end" */
 const char *tline_type_name(enum tline_type t);
 
