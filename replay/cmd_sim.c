@@ -31,6 +31,10 @@ struct session {
     sim *sim;
     int failed_write;
     unsigned calls; /* answered so far */
+    /* why the episode ended before standard input did (a call that
+     * cannot be recorded once answered, or answered at all), or "" */
+    char cut[600];
+    unsigned long cut_line;
 };
 
 static void emit(struct session *s, FILE *f, const char *what, buf *line)
@@ -106,7 +110,8 @@ static ssize_t read_line(FILE *in, char **line, size_t *cap, size_t *full)
 }
 
 /* Answers line number n (no newline), writing one line to stdout; -1 out
- * of memory or stdout closed, -2 when it cannot be answered (said). */
+ * of memory or stdout closed, -2 when the episode ends at it (said, and
+ * the reason kept in s->cut). */
 static int one_line(struct session *s, const char *text, size_t len,
                     unsigned long n, sim_result *r)
 {
@@ -115,10 +120,11 @@ static int one_line(struct session *s, const char *text, size_t len,
     call_view c;
     err e;
     err_clear(&e);
-    buf b = BUF_INIT;
+    buf b = BUF_INIT, call = BUF_INIT, why = BUF_INIT;
     int rc = a ? 0 : -1;
     if (rc == 0 && (json_load(&v, a, text, len, &e) < 0 ||
-                    call_read(&c, a, v, &e) < 0)) {
+                    call_read(&c, a, v, &e) < 0 ||
+                    canon_append_loose(&call, v, &e) < 0)) {
         if (e.code == ERR_NOMEM) {
             rc = -1;
         } else {
@@ -130,15 +136,45 @@ static int one_line(struct session *s, const char *text, size_t len,
             goto done;
         }
     }
+    /* The call as its transcript line holds it, written by us from the
+     * values read, never the line's own bytes; a call whose line replay
+     * could not read is refused before the simulator sees it, whether a
+     * transcript is written or not, so that the same calls always get the
+     * same answers. */
+    int fits = rc == 0 ? live_call_fits(s->run, s->episode, call.data,
+                                        call.len, &why)
+                       : 1;
+    if (fits < 0)
+        rc = -1;
+    if (fits == 0) {
+        char msg[700];
+        snprintf(msg, sizeof msg, "line %lu: %s", n, why.data);
+        say("replay sim: <stdin>:%lu: %s", n, why.data);
+        rc = refuse_line(s, msg, r);
+        goto done;
+    }
     if (rc == 0 &&
         sim_call(s->sim, c.name, c.name_len, c.args, c.bad_args, r, &e) < 0) {
-        if (e.code != ERR_NOMEM) { /* a schema no answer can be drawn from */
-            say("replay sim: <stdin>:%lu: cannot answer: %s", n,
-                e.msg);
-            rc = -2;
-            goto done;
-        }
+        /* a schema no answer can be drawn from, or no memory: the state
+         * may hold the call, which the transcript cannot */
+        snprintf(s->cut, sizeof s->cut, "%s%s",
+                 e.code == ERR_NOMEM ? "out of memory" : "cannot answer: ",
+                 e.code == ERR_NOMEM ? "" : e.msg);
+        rc = -2;
+        goto done;
+    }
+    size_t line = rc == 0 ? live_call_line_size(s->run, s->episode, call.len,
+                                                r->answer.len)
+                          : 0;
+    if (line == SIZE_MAX) {
         rc = -1;
+    } else if (line > TRANSCRIPT_LINE_LIMIT) {
+        snprintf(s->cut, sizeof s->cut,
+                 "its answer of %zu bytes makes a transcript line of %zu, "
+                 "longer than the %u MiB replay reads",
+                 r->answer.len, line, TRANSCRIPT_LINE_LIMIT >> 20);
+        rc = -2;
+        goto done;
     }
     if (rc == 0)
         s->calls++;
@@ -147,13 +183,8 @@ static int one_line(struct session *s, const char *text, size_t len,
         putchar('\n');
     }
     if (rc == 0 && s->transcript) {
-        /* the call as read, written by us: never the line's own bytes */
-        buf call = BUF_INIT;
-        if (canon_append_loose(&call, v, &e) < 0 ||
-            live_call_line(&b, s->run, s->episode, call.data, call.len,
-                           r->answer.data, r->answer.len) < 0)
-            rc = -1;
-        buf_free(&call);
+        rc = live_call_line(&b, s->run, s->episode, call.data, call.len,
+                            r->answer.data, r->answer.len);
         if (rc == 0)
             emit(s, s->transcript, "transcript", &b);
     }
@@ -164,9 +195,16 @@ static int one_line(struct session *s, const char *text, size_t len,
             emit(s, s->report, "report", &b);
     }
 done:
+    if (rc == -2) {
+        s->cut_line = n;
+        say("replay sim: <stdin>:%lu: %s; the episode ends here, unfinished",
+            n, s->cut);
+    }
     if (fflush(stdout) != 0)
         rc = -1;
     buf_free(&b);
+    buf_free(&call);
+    buf_free(&why);
     arena_free(a);
     return rc;
 }
@@ -176,14 +214,21 @@ static void finish(struct session *s)
     sim_verdict v;
     sim_judge(s->sim, &v);
     buf b = BUF_INIT;
-    if (s->transcript &&
+    /* an episode that ended early has no end line: unfinished, and what
+     * it did after is not known, so it is no pass (as replay judges it) */
+    if (s->cut[0])
+        v.pass = 0;
+    if (s->transcript && !s->cut[0] &&
         live_end_line(&b, s->run, s->episode, "done") == 0)
         emit(s, s->transcript, "transcript", &b);
     buf_reset(&b);
     if (s->report && live_report_verdict(&b, NULL, s->t, &v) == 0)
         emit(s, s->report, "report", &b);
     buf_reset(&b);
-    if (live_verdict_summary(&b, s->t, &v) == 0 && buf_putc(&b, '\0') == 0)
+    if (live_verdict_summary(&b, s->t, &v) == 0 &&
+        (!s->cut[0] || buf_printf(&b, "; unfinished: line %lu", s->cut_line) ==
+                           0) &&
+        buf_putc(&b, '\0') == 0)
         fprintf(stderr, "replay sim: %s\n", b.data);
     buf_free(&b);
 }
@@ -196,7 +241,8 @@ int cmd_sim(int argc, char **argv)
 {
     struct session s = {0};
     const char *seed_text = "1", *arm_text = "base";
-    char *own_id = NULL; /* the episode id chosen here, when not given */
+    char own_id[LIVE_ID_SIZE]; /* the episode id chosen here, when not
+                                  given */
     s.run = "sim";
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i];
@@ -254,12 +300,14 @@ int cmd_sim(int argc, char **argv)
     }
     s.ts = ts;
     s.t = t;
-    if (!s.episode && !(s.episode = own_id = live_episode_id(s.transcript_path,
-                                                          s.run, t->id))) {
-        say("replay sim: out of memory");
+    if (!s.episode && live_episode_id(own_id, t->id) < 0) {
+        say("replay sim: no random bytes for the episode's id: %s",
+            strerror(errno));
         status = EXIT_REFUSED;
         goto out;
     }
+    if (!s.episode)
+        s.episode = own_id;
     if (s.transcript_path &&
         !(s.transcript = live_open_output(s.transcript_path, "a"))) {
         say("replay sim: cannot open the transcript %s: %s",
@@ -324,6 +372,5 @@ out:
     arena_free(a);
     toolset_free(ts);
     doc_free(d);
-    free(own_id);
     return status;
 }

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "canon.h"
-#include "json_load.h"
+#include "cmds.h"
 
 FILE *live_open_output(const char *path, const char *mode)
 {
@@ -62,25 +62,15 @@ char *live_relative_to(const char *path, const char *from)
     return out.data;
 }
 
-static int note_new_lines(live_ids *ids, int fd);
-
-char *live_episode_id(const char *path, const char *run, const char *tid)
+int live_episode_id(char id[LIVE_ID_SIZE], const char *tid)
 {
-    live_ids ids;
-    if (live_ids_init(&ids, run) < 0)
-        return NULL;
-    struct stat st; /* a regular file: not /dev/full, nor a FIFO */
-    int fd = path && strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
-                     S_ISREG(st.st_mode)
-                 ? open(path, O_RDONLY | O_CLOEXEC)
-                 : -1;
-    char *id = fd < 0 || note_new_lines(&ids, fd) == 0
-                   ? live_ids_take(&ids, tid)
-                   : NULL;
-    if (fd >= 0)
-        close(fd);
-    live_ids_free(&ids);
-    return id;
+    unsigned char raw[6];
+    if (getentropy(raw, sizeof raw) < 0)
+        return -1;
+    int n = snprintf(id, LIVE_ID_SIZE, "%.40s-", tid);
+    for (size_t i = 0; i < sizeof raw; i++)
+        n += snprintf(id + n, (size_t)(LIVE_ID_SIZE - n), "%02x", raw[i]);
+    return 0;
 }
 
 static int put_str(buf *b, const char *s)
@@ -223,125 +213,91 @@ static int write_all(int fd, const char *p, size_t len)
     return 0;
 }
 
-int live_ids_init(live_ids *ids, const char *run)
+size_t live_call_line_size(const char *run, const char *episode,
+                           size_t call_len, size_t answer_len)
 {
-    memset(ids, 0, sizeof *ids);
-    ids->run = run;
-    /* ids come from a file anyone may write: a secret seed for the map */
-    return getentropy(&ids->highest.seed, sizeof ids->highest.seed);
+    buf b = BUF_INIT;
+    size_t n = live_call_line(&b, run, episode, "", 0, "", 0) < 0
+                   ? SIZE_MAX
+                   : b.len + call_len + answer_len;
+    buf_free(&b);
+    return n;
 }
 
-void live_ids_free(live_ids *ids)
+/* How deep the JSON text (len bytes) nests: its most arrays and objects
+ * open at once (what is inside its strings not counted). */
+static unsigned text_depth(const char *p, size_t len)
 {
-    keymap_free(&ids->highest);
-}
-
-char *live_ids_take(live_ids *ids, const char *tid)
-{
-    size_t tl = strlen(tid), highest = 0;
-    keymap_get(&ids->highest, tid, tl, &highest);
-    char *id = malloc(tl + 24);
-    if (id && highest == 0)
-        memcpy(id, tid, tl + 1);
-    else if (id)
-        snprintf(id, tl + 24, "%s.%lu", tid, (unsigned long)highest + 1);
-    if (id && keymap_put(&ids->highest, tid, tl, highest + 1) < 0) {
-        free(id);
-        id = NULL;
-    }
-    return id;
-}
-
-/* Notes the episode id of one transcript line (len bytes, then a NUL),
- * when it is an episode line of ids' run: 0, or -1 out of memory. */
-static int note_line(live_ids *ids, arena *a, const char *line, size_t len)
-{
-    value *v;
-    err e;
-    err_clear(&e);
-    arena_reset(a);
-    if (!strstr(line, "episode") ||
-        json_load(&v, a, line, len, &e) < 0)
-        return e.code == ERR_NOMEM ? -1 : 0;
-    const value *type = value_getz(v, "type"), *r = value_getz(v, "run"),
-                *ep = value_getz(v, "episode");
-    if (!type || type->kind != V_STRING ||
-        strcmp(type->u.str.ptr, "episode") != 0 || !r ||
-        r->kind != V_STRING || strcmp(r->u.str.ptr, ids->run) != 0 || !ep ||
-        ep->kind != V_STRING)
-        return 0;
-    const char *id = ep->u.str.ptr, *dot = strrchr(id, '.');
-    size_t base = ep->u.str.len;
-    unsigned long n = 1;
-    if (dot && dot[1] >= '1' && dot[1] <= '9' &&
-        strspn(dot + 1, "0123456789") == strlen(dot + 1) &&
-        strlen(dot + 1) < 10) {
-        n = strtoul(dot + 1, NULL, 10);
-        base = (size_t)(dot - id);
-    }
-    size_t had;
-    if (keymap_get(&ids->highest, id, base, &had) && had >= n)
-        return 0;
-    return keymap_put(&ids->highest, id, base, n);
-}
-
-/* Reads what fd holds past ids->read, noting its episode ids; a file that
- * shrank or is another file is read from its start.  0, or -1. */
-static int note_new_lines(live_ids *ids, int fd)
-{
-    struct stat st;
-    if (fstat(fd, &st) < 0)
-        return -1;
-    if ((unsigned long long)st.st_dev != ids->dev ||
-        (unsigned long long)st.st_ino != ids->ino || st.st_size < ids->read) {
-        keymap_free(&ids->highest);
-        uint64_t seed = ids->highest.seed;
-        memset(&ids->highest, 0, sizeof ids->highest);
-        ids->highest.seed = seed;
-        ids->read = 0;
-        ids->dev = (unsigned long long)st.st_dev;
-        ids->ino = (unsigned long long)st.st_ino;
-    }
-    arena *a = arena_new();
-    buf line = BUF_INIT;
-    char chunk[65536];
-    long long at = ids->read;
-    int rc = a ? 0 : -1;
-    while (rc == 0 && at < st.st_size) {
-        ssize_t n = pread(fd, chunk, sizeof chunk, (off_t)at);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        for (ssize_t i = 0; rc == 0 && i < n;) {
-            const char *nl = memchr(chunk + i, '\n', (size_t)(n - i));
-            size_t part = nl ? (size_t)(nl - (chunk + i)) : (size_t)(n - i);
-            rc = buf_append(&line, chunk + i, part);
-            i += (ssize_t)part;
-            if (!nl || rc < 0)
-                continue;
-            i++; /* the newline: the line is whole */
-            rc = buf_putc(&line, '\0');
-            if (rc == 0)
-                rc = note_line(ids, a, line.data, line.len - 1);
-            ids->read = at + i;
-            buf_reset(&line);
+    unsigned depth = 0, most = 0;
+    int in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = p[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '[' || c == '{') {
+            if (++depth > most)
+                most = depth;
+        } else if (c == ']' || c == '}') {
+            depth--;
         }
-        at += n;
     }
-    buf_free(&line);
-    arena_free(a);
-    return rc;
+    return most;
 }
 
-int live_append_episode(const char *path, live_ids *ids, const char *tid,
-                        int (*make)(void *ctx, const char *id, buf *out),
-                        void *ctx, char **id)
+int live_call_fits(const char *run, const char *episode, const char *call,
+                   size_t len, buf *why)
 {
-    *id = NULL;
-    int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0 && errno == EACCES) /* a file to append to, not to read */
-        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    size_t size = live_call_line_size(run, episode, len, 0);
+    if (size == SIZE_MAX)
+        return -1;
+    if (size > LIVE_CALL_MAX)
+        return buf_printf(why,
+                          "the call takes %zu bytes of its transcript line, "
+                          "more than the %u MiB a call may (the line, "
+                          "answer included, must stay within the %u MiB "
+                          "replay reads); send smaller arguments",
+                          size, LIVE_CALL_MAX >> 20,
+                          TRANSCRIPT_LINE_LIMIT >> 20) < 0
+                   ? -1
+                   : 0;
+    /* the call sits one level inside its line */
+    unsigned depth = text_depth(call, len) + 1;
+    if (depth > VALUE_MAX_DEPTH)
+        return buf_printf(why,
+                          "the call nests %u levels deep in its transcript "
+                          "line, deeper than the %d replay reads; send "
+                          "arguments nested less deeply",
+                          depth, VALUE_MAX_DEPTH) < 0
+                   ? -1
+                   : 0;
+    return 1;
+}
+
+#define LIVE_WRITE_CHUNK (64u << 10)
+
+int live_writer_line(live_writer *w)
+{
+    if (w->b.failed) {
+        errno = ENOMEM;
+        return -1;
+    }
+    if (w->fd < 0 || w->b.len < LIVE_WRITE_CHUNK)
+        return 0;
+    if (write_all(w->fd, w->b.data, w->b.len) < 0)
+        return -1;
+    buf_reset(&w->b);
+    return 0;
+}
+
+int live_append_episode(const char *path,
+                        int (*make)(void *ctx, live_writer *w), void *ctx)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)
         return -1;
     int rc = 0, saved = 0;
@@ -354,32 +310,28 @@ int live_append_episode(const char *path, live_ids *ids, const char *tid,
         errno = saved;
         return -1;
     }
-    buf out = BUF_INIT;
-    rc = 0;
     struct stat st;
     int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    if ((regular && note_new_lines(ids, fd) < 0) ||
-        !(*id = live_ids_take(ids, tid)) || make(ctx, *id, &out) < 0)
-        saved = ENOMEM, rc = -1;
-    if (rc == 0) {
-        off_t before = regular ? lseek(fd, 0, SEEK_END) : -1;
-        if (write_all(fd, out.data, out.len) < 0) {
-            saved = errno;
-            rc = -1;
-            /* nothing half-written: the file as it was (the lock is ours) */
-            if (before >= 0 && ftruncate(fd, before) < 0)
-                (void)0; /* cannot be cut: said by the caller all the same */
-        }
+    /* where the file ends, under the lock: cut back to it on failure */
+    off_t before = regular ? lseek(fd, 0, SEEK_END) : -1;
+    live_writer w = {BUF_INIT, fd};
+    errno = 0;
+    rc = make(ctx, &w);
+    if (rc < 0)
+        saved = errno ? errno : ENOMEM;
+    if (rc == 0 && w.b.len && write_all(fd, w.b.data, w.b.len) < 0) {
+        saved = errno;
+        rc = -1;
     }
-    buf_free(&out);
+    /* nothing half-written: the file as it was (the lock is ours) */
+    if (rc < 0 && before >= 0 && ftruncate(fd, before) < 0)
+        (void)0; /* cannot be cut: said by the caller all the same */
+    buf_free(&w.b);
     if (close(fd) < 0 && rc == 0) { /* the lock goes with the file */
         saved = errno;
         rc = -1;
     }
-    if (rc < 0) {
-        free(*id);
-        *id = NULL;
+    if (rc < 0)
         errno = saved;
-    }
     return rc;
 }

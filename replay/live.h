@@ -3,10 +3,13 @@
  *  - the transcript's lines (docs/transcript.md): run, episode, call, end;
  *  - the report's lines: one a call (its effect, error and dial), and the
  *    episode's verdict;
- *  - the episode id of a new session, unused in the transcript so far;
+ *  - the episode id of a new session, which no other session's shares;
+ *  - whether a call can be recorded: its line must be one `replay` reads
+ *    (at most TRANSCRIPT_LINE_LIMIT bytes, nested at most VALUE_MAX_DEPTH
+ *    levels);
  *  - appending an episode whole to a transcript other processes may be
- *    appending to as well (an exclusive lock around the choice of the id
- *    and the write).
+ *    appending to as well (under an exclusive lock on the file), written
+ *    as it is made, so that writing it takes little memory.
  * Every line builder appends one JSON object, without a newline, and
  * returns 0, or -1 out of memory. */
 #ifndef TR_LIVE_H
@@ -15,7 +18,6 @@
 #include <stdio.h>
 
 #include "buf.h"
-#include "keymap.h"
 #include "sim.h"
 #include "task.h"
 
@@ -33,11 +35,15 @@ int live_close_output(FILE *f);
  * be resolved, or out of memory (free it). */
 char *live_relative_to(const char *path, const char *from);
 
-/* The episode id of a new session of task tid in run: tid itself, or,
- * when the transcript at path holds episodes of that task in that run
- * already, "TID.2", "TID.3"... after the highest there, so that trials
- * never share an id.  NULL out of memory (free it). */
-char *live_episode_id(const char *path, const char *run, const char *tid);
+/* The room an episode id of live_episode_id takes, its NUL included. */
+#define LIVE_ID_SIZE 64
+
+/* The id of a new episode of task tid: tid, '-', and 12 hex digits drawn
+ * from the system's random source, so that sessions of one task never
+ * share an id, whatever transcripts they are written to and however many
+ * processes write them (two collide with a chance of one in 2^48).  0, or
+ * -1 when the system gives no random bytes (errno set). */
+int live_episode_id(char id[LIVE_ID_SIZE], const char *tid);
 
 /* {"type":"run","run":R,"tools":TOOLS,"tools_sha256":SHA[,"model":M]} */
 int live_run_line(buf *b, const char *run, const char *tools,
@@ -74,37 +80,47 @@ int live_report_verdict(buf *b, const char *episode, const task *t,
  * a newline: "3 calls; reached, a pass (0 side effects, ...)". */
 int live_verdict_summary(buf *b, const task *t, const sim_verdict *v);
 
-/* What a long-lived writer knows of a transcript's episode ids, so that
- * each new episode reads only what was appended since the last (a server
- * that writes a night's episodes would read the file again at each one):
- * for each id of the run, with any ".N" taken off, the highest N seen
- * (1 for the id alone), and how far the file has been read.  A file that
- * shrank, or was replaced, is read again from its start. */
-typedef struct live_ids {
-    const char *run;
-    keymap highest;
-    long long read; /* bytes read, up to the end of a line */
-    unsigned long long dev, ino;
-} live_ids;
+/* The most bytes the call itself (its text, and the line's run and
+ * episode) may take of its transcript line: what is left of the line is
+ * room for the answer.  A call past it is refused before it is answered
+ * (live_call_fits), so that it never reaches the simulator. */
+#define LIVE_CALL_MAX (1u << 20)
 
-/* 0, or -1 out of memory (or no entropy for the map's seed). */
-int live_ids_init(live_ids *ids, const char *run);
-void live_ids_free(live_ids *ids);
+/* The length of the call line live_call_line writes for run, episode, a
+ * call of call_len bytes and an answer of answer_len; SIZE_MAX out of
+ * memory. */
+size_t live_call_line_size(const char *run, const char *episode,
+                           size_t call_len, size_t answer_len);
 
-/* The id of a new episode of task tid: tid itself, or "TID.N" after the
- * highest N known, which it becomes (free it; NULL out of memory).  An id
- * taken for an episode that is then not written is not given again. */
-char *live_ids_take(live_ids *ids, const char *tid);
+/* Whether a call (its text as canon_append_loose writes it, len bytes)
+ * can be recorded in run and episode: its part of the line at most
+ * LIVE_CALL_MAX bytes, and the line nested no deeper than a reader takes.
+ * 1 yes; 0 no, with the reason in why (one sentence, no newline, what to
+ * do said); -1 out of memory. */
+int live_call_fits(const char *run, const char *episode, const char *call,
+                   size_t len, buf *why);
 
-/* Appends an episode to the transcript at path whole, choosing its id
- * under an exclusive lock on the file: make(ctx, id, out) writes the
- * episode's lines, each ending in a newline, given the id chosen for task
- * tid in ids' run (as live_episode_id chooses it: tid, then "TID.2"...).
- * When the write fails, the file is cut back to what it was.  The id goes
- * to *id (free it).  0, or -1 with errno set (out of memory: ENOMEM;
- * make's failure is taken as out of memory). */
-int live_append_episode(const char *path, live_ids *ids, const char *tid,
-                        int (*make)(void *ctx, const char *id, buf *out),
-                        void *ctx, char **id);
+/* An episode's lines on their way to a transcript file: make writes each
+ * line into b and then calls live_writer_line, which writes what b holds
+ * to the file once it passes 64 KiB, so that the episode is never whole in
+ * memory.  fd -1: everything stays in b (for a caller that wants the
+ * text). */
+typedef struct live_writer {
+    buf b;
+    int fd;
+} live_writer;
+
+/* Ends a line written into w->b: 0, or -1 with errno set (ENOMEM out of
+ * memory, or the write's error). */
+int live_writer_line(live_writer *w);
+
+/* Appends an episode to the transcript at path whole, under an exclusive
+ * lock on the file (so that episodes appended by other processes never
+ * interleave with it): make(ctx, w) writes its lines through w, each with
+ * its newline.  When a write fails, the file is cut back to what it was.
+ * 0, or -1 with errno set (make's failure without errno is out of memory,
+ * ENOMEM). */
+int live_append_episode(const char *path,
+                        int (*make)(void *ctx, live_writer *w), void *ctx);
 
 #endif

@@ -2,16 +2,20 @@
 #include "mcp.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "call.h"
 #include "canon.h"
+#include "cmds.h"
 #include "json_load.h"
 #include "live.h"
 #include "schema.h"
 #include "task.h"
+#include "utf8.h"
 #include "vbuild.h"
 
 /* The revisions spoken, newest first: a client asking for another gets
@@ -46,9 +50,14 @@ struct mcp_session {
     task *t;
     sim *sim;
     sim_result r;
+    char id[LIVE_ID_SIZE]; /* the episode's, from initialize on */
     buf log; /* the calls' and answers' JSON, back to back */
     struct call_rec *calls;
     size_t ncalls, cap;
+    /* why the episode ended before the session did (a call that cannot
+     * be recorded, whose effect on the simulator's state the transcript
+     * then cannot show), or "" while it goes on */
+    char broken[400];
 };
 
 /* ------------------------------------------------------------ tools/list */
@@ -385,6 +394,16 @@ const char *mcp_session_task_id(const mcp_session *s)
     return s->t ? s->t->id : NULL;
 }
 
+const char *mcp_session_episode_id(const mcp_session *s)
+{
+    return s->state == STARTED ? s->id : NULL;
+}
+
+const char *mcp_session_broken(const mcp_session *s)
+{
+    return s->broken[0] ? s->broken : NULL;
+}
+
 /* ------------------------------------------------------------- responses */
 
 /* {"jsonrpc":"2.0","id":ID, */
@@ -401,7 +420,20 @@ static int error_response(buf *out, const char *id, size_t id_len, int code,
         info->error = code;
     int rc = envelope(out, id, id_len);
     rc |= buf_printf(out, "\"error\":{\"code\":%d,\"message\":", code);
-    rc |= canon_write_string(out, message, strlen(message));
+    /* a message may quote the client (a tool's name, an arm): what is not
+     * UTF-8 in it becomes U+FFFD, so that the response stays JSON */
+    size_t len = strlen(message);
+    utf8_report report;
+    if (utf8_check((const unsigned char *)message, len, 0, &report) ==
+        UTF8_OK) {
+        rc |= canon_write_string(out, message, len);
+    } else {
+        buf clean = BUF_INIT;
+        rc |= utf8_printable(&clean, message, len, len * 3 + 3);
+        rc |= canon_write_string(out, clean.data ? clean.data : "",
+                                 clean.len);
+        buf_free(&clean);
+    }
     return rc | buf_puts(out, "}}");
 }
 
@@ -412,7 +444,8 @@ int mcp_is_initialize(const char *msg, size_t len)
     err e;
     int yes = a && json_load(&v, a, msg, len, &e) == 0;
     const value *m = yes ? value_getz(v, "method") : NULL;
-    yes = m && m->kind == V_STRING && strcmp(m->u.str.ptr, "initialize") == 0 &&
+    yes = m && m->kind == V_STRING && m->u.str.len == 10 &&
+          memcmp(m->u.str.ptr, "initialize", 10) == 0 &&
           value_getz(v, "id");
     arena_free(a);
     return yes;
@@ -502,6 +535,16 @@ static int initialize(mcp_session *s, const value *params, buf *result,
         *code = MCP_INVALID_PARAMS;
         return buf_printf(why, "no task: %s", e.msg);
     }
+    if (live_episode_id(s->id, s->t->id) < 0) {
+        sim_free(s->sim);
+        s->sim = NULL;
+        arena_free(s->task_arena);
+        s->task_arena = NULL;
+        s->t = NULL;
+        *code = MCP_INTERNAL_ERROR;
+        return buf_printf(why, "no random bytes for the episode's id: %s",
+                          strerror(errno));
+    }
     s->state = STARTED;
     s->seed = seed;
     s->arm = arm;
@@ -521,36 +564,33 @@ static int initialize(mcp_session *s, const value *params, buf *result,
     return rc | buf_puts(result, "}}");
 }
 
-static int keep_call(mcp_session *s, const value *cv)
+/* Ends the episode before the session: the call being answered cannot
+ * be recorded, and the simulator's state may hold its effect already, so
+ * that no later call could be replayed as it is answered.  The calls
+ * before it stay; the episode is written unfinished.  The client is told
+ * why (-32603). */
+static int break_episode(mcp_session *s, size_t mark, int *code, buf *why,
+                         const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static int break_episode(mcp_session *s, size_t mark, int *code, buf *why,
+                         const char *fmt, ...)
 {
-    if (s->ncalls == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 16;
-        struct call_rec *more = realloc(s->calls, cap * sizeof *more);
-        if (!more)
-            return -1;
-        s->calls = more;
-        s->cap = cap;
-    }
-    struct call_rec *c = &s->calls[s->ncalls];
-    err e;
-    err_clear(&e);
-    c->call_off = s->log.len;
-    /* the call as we read it, written by us (NaN, an infinity or a lone
-     * surrogate too), never the request's bytes */
-    if (canon_append_loose(&s->log, cv, &e) < 0)
-        return -1;
-    c->call_len = s->log.len - c->call_off;
-    c->answer_off = s->log.len;
-    if (buf_append(&s->log, s->r.answer.data, s->r.answer.len) < 0)
-        return -1;
-    c->answer_len = s->r.answer.len;
-    c->tool = s->r.tool;
-    c->effect = s->r.effect;
-    c->error = s->r.error;
-    c->step = s->r.step;
-    c->event = s->r.event;
-    s->ncalls++;
-    return 0;
+    s->log.len = mark; /* nothing of the call is kept */
+    if (s->log.data)
+        s->log.data[mark] = '\0';
+    char reason[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    snprintf(s->broken, sizeof s->broken, "call %zu: %s", s->ncalls + 1,
+             reason);
+    *code = MCP_INTERNAL_ERROR;
+    return buf_printf(why, "%s: the episode ends here, unfinished (the "
+                           "calls before this one are kept); end the "
+                           "session, and begin another",
+                      reason);
 }
 
 static int tools_call(mcp_session *s, arena *a, const value *params,
@@ -561,11 +601,24 @@ static int tools_call(mcp_session *s, arena *a, const value *params,
         *code = MCP_INVALID_PARAMS;
         return buf_puts(why, "tools/call needs params.name, a string");
     }
+    if (s->broken[0]) {
+        *code = MCP_INVALID_REQUEST;
+        return buf_printf(why, "the episode ended at %s; end the session, "
+                               "and begin another",
+                          s->broken);
+    }
     if (s->ncalls >= MCP_MAX_CALLS) {
         *code = MCP_INVALID_REQUEST;
         return buf_printf(why, "the episode has %u calls, the most a session "
                                "takes: end the session, and begin another",
                           MCP_MAX_CALLS);
+    }
+    if (s->log.len >= MCP_MAX_KEPT) {
+        *code = MCP_INVALID_REQUEST;
+        return buf_printf(why, "the episode holds %zu MiB of calls and "
+                               "answers, the most a session keeps (%u MiB): "
+                               "end the session, and begin another",
+                          s->log.len >> 20, MCP_MAX_KEPT >> 20);
     }
     /* the call as replay reads it: {"name", "arguments"} */
     value *cv = vb_object(a);
@@ -582,17 +635,76 @@ static int tools_call(mcp_session *s, arena *a, const value *params,
         *code = MCP_INVALID_PARAMS;
         return buf_printf(why, "tools/call: %s", e.msg);
     }
-    if (sim_call(s->sim, c.name, c.name_len, c.args, c.bad_args, &s->r, &e) <
-        0) {
+    if (s->ncalls == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        struct call_rec *more = realloc(s->calls, cap * sizeof *more);
+        if (!more)
+            return -1;
+        s->calls = more;
+        s->cap = cap;
+    }
+    /* The call as the transcript will hold it, written by us from the
+     * values read (NaN, an infinity or a lone surrogate too), never the
+     * request's bytes; checked before the simulator sees it, so that a
+     * call that cannot be recorded changes nothing. */
+    size_t mark = s->log.len;
+    if (canon_append_loose(&s->log, cv, &e) < 0) {
         if (e.code == ERR_NOMEM)
             return -1;
-        *code = MCP_INTERNAL_ERROR;
-        return buf_printf(why, "cannot answer: %s", e.msg);
+        *code = MCP_INVALID_PARAMS;
+        return buf_printf(why, "tools/call: the call cannot be recorded: %s",
+                          e.msg);
     }
-    if (keep_call(s, cv) < 0)
-        return -1;
+    size_t call_len = s->log.len - mark;
+    buf fits_why = BUF_INIT;
+    int fits = live_call_fits(s->srv->run, s->id, s->log.data + mark,
+                              call_len, &fits_why);
+    if (fits <= 0) {
+        s->log.len = mark;
+        s->log.data[mark] = '\0';
+        int rc = fits < 0 ? -1 : 0;
+        if (fits == 0) {
+            *code = MCP_INVALID_PARAMS;
+            rc = buf_printf(why, "tools/call: %s",
+                            fits_why.data ? fits_why.data : "");
+        }
+        buf_free(&fits_why);
+        return rc;
+    }
+    buf_free(&fits_why);
+    if (sim_call(s->sim, c.name, c.name_len, c.args, c.bad_args, &s->r, &e) <
+        0)
+        return e.code == ERR_NOMEM
+                   ? break_episode(s, mark, code, why,
+                                   "the server ran out of memory")
+                   : break_episode(s, mark, code, why,
+                                   "the simulator cannot answer it: %s",
+                                   e.msg);
     const char *ans = s->r.answer.data;
     size_t alen = s->r.answer.len;
+    size_t line = live_call_line_size(s->srv->run, s->id, call_len, alen);
+    if (line > TRANSCRIPT_LINE_LIMIT)
+        return line == SIZE_MAX
+                   ? break_episode(s, mark, code, why,
+                                   "the server ran out of memory")
+                   : break_episode(s, mark, code, why,
+                                   "its answer of %zu bytes makes a "
+                                   "transcript line of %zu, longer than the "
+                                   "%u MiB replay reads",
+                                   alen, line, TRANSCRIPT_LINE_LIMIT >> 20);
+    if (buf_append(&s->log, ans, alen) < 0)
+        return break_episode(s, mark, code, why,
+                             "the server ran out of memory");
+    struct call_rec *rec = &s->calls[s->ncalls++];
+    rec->call_off = mark;
+    rec->call_len = call_len;
+    rec->answer_off = mark + call_len;
+    rec->answer_len = alen;
+    rec->tool = s->r.tool;
+    rec->effect = s->r.effect;
+    rec->error = s->r.error;
+    rec->step = s->r.step;
+    rec->event = s->r.event;
     int rc = buf_puts(result, "{\"content\":[{\"text\":");
     if (s->r.error >= 0) {
         buf m = BUF_INIT;
@@ -617,8 +729,8 @@ static int prompts_get(mcp_session *s, const value *params, buf *result,
                        int *code, buf *why)
 {
     const value *name = params ? value_getz(params, "name") : NULL;
-    if (!name || name->kind != V_STRING ||
-        strcmp(name->u.str.ptr, "task") != 0) {
+    if (!name || name->kind != V_STRING || name->u.str.len != 4 ||
+        memcmp(name->u.str.ptr, "task", 4) != 0) {
         *code = MCP_INVALID_PARAMS;
         return buf_puts(why, "the one prompt is 'task'");
     }
@@ -680,7 +792,11 @@ int mcp_handle(mcp_session *s, const char *msg, size_t len, buf *out,
                 *jsonrpc = value_getz(v, "jsonrpc");
     if (!method && (value_getz(v, "result") || value_getz(v, "error")))
         goto done; /* a response: we send no requests, so nothing waits */
-    int id_ok = idv && (idv->kind == V_STRING || idv->kind == V_INT);
+    /* an id is echoed in the response: a string holding a lone surrogate
+     * cannot be (UTF-8 cannot carry it), so it is no id */
+    int id_ok = idv && ((idv->kind == V_STRING &&
+                         !(idv->flags & VF_UNENCODABLE)) ||
+                        idv->kind == V_INT);
     if (!method || method->kind != V_STRING || !jsonrpc ||
         jsonrpc->kind != V_STRING || strcmp(jsonrpc->u.str.ptr, "2.0") != 0 ||
         (idv && !id_ok) ||
@@ -698,11 +814,17 @@ int mcp_handle(mcp_session *s, const char *msg, size_t len, buf *out,
                 ? "Invalid Request: \"method\" must be a string"
             : params && params->kind != V_OBJECT && params->kind != V_NULL
                 ? "Invalid Request: \"params\" must be an object"
+            : idv->kind == V_STRING
+                ? "Invalid Request: \"id\" holds a lone surrogate, which "
+                  "cannot be sent back; use whole characters or an integer"
                 : "Invalid Request: \"id\" must be a string or an integer",
             info);
         goto done;
     }
-    const char *m = method->u.str.ptr;
+    /* a method holding a NUL is none of ours, not the part before it */
+    const char *m = strlen(method->u.str.ptr) == method->u.str.len
+                        ? method->u.str.ptr
+                        : "";
     if (params && params->kind == V_NULL)
         params = NULL;
     if (!idv)
@@ -743,7 +865,7 @@ int mcp_handle(mcp_session *s, const char *msg, size_t len, buf *out,
     } else {
         code = MCP_METHOD_NOT_FOUND;
         rc = buf_puts(&why, "Method not found: ");
-        rc |= buf_append(&why, m, method->u.str.len);
+        rc |= utf8_shown(&why, method->u.str.ptr, method->u.str.len, 200);
     }
     if (rc < 0)
         goto nomem;
@@ -771,32 +893,38 @@ nomem:
 
 /* ------------------------------------------------------------- episodes */
 
-int mcp_session_transcript(const mcp_session *s, const char *id,
-                           const char *status, buf *out)
+int mcp_session_transcript(const mcp_session *s, const char *status,
+                           live_writer *w)
 {
     const mcp_server *srv = s->srv;
+    const char *id = s->id;
+    buf *out = &w->b;
     int rc = live_run_line(out, srv->run, srv->tools_name,
                            srv->ts->doc->file_sha256, srv->model);
     rc |= buf_putc(out, '\n');
     rc |= live_episode_line(out, srv->run, id, s->t);
     rc |= buf_putc(out, '\n');
+    rc = rc < 0 ? -1 : live_writer_line(w);
     for (size_t i = 0; rc == 0 && i < s->ncalls; i++) {
         const struct call_rec *c = &s->calls[i];
         rc |= live_call_line(out, srv->run, id, s->log.data + c->call_off,
-                             c->call_len,
-                             s->log.data + c->answer_off, c->answer_len);
+                             c->call_len, s->log.data + c->answer_off,
+                             c->answer_len);
         rc |= buf_putc(out, '\n');
+        rc = rc < 0 ? -1 : live_writer_line(w);
     }
-    if (status) {
+    if (rc == 0 && status && !s->broken[0]) {
         rc |= live_end_line(out, srv->run, id, status);
         rc |= buf_putc(out, '\n');
+        rc = rc < 0 ? -1 : live_writer_line(w);
     }
     return rc;
 }
 
-int mcp_session_report(const mcp_session *s, const char *id, buf *out,
+int mcp_session_report(const mcp_session *s, int unfinished, buf *out,
                        buf *summary)
 {
+    const char *id = s->id;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < s->ncalls; i++) {
         const struct call_rec *c = &s->calls[i];
@@ -810,6 +938,9 @@ int mcp_session_report(const mcp_session *s, const char *id, buf *out,
     }
     sim_verdict v;
     sim_judge(s->sim, &v);
+    /* what it did after its last line is not known: as replay judges it */
+    if (unfinished)
+        v.pass = 0;
     rc |= live_report_verdict(out, id, s->t, &v);
     rc |= buf_putc(out, '\n');
     return rc | live_verdict_summary(summary, s->t, &v);

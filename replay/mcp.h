@@ -12,7 +12,14 @@
  * object, as structuredContent; an error: isError and its message);
  * `prompts/get` of "task" gives the task's request.  Every call is kept
  * with its answer, so that the transport writes the episode whole when
- * the session ends.  A session is used by one thread at a time.
+ * the session ends; a session keeps at most MCP_MAX_CALLS calls and about
+ * MCP_MAX_KEPT bytes of them.  A call is recorded only when its transcript
+ * line is one replay reads (live_call_fits: checked before the simulator
+ * sees it, which then refuses it with -32602 and changes nothing); a call
+ * that cannot be recorded once answered (its answer makes the line too
+ * long, or memory ran out) ends the episode there: the calls before it
+ * are kept, the episode is written unfinished, and later calls get
+ * -32600.  A session is used by one thread at a time.
  */
 #ifndef TR_MCP_H
 #define TR_MCP_H
@@ -22,6 +29,7 @@
 #include "arm.h"
 #include "buf.h"
 #include "err.h"
+#include "live.h"
 #include "sim.h"
 #include "tools.h"
 
@@ -36,6 +44,12 @@
  * (an agent's episode is tens of calls; a client that loops is stopped
  * before it fills the memory). */
 #define MCP_MAX_CALLS 10000
+
+/* The most bytes of calls and answers a session keeps: past them,
+ * tools/call gets an error too, so that the memory of a server's sessions
+ * is bounded (--sessions of them at most).  One call's line is at most 4
+ * MiB, so a session holds at most this and one more. */
+#define MCP_MAX_KEPT (16u << 20)
 
 typedef struct mcp_server mcp_server;
 typedef struct mcp_session mcp_session;
@@ -91,17 +105,25 @@ int mcp_refuse(buf *out, int code, const char *message);
 int mcp_session_started(const mcp_session *s);
 /* The task's id, or NULL before initialize. */
 const char *mcp_session_task_id(const mcp_session *s);
+/* The episode's id (live_episode_id, chosen at initialize), or NULL
+ * before. */
+const char *mcp_session_episode_id(const mcp_session *s);
+/* Why the episode ended before the session ("call 3: ..."), or NULL when
+ * it did not: it is then written unfinished, whatever ended the session. */
+const char *mcp_session_broken(const mcp_session *s);
 
-/* The episode's transcript lines, each ending in a newline, given its id:
- * the run, the episode, each call with its answer, and the end line with
- * status when status is not NULL (NULL: an unfinished episode).  0, or -1
- * out of memory.  Only for a started session. */
-int mcp_session_transcript(const mcp_session *s, const char *id,
-                           const char *status, buf *out);
+/* Writes the episode's transcript lines through w, each ending in a
+ * newline: the run, the episode, each call with its answer, and the end
+ * line with status, when status is not NULL (NULL: an unfinished
+ * episode) and the episode did not end early.  0, or -1 with errno set
+ * (live_writer_line).  Only for a started session. */
+int mcp_session_transcript(const mcp_session *s, const char *status,
+                           live_writer *w);
 
 /* The episode's report lines (each call, then the verdict), and the
- * verdict's one-line summary (no newline) in summary. */
-int mcp_session_report(const mcp_session *s, const char *id, buf *out,
+ * verdict's one-line summary (no newline) in summary; an unfinished
+ * episode is never a pass (replay judges it so). */
+int mcp_session_report(const mcp_session *s, int unfinished, buf *out,
                        buf *summary);
 
 #endif

@@ -15,20 +15,14 @@ int serve_sink_open(serve_sink *k, const char *run, const char *transcript,
     k->run = run;
     k->transcript = transcript;
     k->report_path = report_path;
-    if (live_ids_init(&k->ids, run) < 0) {
-        say("replay serve: cannot seed a hash: %s", strerror(errno));
-        return -1;
-    }
     if (pthread_mutex_init(&k->lock, NULL) != 0) {
         say("replay serve: cannot make a lock");
-        live_ids_free(&k->ids);
         return -1;
     }
     if (report_path && !(k->report = live_open_output(report_path, "w"))) {
         say("replay serve: cannot open the report %s: %s", report_path,
             strerror(errno));
         pthread_mutex_destroy(&k->lock);
-        live_ids_free(&k->ids);
         return -1;
     }
     return 0;
@@ -39,35 +33,35 @@ struct episode {
     const char *status;
 };
 
-static int make_episode(void *ctx, const char *id, buf *out)
+static int make_episode(void *ctx, live_writer *w)
 {
     const struct episode *ep = ctx;
-    return mcp_session_transcript(ep->s, id, ep->status, out);
+    return mcp_session_transcript(ep->s, ep->status, w);
 }
 
-void serve_write(serve_sink *k, const mcp_session *s, const char *status,
-                 const char *why)
+int serve_write(serve_sink *k, const mcp_session *s, const char *status,
+                const char *why)
 {
     if (!mcp_session_started(s))
-        return; /* never initialized: no task, no episode */
-    const char *tid = mcp_session_task_id(s);
-    struct episode ep = {s, status};
-    char *id = NULL;
-    buf report = BUF_INIT, summary = BUF_INIT;
-    pthread_mutex_lock(&k->lock);
-    if (k->transcript) {
-        if (live_append_episode(k->transcript, &k->ids, tid, make_episode, &ep,
-                                &id) < 0) {
-            say("replay serve: cannot write an episode of task %s to the "
-                "transcript %s: %s",
-                tid, k->transcript, strerror(errno));
-            k->failed = 1;
-        }
-    } else if (!(id = live_ids_take(&k->ids, tid))) {
-        say("replay serve: out of memory");
-        k->failed = 1;
+        return 0; /* never initialized: no task, no episode */
+    const char *id = mcp_session_episode_id(s);
+    const char *broken = mcp_session_broken(s);
+    if (broken) { /* it ended early, whatever ended the session */
+        status = NULL;
+        why = broken;
     }
-    if (id && mcp_session_report(s, id, &report, &summary) == 0 &&
+    struct episode ep = {s, status};
+    buf report = BUF_INIT, summary = BUF_INIT;
+    int rc = 0;
+    pthread_mutex_lock(&k->lock);
+    if (k->transcript &&
+        live_append_episode(k->transcript, make_episode, &ep) < 0) {
+        say("replay serve: cannot write episode %s to the transcript %s: %s",
+            id, k->transcript, strerror(errno));
+        k->failed = 1;
+        rc = -1;
+    }
+    if (mcp_session_report(s, !status, &report, &summary) == 0 &&
         buf_putc(&summary, '\0') == 0) {
         if (k->report && !k->failed &&
             (fwrite(report.data, 1, report.len, k->report) != report.len ||
@@ -75,17 +69,19 @@ void serve_write(serve_sink *k, const mcp_session *s, const char *status,
             say("replay serve: cannot write the report %s: %s",
                 k->report_path, strerror(errno));
             k->failed = 1;
+            rc = -1;
         }
         say("replay serve: episode %s: %s%s%s%s", id, summary.data,
             status ? "" : "; unfinished", why ? ": " : "", why ? why : "");
-    } else if (id) {
-        say("replay serve: out of memory");
+    } else {
+        say("replay serve: episode %s: out of memory for its report", id);
         k->failed = 1;
+        rc = -1;
     }
     pthread_mutex_unlock(&k->lock);
-    free(id);
     buf_free(&report);
     buf_free(&summary);
+    return rc;
 }
 
 int serve_sink_close(serve_sink *k)
@@ -96,7 +92,6 @@ int serve_sink_close(serve_sink *k)
             strerror(errno));
         rc = -1;
     }
-    live_ids_free(&k->ids);
     pthread_mutex_destroy(&k->lock);
     return rc;
 }

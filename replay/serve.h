@@ -1,10 +1,10 @@
 /* serve: what `replay serve` shares between its transports (stdio and
  * Streamable HTTP): the sink finished sessions are written to.  A session
  * that ends is written whole: its episode appended to the transcript
- * (with an id no other episode of the file has, chosen under a lock on
- * the file, so that servers sharing a transcript never collide), its
- * report lines to the report, and one line on stderr.  Safe to call from
- * many threads. */
+ * (under a lock on the file, so that servers sharing a transcript never
+ * interleave their episodes; its id, chosen when the session began, is
+ * its own, see live_episode_id), its report lines to the report, and one
+ * line on stderr.  Safe to call from many threads. */
 #ifndef TR_SERVE_H
 #define TR_SERVE_H
 
@@ -19,8 +19,6 @@ typedef struct serve_sink {
     const char *transcript; /* the transcript's path, or NULL */
     const char *report_path;
     FILE *report; /* or NULL */
-    live_ids ids; /* episode ids: the transcript's, read as it grows,
-                     and those given here */
     pthread_mutex_t lock;
     int failed; /* a write failed: the exit status says so */
 } serve_sink;
@@ -31,10 +29,12 @@ int serve_sink_open(serve_sink *k, const char *run, const char *transcript,
 
 /* Writes session s's episode, when it has one (it was initialized):
  * status is the end line's ("done", "stopped"), or NULL for an episode
- * left unfinished; why, when not NULL, is said with it on stderr.
- * Failures are said on stderr, and set k->failed. */
-void serve_write(serve_sink *k, const mcp_session *s, const char *status,
-                 const char *why);
+ * left unfinished (so is one that ended early: mcp_session_broken, said
+ * as why); why, when not NULL, is said with it on stderr.  Failures are
+ * said on stderr, and set k->failed.  0, or -1 when the episode or its
+ * report could not be written. */
+int serve_write(serve_sink *k, const mcp_session *s, const char *status,
+                const char *why);
 
 /* Closes the report: 0, or -1 when what was written could not be. */
 int serve_sink_close(serve_sink *k);

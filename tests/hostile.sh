@@ -79,7 +79,7 @@ dump() {
 }
 r --db "$T/file.db" "$T/big.jsonl" 2>/dev/null
 r --db "$T/pipe.db" - < "$T/big.jsonl" 2>/dev/null
-ok "6 MiB line from a file" "3|4096|line of 6291555 bytes is longer than the limit of a transcript line (4 MiB); it was skipped
+ok "6 MiB line from a file" "3|4096|line of 6291555 bytes is longer than the limit of a transcript line (4 MiB); it was skipped, and episode \"e1\" of run \"big\" is written unfinished: a line of it is missing
 e1|0" "$(dump "$T/file.db")"
 ok "6 MiB line from a pipe" "$(dump "$T/file.db")" "$(dump "$T/pipe.db")"
 
@@ -95,6 +95,99 @@ ok "sim with a 5 MiB line" 'replay sim: <stdin>:1: line 1 is 5242929 bytes, long
 {"error":{"code":"invalid_arguments","message":"line 1 is 5242929 bytes, longer than the limit of 4 MiB for a line"}}
 {"error":{"code":"invalid_arguments","message":"argument \"order_id\" must be at least 6 characters long"}}
 replay sim: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes)' "$got"
+
+# --- a line replay cannot read is tied to its episode, which then can
+# --- never pass: a duplicate write whose line a logged answer took past
+# --- 4 MiB was once skipped, and "not a pass (1 duplicate write)" was
+# --- recorded as a pass with no duplicate
+{
+    echo "{\"type\":\"run\",\"run\":\"long\",\"tools\":\"$shop\"}"
+    echo '{"type":"episode","run":"long","episode":"e1","seed":7,"arm":"base"}'
+    echo '{"type":"call","run":"long","episode":"e1","call":{"name":"search_orders","arguments":{"query":"harbor granite"}}}'
+    echo '{"type":"call","run":"long","episode":"e1","call":{"name":"refund_order","arguments":{"order_id":"Z-0362","amount":280.41}}}'
+    printf '{"type":"call","run":"long","episode":"e1","call":{"name":"refund_order","arguments":{"order_id":"Z-0362","amount":280.41}},"answer":"'
+    head -c 4194304 /dev/zero | tr '\0' x
+    echo '"}'
+    echo '{"type":"end","run":"long","episode":"e1","status":"done"}'
+} > "$T/long.jsonl"
+got=$(cd "$T" && r --db long.db long.jsonl 2>&1; echo "exit $?")
+ok "a duplicate write past 4 MiB" "long.jsonl:5: line of 4194440 bytes is longer than the limit of a transcript line (4 MiB); it was skipped, and episode \"e1\" of run \"long\" is written unfinished: a line of it is missing
+replay: 6 lines: 5 used, 0 unchanged, 1 problem, 0 blank
+replay: 1 run; 1 episode written (0 replaced, 1 unfinished), 0 unchanged; 2 calls; into long.db
+exit 1" "$got"
+ok "a duplicate write past 4 MiB: rows" "e1|2|1|0|1|done
+5|long|e1" "$(sqlite3 "$T/long.db" "SELECT episode, calls, reached, pass,
+    unfinished, status FROM episodes;
+    SELECT source_line, run, episode FROM problems")"
+got=$(cd "$T" && r --db long.db long.jsonl 2>&1 | tail -n 2)
+ok "a duplicate write past 4 MiB: again, unchanged" "replay: 6 lines: 1 used, 4 unchanged, 1 problem, 0 blank
+replay: 1 run; 0 episodes written (0 replaced, 0 unfinished), 1 unchanged; 0 calls; into long.db" "$got"
+
+# --- what sim and serve write, replay reads: a call whose line would pass
+# --- what replay reads is refused before the simulator sees it (past
+# --- 1 MiB of its line, 1e15 written 1000000000000000.0 counting; nested
+# --- past 256 levels), and the session goes on
+"$PYTHON3" - > "$T/sim-long.jsonl" <<'EOF'
+print('{"name":"search_orders","arguments":{"query":"' + "x" * 1048576 +
+      '"}}')
+print('{"name":"refund_order","arguments":{"order_id":"Z-0362",'
+      '"amount":280.41,"pad":[' + ",".join(["1e15"] * 60000) + ']}}')
+print('{"name":"search_orders","arguments":{"query":"a","x":' + "[" * 254 +
+      "]" * 254 + '}}')
+print('{"name":"search_orders","arguments":{"query":"harbor granite"}}')
+EOF
+got=$(cd "$T" && r sim "$shop" --seed 7 --episode e1 \
+    --transcript sim-long-t.jsonl < sim-long.jsonl 2>&1; echo "exit $?")
+too_long='the call takes 1048685 bytes of its transcript line, more than the 1 MiB a call may (the line, answer included, must stay within the 4 MiB replay reads); send smaller arguments'
+expanded='the call takes 1140141 bytes of its transcript line, more than the 1 MiB a call may (the line, answer included, must stay within the 4 MiB replay reads); send smaller arguments'
+deep='the call nests 257 levels deep in its transcript line, deeper than the 256 replay reads; send arguments nested less deeply'
+ok "sim: calls too long or too deep to record" "replay sim: <stdin>:1: $too_long
+{\"error\":{\"code\":\"invalid_arguments\",\"message\":\"line 1: $too_long\"}}
+replay sim: <stdin>:2: $expanded
+{\"error\":{\"code\":\"invalid_arguments\",\"message\":\"line 2: $expanded\"}}
+replay sim: <stdin>:3: $deep
+{\"error\":{\"code\":\"invalid_arguments\",\"message\":\"line 3: $deep\"}}
+{\"id\":\"Z-0362\",\"ok\":true}
+replay sim: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes)
+exit 0" "$got"
+got=$(cd "$T" && r --any-tools-path --db sim-long.db sim-long-t.jsonl 2>&1 |
+    tail -n 1; sqlite3 sim-long.db 'SELECT count(*), sum(diverged) FROM calls')
+ok "sim: calls too long or too deep: the rest replayed" "replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 1 calls; into sim-long.db
+1|0" "$got"
+
+# --- an answer that makes its call's line too long: the episode ends
+# --- there, unfinished (the simulator's state holds the call, which no
+# --- line could); big-answer.json answers 90,000 strings of 45 letters
+cp "$cases/big-answer.json" "$T/"
+got=$(cd "$T" && printf '%s\n%s\n' '{"name":"get_rows","arguments":{"q":"a"}}' \
+    '{"name":"make_thing","arguments":{"q":"a"}}' |
+    r sim big-answer.json --seed 1 --arm depth:d1 --episode e1 \
+        --transcript big-answer.jsonl 2>&1; echo "exit $?")
+ok "sim: an answer too long to record" "replay sim: <stdin>:1: its answer of 4320010 bytes makes a transcript line of 4320111, longer than the 4 MiB replay reads; the episode ends here, unfinished
+replay sim: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); unfinished: line 1
+exit 1" "$got"
+got=$(cd "$T" && r --db big-answer.db big-answer.jsonl 2>&1 | tail -n 1
+    sqlite3 big-answer.db 'SELECT episode, calls, unfinished FROM episodes')
+ok "sim: an answer too long to record: replayed unfinished" "replay: 1 run; 1 episode written (0 replaced, 1 unfinished), 0 unchanged; 0 calls; into big-answer.db
+e1|0|1" "$got"
+
+# --- a NUL in a name is never cut short: two tools "get_\u0000a" and
+# --- "get_\u0000b" once both became "get_"; a call's name holding one
+# --- is shown escaped
+"$PYTHON3" - "$shop" > "$T/nul-tools.json" <<'EOF'
+import json, sys
+tools = json.load(open(sys.argv[1]))
+for suffix in "ab":
+    t = json.loads(json.dumps(tools[0]))
+    t["function"]["name"] = "get_\u0000" + suffix
+    tools.append(t)
+print(json.dumps(tools))
+EOF
+got=$(r tools "$T/nul-tools.json" 2>&1 | tail -n 2)
+ok "tool names holding a NUL" "  get_ (line 1): its name holds a NUL character, which a name cannot hold (it would be cut there); remove it
+  get_ (line 1): its name holds a NUL character, which a name cannot hold (it would be cut there); remove it" "$got"
+got=$(echo '{"name":"get_order\u0000x","arguments":{}}' | r sim "$shop" 2>/dev/null)
+ok "a call's name holding a NUL" '{"error":{"code":"not_found","message":"no tool is named \"get_order\\x00x\""}}' "$got"
 
 # --- problem lines just past the kept length (4097 to 4099 bytes)
 for n in 4097 4098 4099; do

@@ -11,7 +11,8 @@
  * play a scripted MCP session of `replay serve` (replay/mcp.h) and write
  * its episode, and a run that succeeds must have answered every message
  * as the run without a failure did (an allocation failure is never
- * turned into another answer).
+ * turned into another answer; one while a call is answered ends the
+ * episode there, which is the server saying "out of memory").
  *
  *   oomcheck FILE... [--sim FILE...] [--serve FILE...]
  *
@@ -187,6 +188,25 @@ static const char *const messages[] = {
 /* What the session answered and wrote, in the run without a failure. */
 static buf reference = BUF_INIT;
 
+/* Appends the episode's lines to all with its id (random, its own each
+ * run) written "e", so that runs compare: 0, or -1 out of memory. */
+static int same_id(buf *all, const buf *lines, const char *id)
+{
+    size_t n = strlen(id);
+    for (size_t i = 0; i < lines->len;) {
+        const char *at = NULL;
+        for (size_t j = i; !at && n && j + n <= lines->len; j++)
+            if (memcmp(lines->data + j, id, n) == 0)
+                at = lines->data + j;
+        size_t plain = at ? (size_t)(at - (lines->data + i)) : lines->len - i;
+        if (buf_append(all, lines->data + i, plain) < 0 ||
+            (at && buf_putc(all, 'e') < 0))
+            return -1;
+        i += plain + (at ? n : 0);
+    }
+    return 0;
+}
+
 /* Loads the tools, makes the MCP server, plays the session and writes its
  * episode; 0, or the err code.  A run that succeeds must give the
  * reference's bytes (set when it is empty). */
@@ -218,9 +238,16 @@ static int serve_run(const char *path, char *why, size_t size)
                 buf_append(&all, out.data, out.len) < 0 ||
                 buf_putc(&all, '\n') < 0;
     }
+    live_writer w = {BUF_INIT, -1};
+    /* a call answered when memory ran out ends the episode there, as it
+     * must: that run said "out of memory" (to the client) */
+    if (!nomem && rc == 0 && mcp_session_broken(s))
+        nomem = 1;
     if (!nomem && rc == 0)
-        nomem = mcp_session_transcript(s, "e", "done", &all) < 0 ||
-                mcp_session_report(s, "e", &all, &sum) < 0;
+        nomem = mcp_session_transcript(s, "done", &w) < 0 ||
+                mcp_session_report(s, 0, &w.b, &sum) < 0 ||
+                same_id(&all, &w.b, mcp_session_episode_id(s)) < 0;
+    buf_free(&w.b);
     if (nomem)
         rc = err_set(&e, ERR_NOMEM, "out of memory");
     if (rc == 0 && reference.len == 0)

@@ -100,10 +100,10 @@ for i in 1 2 3; do
             >/dev/null 2>&1)
 done
 (cd "$T" && "$REPLAY" --quiet --db trials.db trials.jsonl 2>/dev/null)
-ok "repeated sim sessions" "t-6fc4c00a1b2f8e8b
-t-6fc4c00a1b2f8e8b.2
-t-6fc4c00a1b2f8e8b.3" \
-    "$(sqlite3 "$T/trials.db" 'SELECT episode FROM episodes ORDER BY episode')"
+ok "repeated sim sessions" "3 episodes of t-6fc4c00a1b2f8e8b, each its own id" \
+    "$(sqlite3 "$T/trials.db" "SELECT count(*) FROM episodes
+        WHERE episode GLOB 't-6fc4c00a1b2f8e8b-[0-9a-f]*'
+        AND length(episode) = 31") episodes of t-6fc4c00a1b2f8e8b, each its own id"
 
 # --- problems are part of what a file's replay produced: replaying the
 # --- file again replaces them (a fixed file leaves none)

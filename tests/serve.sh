@@ -4,7 +4,9 @@
 #    tests/serve/session.gold, and writes exactly the transcript and
 #    report golds; the transcript replays with 0 diverged and the
 #    report's verdict, and `replay sim` answers its calls the same;
-#  - a second session appended to the same transcript takes the next id;
+#  - a second session of the task, appended to the same transcript or to
+#    another, has an id of its own, and the two files replay into one
+#    database;
 #  - a message over 4 MiB is refused and the session goes on, and a call
 #    past the 10,000th of a session; a client
 #    gone in the middle of a message leaves an unfinished episode; SIGTERM
@@ -36,6 +38,14 @@ gold() { # NAME TEXT
     [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$2" > "$golds/$1.gold"
     ok "$1" "$(cat "$golds/$1.gold")" "$2"
 }
+# An episode's id is its task's id and 12 random hex digits: shown here
+# as TASK-<id>
+norm() { sed 's/\(t-[0-9a-f]\{16\}\)-[0-9a-f]\{12\}/\1-<id>/g' "$@"; }
+# the distinct episode ids of the lines of FILE (of run serve)
+episode_ids() {
+    sed -n 's/^{"type":"episode","run":"serve","episode":"\([^"]*\)".*/\1/p' \
+        "$1" | sort -u | wc -l
+}
 T=$TEST_TMP
 cp "$TOP_SRCDIR/samples/tools/shop.json" "$T/shop.json"
 cd "$T" || exit 99
@@ -47,11 +57,11 @@ tid=t-99a6adf86cbc7b21 # seed 7, landed:l1 on the shop
     --report report.jsonl < "$golds/session.in" > out.jsonl 2> err.txt
 ok "a session: exit status" 0 $?
 gold session "$(cat out.jsonl)"
-ok "a session: stderr" "replay serve: episode $tid: 8 calls; reached, not a pass (1 side effect, 1 duplicate write); landed duplicated" "$(cat err.txt)"
+ok "a session: stderr" "replay serve: episode $tid-<id>: 8 calls; reached, not a pass (1 side effect, 1 duplicate write); landed duplicated" "$(norm err.txt)"
 ok "nothing the client sees names the arm or the task's id" 0 \
     "$(grep -c "landed\|$tid" out.jsonl)"
-gold session-transcript "$(cat night.jsonl)"
-gold session-report "$(cat report.jsonl)"
+gold session-transcript "$(norm night.jsonl)"
+gold session-report "$(norm report.jsonl)"
 
 "$REPLAY" --quiet --db r.db night.jsonl 2>/dev/null
 ok "the transcript replays: calls, diverged, reached, pass" "8|0|1|0" \
@@ -72,12 +82,37 @@ for line in open(sys.argv[1]):
 ok "replay sim answers the served calls the same" "$(cat served.jsonl)" \
     "$(cat sim.jsonl)"
 
-# a second session of the same task: the next id
+# a second session of the same task, into the same transcript and into
+# another: each an id of its own, and both files replay into one
+# database, no episode refused
 printf '%s\n' "$init" | "$REPLAY" serve shop.json --seed 7 --arm landed:l1 \
     --transcript night.jsonl > /dev/null 2> err.txt
-ok "a second session takes the next id" \
-    "replay serve: episode $tid.2: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached" \
-    "$(cat err.txt)"
+ok "a second session takes an id of its own" \
+    "replay serve: episode $tid-<id>: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached
+2 episode ids" "$(norm err.txt)
+$(episode_ids night.jsonl) episode ids"
+printf '%s\n' "$init" | "$REPLAY" serve shop.json --seed 7 --arm landed:l1 \
+    --transcript other.jsonl > /dev/null 2>&1
+"$REPLAY" --db two.db night.jsonl other.jsonl > /dev/null 2> two.err
+ok "sessions of one task in two transcripts: one database" \
+    "0: 3 episodes of $tid, 0 problems" \
+    "$?: $(sqlite3 two.db "SELECT count(DISTINCT episode) FROM episodes WHERE task_id = '$tid'") episodes of $tid, $(sqlite3 two.db 'SELECT count(*) FROM problems') problems"
+
+# replay sim too: two sessions of one task, each into a transcript of its
+# own, are two episodes of one database; --episode still chooses the id
+for f in sim-a sim-b; do
+    echo '{"name":"list_channels","arguments":{}}' | "$REPLAY" sim shop.json \
+        --seed 7 --arm landed:l1 --run serve --transcript $f.jsonl \
+        > /dev/null 2>&1
+done
+echo '{"name":"list_channels","arguments":{}}' | "$REPLAY" sim shop.json \
+    --seed 7 --arm landed:l1 --run serve --episode mine \
+    --transcript sim-c.jsonl > /dev/null 2>&1
+"$REPLAY" --db sim.db sim-a.jsonl sim-b.jsonl sim-c.jsonl > /dev/null \
+    2> sim-db.err
+ok "replay sim: sessions of one task in two transcripts: one database" \
+    "0: $tid-<id> $tid-<id> mine, 0 problems" \
+    "$?: $(sqlite3 sim.db "SELECT episode FROM episodes ORDER BY source_file" | norm | paste -sd' ' -), $(sqlite3 sim.db 'SELECT count(*) FROM problems') problems"
 
 # --- stdio: limits and ends ------------------------------------------------
 { printf '%s\n' "$init"
@@ -91,12 +126,70 @@ ok "over 4 MiB: refused, and the session goes on" \
 ok "over 4 MiB: said" "replay serve: <stdin>: a message of 4194460 bytes is longer than the limit of 4 MiB" \
     "$(sed -n 1p err.txt)"
 
+# a message whose id is a lone surrogate is no request (its id cannot be
+# sent back), not "out of memory": answered, and the session goes on to
+# end done
+printf '%s\n%s\n%s\n' "$init" '{"jsonrpc":"2.0","id":"\ud800","method":"ping"}' \
+    '{"jsonrpc":"2.0","id":3,"method":"ping\u0000x"}' |
+    "$REPLAY" serve shop.json --transcript lone.jsonl > out.jsonl 2> err.txt
+ok "an id of a lone surrogate, a NUL in a method" '0: {"id":null,"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: \"id\" holds a lone surrogate, which cannot be sent back; use whole characters or an integer"}}
+{"id":3,"jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found: ping\\x00x"}}
+replay serve: episode t-028570127b44c73c-<id>: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes)
+run episode end' "$?: $(sed 1d out.jsonl; norm err.txt)
+$(sed 's/^{"type":"\([a-z]*\)".*/\1/' lone.jsonl | paste -sd' ' -)"
+
+# a call whose line replay could not read is refused before it is
+# answered (-32602), and the session goes on; an answer too long for its
+# line ends the episode there: -32603, later calls -32600, and the
+# episode is written unfinished, with the calls before it
+cp "$TOP_SRCDIR/tests/hostile/big-answer.json" .
+"$PYTHON3" - "$init" > big.in <<'EOF'
+import sys
+call = '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}'
+print(sys.argv[1])
+print(call % (2, '{"name":"get_rows","arguments":{"q":"' + "x" * 1048576 +
+              '"}}'))
+print(call % (3, '{"name":"make_thing","arguments":{"q":"a"}}'))
+print(call % (4, '{"name":"get_rows","arguments":{"q":"a"}}'))
+print(call % (5, '{"name":"make_thing","arguments":{"q":"b"}}'))
+print('{"jsonrpc":"2.0","id":6,"method":"ping"}')
+EOF
+"$REPLAY" serve big-answer.json --arm depth:d1 --transcript big.jsonl \
+    < big.in > out.jsonl 2> err.txt
+ok "a call too long to record, an answer too long for its line" '0: {"id":2,"jsonrpc":"2.0","error":{"code":-32602,"message":"tools/call: the call takes 1048707 bytes of its transcript line, more than the 1 MiB a call may (the line, answer included, must stay within the 4 MiB replay reads); send smaller arguments"}}
+{"id":3,"jsonrpc":"2.0","result":{"content":[{"text":"{\"id\":\"D-5473\",\"ok\":true,\"q\":\"a\"}","type":"text"}],"structuredContent":{"id":"D-5473","ok":true,"q":"a"}}}
+{"id":4,"jsonrpc":"2.0","error":{"code":-32603,"message":"its answer of 4320010 bytes makes a transcript line of 4320142, longer than the 4 MiB replay reads: the episode ends here, unfinished (the calls before this one are kept); end the session, and begin another"}}
+{"id":5,"jsonrpc":"2.0","error":{"code":-32600,"message":"the episode ended at call 2: its answer of 4320010 bytes makes a transcript line of 4320142, longer than the 4 MiB replay reads; end the session, and begin another"}}
+{"id":6,"jsonrpc":"2.0","result":{}}
+replay serve: episode t-e276249cbb207f36-<id>: 2 calls; reached, not a pass (0 side effects, 0 duplicate writes); unfinished: call 2: its answer of 4320010 bytes makes a transcript line of 4320142, longer than the 4 MiB replay reads
+run episode call' "$?: $(sed 1d out.jsonl; norm err.txt)
+$(sed 's/^{"type":"\([a-z]*\)".*/\1/' big.jsonl | paste -sd' ' -)"
+
+# a session keeps at most 16 MiB of calls and answers: past them, calls
+# are refused and the session goes on; what it kept is written whole
+"$PYTHON3" - "$init" > kept.in <<'EOF'
+import sys
+print(sys.argv[1])
+for i in range(2, 22):
+    print('{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":'
+          '{"name":"list_channels","arguments":{"pad":"%s"}}}'
+          % (i, "x" * 1000000))
+print('{"jsonrpc":"2.0","id":22,"method":"ping"}')
+EOF
+"$REPLAY" serve shop.json --transcript kept.jsonl < kept.in > out.jsonl \
+    2> err.txt
+ok "16 MiB of calls a session" '0: 17 answered, then 3: {"id":21,"jsonrpc":"2.0","error":{"code":-32600,"message":"the episode holds 16 MiB of calls and answers, the most a session keeps (16 MiB): end the session, and begin another"}}
+{"id":22,"jsonrpc":"2.0","result":{}}
+17 calls written, and the end' \
+    "$?: $(grep -c '"result":{"content"' out.jsonl) answered, then $(grep -c '"code":-32600' out.jsonl): $(tail -n 2 out.jsonl)
+$(grep -c '"type":"call"' kept.jsonl) calls written, and the $(tail -n 1 kept.jsonl | sed 's/^{"type":"\([a-z]*\)".*/\1/')"
+
 printf '%s\n%s' "$init" \
     '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_' |
     "$REPLAY" serve shop.json --transcript cut.jsonl > /dev/null 2> err.txt
 ok "a client gone mid-message: unfinished" \
-    "replay serve: episode t-028570127b44c73c: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes); unfinished: the client left in the middle of a message" \
-    "$(cat err.txt)"
+    "replay serve: episode t-028570127b44c73c-<id>: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes); unfinished: the client left in the middle of a message" \
+    "$(norm err.txt)"
 ok "an unfinished episode has no end line" "run episode" \
     "$(sed 's/.*"type":"\([a-z]*\)".*/\1/' cut.jsonl | paste -sd' ' -)"
 
@@ -110,8 +203,8 @@ ok "10,000 calls: all written" 10000 "$(grep -c '"type":"call"' many.jsonl)"
 printf '%s\n' "$init" | "$REPLAY" serve shop.json --transcript closed.jsonl \
     >&- 2> err.txt
 ok "standard output closed: unfinished" \
-    "replay serve: episode t-028570127b44c73c: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes); unfinished: standard output is closed: the client left" \
-    "$(cat err.txt)"
+    "replay serve: episode t-028570127b44c73c-<id>: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes); unfinished: standard output is closed: the client left" \
+    "$(norm err.txt)"
 
 mkfifo in.fifo
 "$REPLAY" serve shop.json --transcript stopped.jsonl < in.fifo > stop.out \
@@ -132,8 +225,8 @@ printf '%s\n%s\n' "$init" \
     '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_channels"}}' |
     "$REPLAY" serve shop.json --transcript /dev/full > /dev/null 2> err.txt
 ok "a full disk: exit status 1" 1 $?
-ok "a full disk: said" "replay serve: cannot write an episode of task t-028570127b44c73c to the transcript /dev/full: No space left on device" \
-    "$(sed -n 1p err.txt)"
+ok "a full disk: said" "replay serve: cannot write episode t-028570127b44c73c-<id> to the transcript /dev/full: No space left on device" \
+    "$(norm err.txt | sed -n 1p)"
 
 # a failed initialize (no task of depth 8 on these tools) leaves the
 # session's choice as it was: the next initialize makes the default task
@@ -142,8 +235,8 @@ printf '%s\n%s\n' \
     "$init" | "$REPLAY" serve shop.json > out.jsonl 2> err.txt
 ok "a failed initialize, then one that works" \
     '{"id":1,"jsonrpc":"2.0","error":{"code":-32602,"message":"no task: depth 8 cannot be built from these tools: the longest chain is 3 steps (search_orders, refund_order, notify_customer); use an arm of depth 3 or less (depth:d1 to depth:d3, or any other dial)"}}
-replay serve: episode t-028570127b44c73c: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes)' \
-    "$(sed -n 1p out.jsonl; cat err.txt)"
+replay serve: episode t-028570127b44c73c-<id>: 0 calls; not reached, not a pass (0 side effects, 0 duplicate writes)' \
+    "$(sed -n 1p out.jsonl; norm err.txt)"
 
 # what cannot be written is said, and the exit status is 1
 printf '%s\n' "$init" | "$REPLAY" serve shop.json --report nodir/r.jsonl \
@@ -156,8 +249,8 @@ ok "a report that cannot be written" "1: replay serve: cannot write the report /
     "$?: $(sed -n 1p err.txt)"
 printf '%s\n' "$init" | "$REPLAY" serve shop.json --transcript nodir/t.jsonl \
     > /dev/null 2> err.txt
-ok "a transcript that cannot be opened" "1: replay serve: cannot write an episode of task t-028570127b44c73c to the transcript nodir/t.jsonl: No such file or directory" \
-    "$?: $(cat err.txt)"
+ok "a transcript that cannot be opened" "1: replay serve: cannot write episode t-028570127b44c73c-<id> to the transcript nodir/t.jsonl: No such file or directory" \
+    "$?: $(norm err.txt | sed -n 1p)"
 
 # a tool the tool model refuses is said, and left out of tools/list
 "$PYTHON3" -c '
@@ -214,8 +307,8 @@ start_http http.err --transcript http.jsonl
 gold http "$("$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" wire 2>&1)"
 stop_http
 ok "HTTP: exit status after SIGTERM" 0 $?
-ok "HTTP: stderr" "replay serve: episode $tid: 2 calls; reached, a pass (0 side effects, 0 duplicate writes); landed left
-replay serve: stopped by SIGTERM" "$(sed 1d http.err)"
+ok "HTTP: stderr" "replay serve: episode $tid-<id>: 2 calls; reached, a pass (0 side effects, 0 duplicate writes); landed left
+replay serve: stopped by SIGTERM" "$(sed 1d http.err | norm)"
 ok "HTTP: the episode written" "run episode call call end" \
     "$(sed 's/.*"type":"\([a-z]*\)".*/\1/' http.jsonl | paste -sd' ' -)"
 
@@ -255,12 +348,12 @@ for l in open(sys.argv[1]):
         print(l[l.index("\"call\":") + 7:l.rindex(",\"answer\":")])' forge.jsonl)"
 "$REPLAY" --db forge.db forge.jsonl > /dev/null 2> forge-replay.err
 ok "HTTP: a pretty-printed call: replayed, nothing forged" \
-    "0: 2 episodes, 0 problems; $tid|7|landed:l1|1|0||
-$t3|3|faults:f1|0|0||" \
-    "$?: $(sqlite3 forge.db "SELECT count(*) FROM episodes") episodes, $(sqlite3 forge.db "SELECT count(*) FROM problems") problems; $(sqlite3 forge.db "SELECT episode, seed, arm, calls, coalesce(diverged, 0), success, reward FROM episodes ORDER BY seed DESC" | sed "s/^$tid[^|]*/$tid/; s/^$t3[^|]*/$t3/")"
+    "0: 2 episodes, 0 problems; $tid-<id>|7|landed:l1|1|0||
+$t3-<id>|3|faults:f1|0|0||" \
+    "$?: $(sqlite3 forge.db "SELECT count(*) FROM episodes") episodes, $(sqlite3 forge.db "SELECT count(*) FROM problems") problems; $(sqlite3 forge.db "SELECT episode, seed, arm, calls, coalesce(diverged, 0), success, reward FROM episodes ORDER BY seed DESC" | norm)"
 
 # ids never collide, though another process appends to the transcript
-# between two sessions of one task
+# between two sessions of one task (and a bare port is 127.0.0.1's)
 start_http ids.err --transcript ids.jsonl --http 0
 ok "HTTP: a bare port listens on 127.0.0.1" "http://127.0.0.1" "${url%:*}"
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > /dev/null
@@ -268,8 +361,8 @@ ok "HTTP: a bare port listens on 127.0.0.1" "http://127.0.0.1" "${url%:*}"
     --transcript ids.jsonl < /dev/null 2> /dev/null
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > /dev/null
 stop_http
-ok "HTTP: episode ids around another writer's" "$t3 $t3.2 $t3.3" \
-    "$(sed -n 's/.*"type":"episode","run":"serve","episode":"\([^"]*\)".*/\1/p' ids.jsonl | paste -sd' ' -)"
+ok "HTTP: episode ids around another writer's" "$t3-<id> $t3-<id> $t3-<id>: 3 ids" \
+    "$(sed -n 's/.*"type":"episode","run":"serve","episode":"\([^"]*\)".*/\1/p' ids.jsonl | norm | paste -sd' ' -): $(episode_ids ids.jsonl) ids"
 
 start_http idle.err --idle 1 --transcript idle.jsonl
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
@@ -282,10 +375,10 @@ done
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
 stop_http
 ok "HTTP: idle sessions end unfinished, open ones stopped" \
-    "replay serve: episode $tid: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached; unfinished: idle too long: the client left
-replay serve: episode $tid.2: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached; unfinished: idle too long: the client left
-replay serve: episode $tid.3: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached
-replay serve: stopped by SIGTERM" "$(sed 1d idle.err)"
+    "replay serve: episode $tid-<id>: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached; unfinished: idle too long: the client left
+replay serve: episode $tid-<id>: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached; unfinished: idle too long: the client left
+replay serve: episode $tid-<id>: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached
+replay serve: stopped by SIGTERM" "$(sed 1d idle.err | norm)"
 ok "HTTP: the ends written" "done=1 unfinished=2" \
     "done=$(grep -c '"type":"end"' idle.jsonl) unfinished=$((3 - $(grep -c '"type":"end"' idle.jsonl)))"
 
@@ -295,8 +388,8 @@ start_http full.err --sessions 2
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > third.txt
 got=$(sed -n 1,2p third.txt)
 stop_http
-ok "HTTP: ids without a transcript, chosen all the same" "$tid $tid.2" \
-    "$(sed -n 's/^replay serve: episode \([^:]*\):.*/\1/p' full.err | paste -sd' ' -)"
+ok "HTTP: ids without a transcript, chosen all the same" "$tid-<id> $tid-<id>, 2 ids" \
+    "$(sed -n 's/^replay serve: episode \([^:]*\):.*/\1/p' full.err | norm | paste -sd' ' -), $(sed -n 's/^replay serve: episode \([^:]*\):.*/\1/p' full.err | sort -u | wc -l) ids"
 ok "HTTP: --sessions 2, a third initialize" "initialize: 503 | Content-Type: application/json
   {\"id\":null,\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Service Unavailable: 2 sessions are open, the most this server takes (--sessions); end one, or wait\"}}" "$got"
 
