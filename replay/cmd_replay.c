@@ -542,9 +542,9 @@ int cmd_replay(int argc, char **argv)
             status = usage_error("cannot read the shard from %s", from);
             goto out;
         }
-        if (from && !quiet)
-            say("replay: shard %u/%u (from %s)", o.shard,
-                o.shards, from);
+        /* said under --quiet too: a batch task's log must say its shard */
+        if (from)
+            say("replay: shard %u/%u (from %s)", o.shard, o.shards, from);
     }
 
     struct timespec began;

@@ -31,6 +31,8 @@ static const char usage_text[] =
     "                      when unchanged; unusable lines go to the problems\n"
     "                      table; exit 0 all used, 1 some problems, 3 could\n"
     "                      not run (database, tool file), 130 interrupted\n"
+    "  --quiet             no progress line (the shard, problems and the\n"
+    "                      summary are still said)\n"
     "  --batch N           episodes (or problem lines) a transaction\n"
     "                      (default 4096); a killed replay redoes at most\n"
     "                      one\n"

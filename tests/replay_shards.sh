@@ -32,7 +32,9 @@ one=$(db_dump "$TEST_TMP/one.db")
   JOB_COMPLETION_INDEX=2 TASKREPLAY_SHARDS=3 \
       "$REPLAY" --db "$TEST_TMP/s2.db" "$night" 2>"$TEST_TMP/s2.err" ) &
 wait
-if check_eq "the Slurm index" "replay: shard 1/3 (from SLURM_ARRAY_TASK_ID)" \
+if check_eq "the shard under --quiet" "replay: shard 0/3 (from TASKREPLAY_SHARD)" \
+       "$(head -1 "$TEST_TMP/s0.err")" &&
+   check_eq "the Slurm index" "replay: shard 1/3 (from SLURM_ARRAY_TASK_ID)" \
        "$(head -1 "$TEST_TMP/s1.err")" &&
    check_eq "the Kubernetes index" "replay: shard 2/3 (from JOB_COMPLETION_INDEX)" \
        "$(head -1 "$TEST_TMP/s2.err")"
