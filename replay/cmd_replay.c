@@ -356,43 +356,129 @@ static int parse_shard(const char *text, unsigned *i, unsigned *n)
     return 0;
 }
 
+/* A number the environment gives: decimal digits only (no sign, no space,
+ * nothing after), at most limit.  0, or -1 when it is not one. */
+static int env_number(const char *text, unsigned long limit,
+                      unsigned long *v)
+{
+    if (!text || text[0] < '0' || text[0] > '9' ||
+        strspn(text, "0123456789") != strlen(text))
+        return -1;
+    errno = 0;
+    unsigned long x = strtoul(text, NULL, 10);
+    if (errno || x > limit)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+#define MAX_SHARDS 100000ul
+#define MAX_TASK_ID 1000000000ul /* above any array Slurm makes */
+
+/* Reads the variable name as a number (at most limit) into *v; when it is
+ * not one, says why in why[] and returns -1. */
+static int env_read(const char *name, unsigned long limit, unsigned long *v,
+                    char *why, size_t whylen)
+{
+    const char *text = getenv(name);
+    if (env_number(text, limit, v) == 0)
+        return 0;
+    snprintf(why, whylen, "%s is \"%s\", not a number from 0 to %lu", name,
+             text ? text : "", limit);
+    return -1;
+}
+
 /* The shard from a batch scheduler's environment, when --shard is not
- * given: TASKREPLAY_SHARD=I/N; a Slurm job array (SLURM_ARRAY_TASK_ID
- * minus SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT); a Kubernetes
- * indexed Job (JOB_COMPLETION_INDEX, of TASKREPLAY_SHARDS).  Returns the
- * variable it came from, NULL when none; *bad when one is malformed. */
-static const char *shard_from_env(unsigned *i, unsigned *n, int *bad)
+ * given, first found of: TASKREPLAY_SHARD=I/N; a Slurm job array's
+ * SLURM_ARRAY_TASK_ID, of TASKREPLAY_SHARDS when set (N pinned, so that a
+ * task submitted again on its own keeps its shard) and else its ID minus
+ * SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT; a Kubernetes indexed
+ * Job's JOB_COMPLETION_INDEX, of TASKREPLAY_SHARDS.  Returns where it came
+ * from, NULL when from nowhere; why[] is not empty when it cannot be read
+ * (and says why).  Every number is read whole and bounded before any
+ * arithmetic. */
+static const char *shard_from_env(unsigned *i, unsigned *n, char *why,
+                                  size_t whylen)
 {
     const char *v = getenv("TASKREPLAY_SHARD");
-    *bad = 0;
+    why[0] = '\0';
     if (v && *v) {
-        *bad = parse_shard(v, i, n) < 0;
+        if (parse_shard(v, i, n) < 0)
+            snprintf(why, whylen, "TASKREPLAY_SHARD is \"%s\", not I/N "
+                                  "(the shard I, from 0, of N up to %lu)",
+                     v, MAX_SHARDS);
         return "TASKREPLAY_SHARD";
     }
     const char *id = getenv("SLURM_ARRAY_TASK_ID");
     const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
-    const char *from = "SLURM_ARRAY_TASK_ID";
-    long base = 0;
-    if (!(id && *id && count && *count)) {
+    const char *pinned = getenv("TASKREPLAY_SHARDS");
+    int has_count = count && *count, has_pinned = pinned && *pinned;
+    unsigned long a = 0, b = 0, base = 0;
+    const char *from;
+    if (id && *id && (has_count || has_pinned)) {
+        if (env_read("SLURM_ARRAY_TASK_ID", MAX_TASK_ID, &a, why, whylen))
+            return "SLURM_ARRAY_TASK_ID";
+        if (has_pinned) {
+            from = "SLURM_ARRAY_TASK_ID and TASKREPLAY_SHARDS";
+            unsigned long tasks;
+            if (env_read("TASKREPLAY_SHARDS", MAX_SHARDS, &b, why, whylen))
+                return from;
+            if (has_count && env_number(count, MAX_TASK_ID, &tasks) == 0 &&
+                tasks > b) {
+                snprintf(why, whylen, "the array has %lu tasks "
+                         "(SLURM_ARRAY_TASK_COUNT), more than "
+                         "TASKREPLAY_SHARDS (%lu)", tasks, b);
+                return from;
+            }
+            if (b && a >= b) {
+                snprintf(why, whylen, "SLURM_ARRAY_TASK_ID is %lu, not "
+                         "below TASKREPLAY_SHARDS (%lu): with "
+                         "TASKREPLAY_SHARDS the array's task IDs are the "
+                         "shards, 0 to %lu", a, b, b - 1);
+                return from;
+            }
+        } else {
+            from = "SLURM_ARRAY_TASK_ID";
+            const char *min = getenv("SLURM_ARRAY_TASK_MIN");
+            if (min && *min &&
+                env_read("SLURM_ARRAY_TASK_MIN", MAX_TASK_ID, &base, why,
+                         whylen))
+                return from;
+            if (env_read("SLURM_ARRAY_TASK_COUNT", MAX_SHARDS, &b, why,
+                         whylen))
+                return from;
+            if (a < base || a - base >= b) {
+                snprintf(why, whylen, "SLURM_ARRAY_TASK_ID (%lu) minus "
+                         "SLURM_ARRAY_TASK_MIN (%lu) is not a shard of "
+                         "SLURM_ARRAY_TASK_COUNT (%lu)", a, base, b);
+                return from;
+            }
+            a -= base;
+        }
+    } else {
         id = getenv("JOB_COMPLETION_INDEX");
-        count = getenv("TASKREPLAY_SHARDS");
         from = "JOB_COMPLETION_INDEX";
         if (!(id && *id))
             return NULL;
-        if (!(count && *count)) {
-            *bad = 1;
-            return "JOB_COMPLETION_INDEX (set TASKREPLAY_SHARDS to the "
-                   "number of completions)";
+        if (!has_pinned) {
+            snprintf(why, whylen, "JOB_COMPLETION_INDEX is set, and not "
+                                  "TASKREPLAY_SHARDS (set it to the Job's "
+                                  "completions)");
+            return from;
         }
-    } else {
-        const char *min = getenv("SLURM_ARRAY_TASK_MIN");
-        base = min && *min ? strtol(min, NULL, 10) : 0;
+        if (env_read("JOB_COMPLETION_INDEX", MAX_TASK_ID, &a, why, whylen) ||
+            env_read("TASKREPLAY_SHARDS", MAX_SHARDS, &b, why, whylen))
+            return from;
+        if (b && a >= b) {
+            snprintf(why, whylen, "JOB_COMPLETION_INDEX is %lu, not below "
+                     "TASKREPLAY_SHARDS (%lu)", a, b);
+            return from;
+        }
     }
-    char *end1, *end2;
-    long a = strtol(id, &end1, 10) - base;
-    long b = strtol(count, &end2, 10);
-    if (*end1 || *end2 || a < 0 || b <= 0 || a >= b || b > 100000) {
-        *bad = 1;
+    if (b == 0) {
+        snprintf(why, whylen, "%s is 0: a night splits into 1 shard or "
+                 "more", has_pinned ? "TASKREPLAY_SHARDS"
+                                    : "SLURM_ARRAY_TASK_COUNT");
         return from;
     }
     *i = (unsigned)a;
@@ -536,10 +622,12 @@ int cmd_replay(int argc, char **argv)
     }
 
     if (!shard_given) {
-        int bad;
-        const char *from = shard_from_env(&o.shard, &o.shards, &bad);
-        if (from && bad) {
-            status = usage_error("cannot read the shard from %s", from);
+        char why[600];
+        const char *from = shard_from_env(&o.shard, &o.shards, why,
+                                          sizeof why);
+        if (from && why[0]) {
+            status = usage_error("cannot read the shard from the "
+                                 "environment: %s", why);
             goto out;
         }
         /* said under --quiet too: a batch task's log must say its shard */
@@ -600,10 +688,16 @@ int cmd_replay(int argc, char **argv)
         r.eof = 0;
         unsigned long line = 0;
         int looked = 0; /* at the first line that is not blank */
-        if (night_begin_file(n, shown, &e) < 0) {
+        int begun = night_begin_file(n, shown, &e);
+        if (begun < 0) {
             snprintf(last, sizeof last, "replay: %s", e.msg);
             fatal = 1;
             break;
+        }
+        if (begun == 1) { /* named twice: read once */
+            if (!is_stdin)
+                close(r.fd);
+            continue;
         }
         for (;;) {
             const char *text;

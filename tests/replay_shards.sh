@@ -40,6 +40,55 @@ if check_eq "the shard under --quiet" "replay: shard 0/3 (from TASKREPLAY_SHARD)
        "$(head -1 "$TEST_TMP/s2.err")"
 then ok; else ko "shard from the environment"; fi
 
+# A Slurm task submitted again on its own (sbatch --array=1: Slurm says
+# task 1 of 1, from 1) keeps shard 1/3 when the script pins N with
+# TASKREPLAY_SHARDS: the database shard 1 gives, whatever the count.
+shard_env() { # shard_env DB VAR=VALUE...: replay --quiet of the night
+    se_db=$1
+    shift
+    ( unset TASKREPLAY_SHARD TASKREPLAY_SHARDS SLURM_ARRAY_TASK_ID \
+          SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_COUNT JOB_COMPLETION_INDEX
+      env "$@" "$REPLAY" --quiet --db "$se_db" "$night" 2>&1; echo "exit $?" )
+}
+got=$(shard_env "$TEST_TMP/pinned.db" SLURM_ARRAY_TASK_ID=1 \
+    SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_COUNT=1 TASKREPLAY_SHARDS=3 |
+    head -n 1)
+if check_eq "a Slurm task on its own, N pinned" \
+       "replay: shard 1/3 (from SLURM_ARRAY_TASK_ID and TASKREPLAY_SHARDS)" \
+       "$got" &&
+   check_eq "its database" "$(db_dump "$TEST_TMP/s1.db")" \
+       "$(db_dump "$TEST_TMP/pinned.db")"
+then ok; else ko "N pinned"; fi
+
+# What the environment gives is read whole and bounded before any
+# arithmetic (an ID minus a MIN that would overflow is no shard): one
+# line, exit 2, nothing read or written.
+for c in \
+    "SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_MIN=-9223372036854775808 SLURM_ARRAY_TASK_COUNT=4|SLURM_ARRAY_TASK_MIN is \"-9223372036854775808\", not a number from 0 to 1000000000" \
+    "SLURM_ARRAY_TASK_ID=9223372036854775807 SLURM_ARRAY_TASK_MIN=-1 SLURM_ARRAY_TASK_COUNT=4|SLURM_ARRAY_TASK_ID is \"9223372036854775807\", not a number from 0 to 1000000000" \
+    "SLURM_ARRAY_TASK_ID=99999999999999999999 SLURM_ARRAY_TASK_COUNT=4|SLURM_ARRAY_TASK_ID is \"99999999999999999999\", not a number from 0 to 1000000000" \
+    "SLURM_ARRAY_TASK_ID=+1 SLURM_ARRAY_TASK_COUNT=4|SLURM_ARRAY_TASK_ID is \"+1\", not a number from 0 to 1000000000" \
+    "SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=3 SLURM_ARRAY_TASK_COUNT=4|SLURM_ARRAY_TASK_ID (2) minus SLURM_ARRAY_TASK_MIN (3) is not a shard of SLURM_ARRAY_TASK_COUNT (4)" \
+    "SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_COUNT=4|SLURM_ARRAY_TASK_ID (4) minus SLURM_ARRAY_TASK_MIN (0) is not a shard of SLURM_ARRAY_TASK_COUNT (4)" \
+    "SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=100001|SLURM_ARRAY_TASK_COUNT is \"100001\", not a number from 0 to 100000" \
+    "SLURM_ARRAY_TASK_ID=8 TASKREPLAY_SHARDS=8|SLURM_ARRAY_TASK_ID is 8, not below TASKREPLAY_SHARDS (8): with TASKREPLAY_SHARDS the array's task IDs are the shards, 0 to 7" \
+    "SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=8 TASKREPLAY_SHARDS=4|the array has 8 tasks (SLURM_ARRAY_TASK_COUNT), more than TASKREPLAY_SHARDS (4)" \
+    "SLURM_ARRAY_TASK_ID=0 TASKREPLAY_SHARDS=0|TASKREPLAY_SHARDS is 0: a night splits into 1 shard or more" \
+    "JOB_COMPLETION_INDEX=3|JOB_COMPLETION_INDEX is set, and not TASKREPLAY_SHARDS (set it to the Job's completions)" \
+    "JOB_COMPLETION_INDEX=3 TASKREPLAY_SHARDS=3|JOB_COMPLETION_INDEX is 3, not below TASKREPLAY_SHARDS (3)" \
+    "JOB_COMPLETION_INDEX=-1 TASKREPLAY_SHARDS=3|JOB_COMPLETION_INDEX is \"-1\", not a number from 0 to 1000000000" \
+    "TASKREPLAY_SHARD=3/3|TASKREPLAY_SHARD is \"3/3\", not I/N (the shard I, from 0, of N up to 100000)"
+do
+    want="replay: cannot read the shard from the environment: ${c#*|}
+Try 'replay --help'.
+exit 2"
+    # shellcheck disable=SC2086 # the assignments, split on spaces
+    got=$(shard_env "$TEST_TMP/refused.db" ${c%%|*})
+    if check_eq "shard from ${c%%|*}" "$want" "$got" &&
+       check_eq "what it leaves" "" "$(cd "$TEST_TMP" && ls -d refused.db* 2>/dev/null)"
+    then ok; else ko "a shard the environment gives that cannot be read"; fi
+done
+
 # Each episode in exactly one shard.
 total=$(sqlite3 "$TEST_TMP/one.db" 'SELECT count(*) FROM episodes')
 sum=0
