@@ -336,8 +336,9 @@ static void show_progress(struct progress *p, const night_counts *c,
 /* --------------------------------------------------------------- main */
 
 static const char replay_usage[] =
-    "[--db results.db] [--strict] [--quiet] [--batch N] [--shard I/N] "
-    "[--timings] [--max-open N] [--tools-dir DIR]... [--any-tools-path] "
+    "[--db results.db] [--strict | --problems-ok] [--quiet] [--batch N] "
+    "[--shard I/N] [--timings] [--max-open N] [--tools-dir DIR]... "
+    "[--any-tools-path] "
     "[--run R --tools FILE [--model M]] PATH...";
 
 /* Reads "I/N" (0 <= I < N <= 100000); 0, or -1 when malformed. */
@@ -538,7 +539,7 @@ int cmd_replay(int argc, char **argv)
     night_opts o = {.db_path = "results.db", .diag = stderr};
     const char **tools_dirs = NULL;
     int shard_given = 0;
-    int quiet = 0, timings = 0;
+    int quiet = 0, timings = 0, problems_ok = 0;
     struct inputs in = {0};
     int status = 0;
     for (int i = 0; i < argc; i++) {
@@ -550,6 +551,8 @@ int cmd_replay(int argc, char **argv)
             o.strict = 1;
         else if (strcmp(a, "--quiet") == 0)
             quiet = 1;
+        else if (strcmp(a, "--problems-ok") == 0)
+            problems_ok = 1;
         else if (strcmp(a, "--timings") == 0)
             timings = 1;
         else if (strcmp(a, "--run") == 0 && has)
@@ -618,6 +621,12 @@ int cmd_replay(int argc, char **argv)
     if (!o.default_run != !o.default_tools) {
         status = usage_error("--run and --tools go together: they declare "
                              "a run and its tool file");
+        goto out;
+    }
+
+    if (o.strict && problems_ok) {
+        status = usage_error("--strict stops at the first problem and "
+                             "--problems-ok goes past them: give one");
         goto out;
     }
 
@@ -782,10 +791,13 @@ int cmd_replay(int argc, char **argv)
         say("replay: %lu file%s skipped: not transcripts (see "
             "above)",
             c.skipped_files, c.skipped_files == 1 ? "" : "s");
+    /* --problems-ok: the night read to its end is a success, problems
+     * and all (they are recorded and said all the same) */
     status = fatal         ? EXIT_CANNOT
              : interrupted ? EXIT_INTERRUPTED
-             : c.problems || in.skipped || c.skipped_files ? EXIT_REFUSED
-                                                           : 0;
+             : (c.problems || in.skipped || c.skipped_files) && !problems_ok
+                 ? EXIT_REFUSED
+                 : 0;
 out:
     for (size_t i = 0; i < in.n; i++)
         free(in.paths[i]);

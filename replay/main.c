@@ -10,8 +10,8 @@
 #include "nearest.h"
 
 static const char usage_text[] =
-    "usage: replay [--db results.db] [--strict] [--quiet] [--batch N]\n"
-    "              [--shard I/N] [--timings] [--max-open N]\n"
+    "usage: replay [--db results.db] [--strict | --problems-ok] [--quiet]\n"
+    "              [--batch N] [--shard I/N] [--timings] [--max-open N]\n"
     "              [--tools-dir DIR]... [--any-tools-path]\n"
     "              [--run R --tools FILE [--model M]] PATH...\n"
     "       replay merge [--quiet] OUT.db SHARD.db...\n"
@@ -31,6 +31,9 @@ static const char usage_text[] =
     "                      when unchanged; unusable lines go to the problems\n"
     "                      table; exit 0 all used, 1 some problems, 3 could\n"
     "                      not run (database, tool file), 130 interrupted\n"
+    "  --problems-ok       exit 0, not 1, when the night was read to its\n"
+    "                      end with some lines problems (still recorded\n"
+    "                      and said): for batch jobs that count on 0\n"
     "  --quiet             no progress line (the shard, problems and the\n"
     "                      summary are still said)\n"
     "  --batch N           episodes (or problem lines) a transaction\n"

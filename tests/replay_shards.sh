@@ -89,6 +89,30 @@ exit 2"
     then ok; else ko "a shard the environment gives that cannot be read"; fi
 done
 
+# --problems-ok: the sample night with a line that is a problem exits 0,
+# the problem recorded and said as without it; with --strict, a usage
+# error.
+mkdir "$TEST_TMP/bad" && cp "$TOP_SRCDIR"/samples/night/*.jsonl "$TEST_TMP/bad/" &&
+    printf '{"type": "episode", "run": \n' >>"$TEST_TMP/bad/careful.jsonl" ||
+    exit 99
+got_ok=$("$REPLAY" --quiet --problems-ok --tools-dir "$TOP_SRCDIR/samples/tools" \
+    --db "$TEST_TMP/bad-ok.db" "$TEST_TMP/bad" 2>&1; echo "exit $?")
+got_one=$("$REPLAY" --quiet --tools-dir "$TOP_SRCDIR/samples/tools" \
+    --db "$TEST_TMP/bad-1.db" "$TEST_TMP/bad" 2>&1; echo "exit $?")
+if check_eq "a problem, --problems-ok" "$TEST_TMP/bad/careful.jsonl:682: not JSON: the text ends early; expected a value (column 28)
+replay: 2144 lines: 2143 used, 0 unchanged, 1 problem, 0 blank
+replay: 3 runs; 288 episodes written (0 replaced, 0 unfinished), 0 unchanged; 1564 calls; into $TEST_TMP/bad-ok.db
+exit 0" "$got_ok" &&
+   check_eq "a problem, without it" "$(printf '%s\n' "$got_ok" |
+       sed -e 's/bad-ok\.db/bad-1.db/' -e 's/^exit 0$/exit 1/')" "$got_one" &&
+   check_eq "the same database" "$(db_dump "$TEST_TMP/bad-1.db")" \
+       "$(db_dump "$TEST_TMP/bad-ok.db")" &&
+   check_eq "--strict and --problems-ok" "replay: --strict stops at the first problem and --problems-ok goes past them: give one
+Try 'replay --help'.
+exit 2" "$("$REPLAY" --strict --problems-ok --db "$TEST_TMP/strict.db" \
+        "$TEST_TMP/bad" 2>&1; echo "exit $?")"
+then ok; else ko "--problems-ok"; fi
+
 # Each episode in exactly one shard.
 total=$(sqlite3 "$TEST_TMP/one.db" 'SELECT count(*) FROM episodes')
 sum=0
