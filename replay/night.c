@@ -36,6 +36,13 @@
 #define BATCH 4096       /* episodes written per transaction, by default */
 #define QUEUE 256        /* jobs waiting for the database's thread, at most */
 #define SAID_PROBLEMS 100 /* problems said on stderr one by one */
+/* The beginnings of the messages of the lines refused with their run
+ * (its tool file missing, changed, outside the tool folders...): the
+ * run line's own, and every other line's.  A later replay that replays
+ * the run deletes the problems of that run that begin so, from whatever
+ * file (writer_forget_problems): they are no longer true. */
+#define RUN_REFUSED "run \"%.100s\" cannot be replayed"
+#define RUN_NOT_REPLAYED "run \"%.100s\" was not replayed"
 #define MAX_OPEN 10000   /* episodes open at once, by default */
 /* Episodes the writer has given back are kept, that many at most, to be
  * used again (their arena and call rows, not their content): an episode
@@ -127,6 +134,10 @@ struct night {
     taskcache *tasks;       /* tasks made, shared by their episodes */
     char **names; /* every file name seen, for rows that outlive a file */
     size_t nnames;
+    char *cur_file, *cur_key; /* the file being read: as named, its key */
+    keymap begun;   /* the keys of the files begun, to their names */
+    char **begun_names;
+    size_t nbegun;
     writer *w;       /* the only user of db while it runs */
     night_counts c;  /* this thread's part: lines, problems, runs */
     night_counts shown; /* with the writer's part, for night_get_counts */
@@ -173,7 +184,10 @@ static int problem_by(night *n, put_fn put, const char *file,
                       size_t len, err *e)
 {
     n->c.problems++;
-    db_problem p = {file, line, run, episode, msg, text, len};
+    /* recorded under the file's key, said as the user named it */
+    int current = n->cur_file && strcmp(file, n->cur_file) == 0;
+    db_problem p = {current ? n->cur_key : file, line, run, episode, msg,
+                    text, len, file};
     if (put(n->w, &p, e) < 0)
         return -1;
     return n->o.strict ? 1 : 0;
@@ -442,7 +456,16 @@ static int declare_run(night *n, const char *name, const char *tools,
     }
     n->nruns++;
     n->c.runs += r->ts != NULL;
-    return r->ts ? 0 : 1;
+    if (!r->ts)
+        return 1;
+    /* replayed now: what an earlier replay said when it refused the run
+     * (from this file or another, under any path) is no longer true */
+    char prefix[160];
+    snprintf(prefix, sizeof prefix, RUN_REFUSED, name);
+    if (writer_forget_problems(n->w, name, prefix, e) < 0)
+        return -1;
+    snprintf(prefix, sizeof prefix, RUN_NOT_REPLAYED, name);
+    return writer_forget_problems(n->w, name, prefix, e);
 }
 
 /* A run an episode line names before any run line: kept, refused, until
@@ -730,12 +753,16 @@ static int refused_ep_line(night *n, const char *file, unsigned long line,
                            const char *text, size_t len, err *e)
 {
     char msg[700];
+    if (ep->with_run) { /* one of the run's refusals (RUN_NOT_REPLAYED) */
+        snprintf(msg, sizeof msg, RUN_NOT_REPLAYED ", nor its episode "
+                                  "\"%.100s\" (see %s:%lu)",
+                 n->runs[ep->run].name, ep->name, ep->file, ep->line);
+        return quiet_problem(n, ep->run, file, line, tl->run, tl->episode, msg,
+                             text, len, e);
+    }
     snprintf(msg, sizeof msg, "episode \"%.100s\" of run \"%.100s\" was not "
                               "replayed (see %s:%lu)",
              ep->name, n->runs[ep->run].name, ep->file, ep->line);
-    if (ep->with_run)
-        return quiet_problem(n, ep->run, file, line, tl->run, tl->episode, msg,
-                             text, len, e);
     return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
 }
 
@@ -824,7 +851,7 @@ static int on_episode(night *n, const char *file, unsigned long line,
                  r->name);
         bad = 1;
     } else if (!r->ts) {
-        snprintf(msg, sizeof msg, "run \"%.100s\" was not replayed: %.600s",
+        snprintf(msg, sizeof msg, RUN_NOT_REPLAYED ": %.600s",
                  r->name, r->why);
         bad = 3;
         ep->with_run = 1;
@@ -1235,8 +1262,7 @@ static int on_run(night *n, const char *file, const char *dir,
             return problem(n, file, line, tl->run, NULL, why, text, len, e);
         }
         if (!r->ts) {
-            snprintf(why, sizeof why, "run \"%.100s\" was not replayed: "
-                                      "%.900s",
+            snprintf(why, sizeof why, RUN_NOT_REPLAYED ": %.900s",
                      r->name, r->why);
             return quiet_problem(n, ri, file, line, tl->run, NULL, why, text,
                                  len, e);
@@ -1255,7 +1281,7 @@ static int on_run(night *n, const char *file, const char *dir,
     if (rc < 0)
         return -1;
     if (rc == 1) {
-        snprintf(why, sizeof why, "run \"%.100s\" cannot be replayed: %s",
+        snprintf(why, sizeof why, RUN_REFUSED ": %s",
                  tl->run, reason);
         return problem(n, file, line, tl->run, NULL, why, text, len, e);
     }
@@ -1290,7 +1316,7 @@ int night_open(night **out, const night_opts *o, err *e)
     n->r = (sim_result){.answer = BUF_INIT, .arguments = BUF_INIT, .error = -1, .event = -1};
     n->max_open = o->max_open ? o->max_open : MAX_OPEN;
     n->secret = secret_seed();
-    n->ep_index.seed = n->run_index.seed = n->secret;
+    n->ep_index.seed = n->run_index.seed = n->begun.seed = n->secret;
     now_text(n->replayed_at);
     *out = n; /* night_free it, whatever fails below */
     if (!(n->tasks = taskcache_new(0)))
@@ -1417,9 +1443,64 @@ int night_line(night *n, const char *file, const char *dir,
     return rc;
 }
 
+/* The key a file's problems are recorded under (problems.source_file),
+ * the same however its path is spelled and from whatever folder replay
+ * runs: its resolved path, absolute, links followed.  Standard input,
+ * and a path that does not resolve (a pipe of the shell's, /dev/fd/N),
+ * as named.  NULL out of memory. */
+static char *file_key(const char *file)
+{
+    char real[PATH_MAX];
+    if (strcmp(file, "<stdin>") == 0 || !realpath(file, real))
+        return strdup(file);
+    return strdup(real);
+}
+
 int night_begin_file(night *n, const char *file, err *e)
 {
-    return writer_clear_problems(n->w, file, e);
+    char *key = file_key(file), *name = strdup(file);
+    size_t first;
+    if (!key || !name) {
+        free(key);
+        free(name);
+        return nomem(e);
+    }
+    if (keymap_get(&n->begun, key, strlen(key), &first)) {
+        /* read again, its problems would replace those it had a moment
+         * ago with "given a second time" for each of its episodes */
+        buf b = BUF_INIT;
+        buf_puts(&b, "skipped: it is the same file as ");
+        utf8_shown(&b, n->begun_names[first], strlen(n->begun_names[first]),
+                   (size_t)-1);
+        buf_puts(&b, ", read already");
+        int rc = b.failed ? nomem(e) : writer_note(n->w, file, b.data, e);
+        buf_free(&b);
+        free(key);
+        free(name);
+        return rc < 0 ? -1 : 1;
+    }
+    char **more = realloc(n->begun_names, (n->nbegun + 1) * sizeof *more);
+    if (more)
+        n->begun_names = more;
+    if (!more || !(more[n->nbegun] = strdup(file)) ||
+        keymap_put(&n->begun, key, strlen(key), n->nbegun) < 0) {
+        if (more)
+            free(more[n->nbegun]);
+        free(key);
+        free(name);
+        return nomem(e);
+    }
+    n->nbegun++;
+    free(n->cur_file);
+    free(n->cur_key);
+    n->cur_file = name;
+    n->cur_key = key;
+    /* and what was recorded under the path as named: a key is a resolved
+     * path, which a name that is not (a relative one, one through a link)
+     * never is, so no other file's problems go */
+    if (strcmp(name, key) != 0 && writer_clear_problems(n->w, name, e) < 0)
+        return -1;
+    return writer_clear_problems(n->w, key, e);
 }
 
 int night_skip_file(night *n, const char *file, const char *why, err *e)
@@ -1565,6 +1646,12 @@ void night_free(night *n)
     for (size_t i = 0; i < n->nnames; i++)
         free(n->names[i]);
     free(n->names);
+    for (size_t i = 0; i < n->nbegun; i++)
+        free(n->begun_names[i]);
+    free(n->begun_names);
+    keymap_free(&n->begun);
+    free(n->cur_file);
+    free(n->cur_key);
     buf_free(&n->r.answer);
     buf_free(&n->r.arguments);
     buf_free(&n->rule);

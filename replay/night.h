@@ -76,7 +76,11 @@ int night_line(night *n, const char *file, const char *dir,
 
 /* A file (or standard input, "<stdin>") begins: the problems an earlier
  * replay recorded for its lines are replaced by the ones this one finds.
- * 0, or -1 when the database failed. */
+ * A file is known by its key, the same however its path is spelled (its
+ * resolved path, absolute), and its problems are recorded under that key
+ * (those recorded under the path as named are deleted too).  0; 1 when
+ * this night began the same file already (said: the caller skips it);
+ * -1 when the database failed. */
 int night_begin_file(night *n, const char *file, err *e);
 
 /* A file that is not replayed (it is not a transcript): said, in input

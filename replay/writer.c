@@ -32,7 +32,9 @@ enum problem_mode {
     P_FIRST,  /* the same, adding where the episode's first line is */
     P_CLEAR,  /* a file begins: forget the problems it had before */
     P_NOTE,   /* say "replay: FILE: message", in its place, and no more */
-    P_QUIET   /* record it without saying it */
+    P_QUIET,  /* record it without saying it */
+    P_FORGET  /* a run is replayed: delete its problems whose message
+                 begins with the job's message (its earlier refusals) */
 };
 
 struct problem_job {
@@ -289,7 +291,8 @@ static void say_problem(writer *w, const db_problem *p)
     if (w->said < w->say) {
         buf b = BUF_INIT;
         w->said++;
-        utf8_shown(&b, p->source_file, strlen(p->source_file), (size_t)-1);
+        const char *file = p->shown_file ? p->shown_file : p->source_file;
+        utf8_shown(&b, file, strlen(file), (size_t)-1);
         buf_printf(&b, ":%lu: ", p->source_line);
         utf8_shown(&b, p->message, strlen(p->message), (size_t)-1);
         buf_putc(&b, '\n');
@@ -353,6 +356,14 @@ static int do_job(writer *w, writer_job *j, int skip, err *e,
         }
         if (p->mode == P_CLEAR) {
             rc = skip ? 0 : clear_problems(w, p->p.source_file, e);
+            free(p);
+            return rc;
+        }
+        if (p->mode == P_FORGET) {
+            if (!skip)
+                rc = in_txn(w, e) < 0 ? -1
+                                      : db_delete_run_problems(
+                                            w->d, p->p.run, p->p.message, e);
             free(p);
             return rc;
         }
@@ -597,20 +608,28 @@ void writer_clear_lines(writer *w)
 
 int writer_note(writer *w, const char *file, const char *msg, err *e)
 {
-    db_problem p = {file, 0, NULL, NULL, msg, "", 0};
+    db_problem p = {file, 0, NULL, NULL, msg, "", 0, NULL};
     return put_problem(w, &p, P_NOTE, e);
 }
 
 int writer_clear_problems(writer *w, const char *file, err *e)
 {
-    db_problem p = {file, 0, NULL, NULL, "", "", 0};
+    db_problem p = {file, 0, NULL, NULL, "", "", 0, NULL};
     return put_problem(w, &p, P_CLEAR, e);
+}
+
+int writer_forget_problems(writer *w, const char *run, const char *prefix,
+                           err *e)
+{
+    db_problem p = {"", 0, run, NULL, prefix, "", 0, NULL};
+    return put_problem(w, &p, P_FORGET, e);
 }
 
 static int put_problem(writer *w, const db_problem *p,
                        enum problem_mode mode, err *e)
 {
     size_t lf = strlen(p->source_file), lr = p->run ? strlen(p->run) : 0,
+           ls = p->shown_file ? strlen(p->shown_file) : 0,
            le = p->episode ? strlen(p->episode) : 0,
            lm = strlen(p->message),
            /* db_put_problem reads up to DB_PROBLEM_LINE + 1 bytes to cut
@@ -618,7 +637,8 @@ static int put_problem(writer *w, const db_problem *p,
             * line has */
            ll = p->line_len > DB_PROBLEM_LINE + 4 ? DB_PROBLEM_LINE + 4
                                                   : p->line_len;
-    struct problem_job *j = malloc(sizeof *j + lf + lr + le + lm + ll + 5);
+    struct problem_job *j =
+        malloc(sizeof *j + lf + lr + le + lm + ll + ls + 6);
     if (!j)
         return err_set(e, ERR_NOMEM, "out of memory");
     memset(j, 0, sizeof *j);
@@ -632,6 +652,7 @@ static int put_problem(writer *w, const db_problem *p,
     j->p.message = copy_to(&at, p->message, lm);
     j->p.line = copy_to(&at, p->line, ll);
     j->p.line_len = ll;
+    j->p.shown_file = copy_to(&at, p->shown_file, ls);
     if (put(w, &j->job, e) < 0) {
         free(j);
         return -1;

@@ -81,7 +81,8 @@ int writer_start(writer **out, db *d, const char *path, FILE *diag,
  * released then). */
 int writer_put_episode(writer *w, writer_episode *ep, err *e);
 
-/* Records a problem line (copied). */
+/* Records a problem line (copied): under p->source_file, said on diag
+ * with p->shown_file when it is set. */
 int writer_put_problem(writer *w, const db_problem *p, err *e);
 
 /* The same, for an episode line of an episode seen before: the message
@@ -91,6 +92,12 @@ int writer_put_problem_first(writer *w, const db_problem *p, err *e);
 /* A file begins: the problems recorded for it by an earlier replay are
  * deleted (in input order, so its new ones stay). */
 int writer_clear_problems(writer *w, const char *file, err *e);
+
+/* A run is replayed: the problems recorded for it whose message begins
+ * with prefix (what an earlier replay said when it refused the run) are
+ * deleted, in input order, whatever file they came from. */
+int writer_forget_problems(writer *w, const char *run, const char *prefix,
+                           err *e);
 
 /* Records a problem line without saying it. */
 int writer_put_problem_quiet(writer *w, const db_problem *p, err *e);

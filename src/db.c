@@ -29,6 +29,7 @@ enum stmt {
     S_OUTCOME,
     S_PROBLEM,
     S_DELETE_PROBLEMS,
+    S_DELETE_RUN_PROBLEMS,
     S_BEGIN,
     S_COMMIT,
     NSTMT
@@ -69,6 +70,8 @@ static const char *const stmt_sql[NSTMT] = {
     [S_OUTCOME] = "INSERT INTO outcome_rows (episode_id, event, dial, step, "
                   "seq, outcome) VALUES (?,?,?,?,?,?)",
     [S_DELETE_PROBLEMS] = "DELETE FROM problems WHERE source_file = ?",
+    [S_DELETE_RUN_PROBLEMS] = "DELETE FROM problems WHERE run = ?1 AND "
+                              "substr(message, 1, length(?2)) = ?2",
     [S_PROBLEM] = "INSERT OR REPLACE INTO problems (source_file, source_line, "
                   "run, episode, message, line) VALUES (?,?,?,?,?,?)",
     [S_BEGIN] = "BEGIN IMMEDIATE",
@@ -1050,6 +1053,14 @@ int db_put_problem(db *d, const db_problem *p, err *e)
             n--;
     }
     sqlite3_bind_text(s, 6, p->line, (int)n, SQLITE_STATIC);
+int db_delete_run_problems(db *d, const char *run_name, const char *prefix,
+                           err *e)
+{
+    text(d->st[S_DELETE_RUN_PROBLEMS], 1, run_name);
+    text(d->st[S_DELETE_RUN_PROBLEMS], 2, prefix);
+    return run(d, S_DELETE_RUN_PROBLEMS, e, "replace a run's refusals");
+}
+
     return run(d, S_PROBLEM, e, "record a problem");
 }
 

@@ -99,12 +99,15 @@ typedef struct db_outcome {
 #define DB_PROBLEM_LINE 4096 /* bytes of a problem's line kept */
 
 typedef struct db_problem {
-    const char *source_file;
+    const char *source_file; /* the file's key: the same for every
+                                spelling of its path (the caller's) */
     unsigned long source_line;
     const char *run, *episode; /* may be NULL */
     const char *message;
     const char *line;
     size_t line_len;
+    const char *shown_file;  /* the path as the user named it, for what is
+                                said; NULL: source_file.  Not recorded. */
 } db_problem;
 
 /* Opens (creating it when needed) the database at path. */
@@ -200,6 +203,13 @@ int db_put_problem(db *d, const db_problem *p, err *e);
 
 /* Deletes the problems recorded for the lines of file.  0, or -1. */
 int db_delete_problems(db *d, const char *file, err *e);
+
+/* Deletes the problems recorded for run whose message begins with
+ * prefix (the caller's words for a refusal of the run, which a later
+ * replay of the run makes untrue), whatever file they came from.  0, or
+ * -1. */
+int db_delete_run_problems(db *d, const char *run, const char *prefix,
+                           err *e);
 
 typedef struct db_merge_counts {
     unsigned long episodes;  /* the shard's episodes */

@@ -10,6 +10,7 @@ export SOURCE_DATE_EPOCH=1790000000
 shop=$TOP_SRCDIR/samples/tools/shop.json
 pass=0 fail=0
 T=$TEST_TMP
+real_t=$(cd "$T" && pwd -P) # problems are recorded under resolved paths
 
 ok() { count_eq "$@"; }
 
@@ -115,8 +116,9 @@ ok "repeated sim sessions" "3 episodes of t-6fc4c00a1b2f8e8b, each its own id" \
 } > "$T/stale.jsonl"
 (cd "$T" && "$REPLAY" --quiet --db stale.db stale.jsonl 2>/dev/null)
 (cd "$T" && "$REPLAY" --quiet --db stale.db stale.jsonl 2>/dev/null)
-ok "problems, replayed twice" "stale.jsonl|2" \
-    "$(sqlite3 "$T/stale.db" 'SELECT source_file, source_line FROM problems')"
+ok "problems, replayed twice" "T/stale.jsonl|2" \
+    "$(sqlite3 "$T/stale.db" 'SELECT source_file, source_line FROM problems' |
+        sed "s#^$real_t/#T/#")"
 sed -i 2d "$T/stale.jsonl"
 (cd "$T" && "$REPLAY" --quiet --db stale.db stale.jsonl 2>/dev/null)
 ok "problems, once the file is fixed" "0|1" \
@@ -185,8 +187,9 @@ replay: 1 lines: 0 used, 0 unchanged, 1 problem, 0 blank
 replay: 0 runs; 0 episodes written (0 replaced, 0 unfinished), 0 unchanged; 0 calls; into one.db
 replay: 3 files skipped: not transcripts (see above)
 exit 1" "$got"
-ok "tool files on one line: rows" "typo.jsonl|1" \
-    "$(sqlite3 "$T/oneline/one.db" 'SELECT source_file, source_line FROM problems')"
+ok "tool files on one line: rows" "T/oneline/typo.jsonl|1" \
+    "$(sqlite3 "$T/oneline/one.db" 'SELECT source_file, source_line FROM problems' |
+        sed "s#^$real_t/#T/#")"
 
 # --- a run declared again with another tool file: the line is refused,
 # --- and so is every later line of that run in that file
@@ -428,6 +431,63 @@ ext|6|6|0|0|0|0|6|2" \
 ok "a real-like night: trials" "ext|observed|2|3
 gpt|simulated|2|3" "$(sqlite3 "$T/reallike/r.db" "SELECT run, kind, count(*),
     max(trials) FROM trials GROUP BY run, kind ORDER BY run")"
+
+# --- a file is the same file however its path is spelled: its problems
+# --- are recorded under one key (its resolved path, absolute), so
+# --- a fixed file replayed under another spelling, or from another folder,
+# --- leaves none; and a run replayed replaces its earlier refusals, from
+# --- whatever file they came
+mkdir -p "$T/spell/night" "$T/spell/tools"
+cp "$shop" "$T/spell/tools/"
+{
+    echo '{"type":"run","run":"sp","tools":"../tools/shop.json"}'
+    echo '{"type":"episode","run":"sp","episode":"e1","seed":7,"arm":"base"}'
+    echo '{"type":"call","run":"sp","episode":"e1","call":{"name":"search_orders","arguments":{"query":"harbor granite"}}}'
+    echo '{"type":"call","run":"sp","episode":"e1","call":{"name":"refund_order","arguments":{"order_id":"Z-0362","amount":280.41}}}'
+    echo '{"type":"end","run":"sp","episode":"e1"}'
+} > "$T/spell/night/x.jsonl"
+spell() ( # DIR ARGS...: replay from DIR, no tool folder but its own
+    unset TASKREPLAY_TOOLS_DIR
+    cd "$1" && shift && "$REPLAY" "$@" 2>&1
+    echo "exit $?"
+)
+rows() { sqlite3 "$T/spell/s.db" "SELECT source_file, count(*) FROM problems
+    GROUP BY source_file ORDER BY source_file; SELECT 'episodes', count(*),
+    coalesce(sum(pass), 0) FROM episodes" | sed "s#^$real_t/#T/#"; }
+echo 'not json' >> "$T/spell/night/x.jsonl"
+spell "$T/spell" --db s.db night/x.jsonl > /dev/null
+ok "a broken file: its problem, under its resolved path" \
+    "T/spell/night/x.jsonl|1
+episodes|1|1" "$(rows)"
+sed -i '$d' "$T/spell/night/x.jsonl"
+ok "the file fixed, named ./night/x.jsonl" "replay: 5 lines: 1 used, 4 unchanged, 0 problems, 0 blank
+replay: 1 run; 0 episodes written (0 replaced, 0 unfinished), 1 unchanged; 0 calls; into s.db
+exit 0" "$(spell "$T/spell" --db s.db ./night/x.jsonl)"
+ok "the file fixed: no problem left" "episodes|1|1" "$(rows)"
+rm -f "$T"/spell/s.db*
+got=$(spell "$T/spell/night" --db ../s.db x.jsonl | sed "s#$T/#T/#g")
+ok "replayed from inside its folder: its tool file is outside" \
+    "x.jsonl:1: run \"sp\" cannot be replayed: its tool file ../tools/shop.json is T/spell/tools/shop.json, outside the folders tool files are read from (the transcript's, the working one, --tools-dir); name its folder with --tools-dir, or allow any path with --any-tools-path
+replay: run \"sp\": 4 more lines not replayed, for the reason said above (the problems table holds each)
+replay: 5 lines: 0 used, 0 unchanged, 5 problems, 0 blank
+replay: 0 runs; 0 episodes written (0 replaced, 0 unfinished), 0 unchanged; 0 calls; into ../s.db
+exit 1" "$got"
+ok "replayed from inside its folder: the rows" "T/spell/night/x.jsonl|5
+episodes|0|0" "$(rows)"
+spell "$T/spell" --db s.db night/x.jsonl > /dev/null
+ok "then from the folder above: every episode passes, no problem left" \
+    "episodes|1|1" "$(rows)"
+rm -f "$T"/spell/s.db*
+spell "$T/spell/night" --db ../s.db - < "$T/spell/night/x.jsonl" > /dev/null
+ok "piped from elsewhere: refused, under <stdin>" "<stdin>|5
+episodes|0|0" "$(rows)"
+spell "$T/spell" --db s.db night/x.jsonl > /dev/null
+ok "the run replayed from its file: the refusals of <stdin> are gone" \
+    "episodes|1|1" "$(rows)"
+ok "one file named twice in one night: read once" "replay: ./night/../night/x.jsonl: skipped: it is the same file as night/x.jsonl, read already
+replay: 5 lines: 1 used, 4 unchanged, 0 problems, 0 blank
+exit 0" "$(spell "$T/spell" --db s.db night/x.jsonl ./night/../night/x.jsonl |
+    grep -v '^replay: 1 run')"
 
 echo "real nights: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

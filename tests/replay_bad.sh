@@ -37,7 +37,10 @@ mkdir -p "$TEST_TMP/made"
     echo "$good_end"
 } > "$TEST_TMP/made/deep-nesting.jsonl"
 
-# play DIR NAME: what replay says and records for DIR/NAME.jsonl
+# play DIR NAME: what replay says and records for DIR/NAME.jsonl.  A
+# problem is recorded under its file's resolved path (TOP/..., TMP/...).
+top=$(cd "$TOP_SRCDIR" && pwd -P)
+tmp=$(cd "$TEST_TMP" && pwd -P)
 play() {
     db=$TEST_TMP/$2.db
     rm -f "$db"
@@ -53,7 +56,8 @@ play() {
     echo "--- problems"
     sqlite3 -separator ' ' "$db" "SELECT source_file, source_line,
         coalesce(run, '-'), coalesce(episode, '-'), length(line), message
-        FROM problems ORDER BY source_file, source_line"
+        FROM problems ORDER BY source_file, source_line" |
+        sed "s#^$top/#TOP/#; s#^$tmp/#TMP/#"
 }
 
 check() { # DIR NAME
