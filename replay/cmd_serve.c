@@ -177,14 +177,15 @@ static int count_of(const char *text, unsigned long max, unsigned long *out)
 static const char serve_usage[] =
     "serve FILE [--seed N] [--arm ARM] [--run R] [--model M] "
     "[--transcript OUT.jsonl] [--report OUT.jsonl] [--http [HOST:]PORT "
-    "[--idle SECONDS] [--sessions N]]";
+    "[--idle SECONDS] [--sessions N] [--connections N] [--timeout SECONDS]]";
 
 int cmd_serve(int argc, char **argv)
 {
     const char *path = NULL, *seed_text = "1", *arm_text = "base",
                *run = "serve", *model = NULL, *transcript = NULL,
                *report = NULL, *listen = NULL, *idle_text = "600",
-               *sessions_text = "1000";
+               *sessions_text = "1000", *connections_text = "256",
+               *timeout_text = "30";
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i];
         int has = i + 1 < argc;
@@ -206,6 +207,10 @@ int cmd_serve(int argc, char **argv)
             idle_text = argv[++i];
         else if (strcmp(o, "--sessions") == 0 && has)
             sessions_text = argv[++i];
+        else if (strcmp(o, "--connections") == 0 && has)
+            connections_text = argv[++i];
+        else if (strcmp(o, "--timeout") == 0 && has)
+            timeout_text = argv[++i];
         else if (o[0] == '-')
             return usage_error("serve: unknown option '%s' (usage: %s)", o,
                                serve_usage);
@@ -224,7 +229,7 @@ int cmd_serve(int argc, char **argv)
     if (report && strcmp(report, "-") == 0 && !listen)
         return usage_error("serve: the report cannot be standard output "
                            "over stdio, which carries the protocol");
-    unsigned long idle, sessions;
+    unsigned long idle, sessions, connections, timeout;
     if (count_of(idle_text, 86400, &idle) < 0)
         return usage_error("serve: --idle takes seconds from 1 to 86400, "
                            "not '%s'",
@@ -233,6 +238,14 @@ int cmd_serve(int argc, char **argv)
         return usage_error("serve: --sessions takes a number from 1 to "
                            "100000, not '%s'",
                            sessions_text);
+    if (count_of(connections_text, 10000, &connections) < 0)
+        return usage_error("serve: --connections takes a number from 1 to "
+                           "10000, not '%s'",
+                           connections_text);
+    if (count_of(timeout_text, 3600, &timeout) < 0)
+        return usage_error("serve: --timeout takes seconds from 1 to 3600, "
+                           "not '%s'",
+                           timeout_text);
     mcp_options mo = {.run = run, .model = model, .version = PACKAGE_VERSION};
     err e;
     err_clear(&e);
@@ -285,8 +298,11 @@ int cmd_serve(int argc, char **argv)
     if (serve_sink_open(&k, run, transcript, report) < 0)
         goto out;
     sink_open = 1;
-    if (listen)
-        status = serve_http(srv, &k, listen, (unsigned)idle, sessions);
+    if (listen) {
+        serve_http_opts ho = {listen, (unsigned)idle, (unsigned)timeout,
+                              sessions, connections};
+        status = serve_http(srv, &k, &ho);
+    }
     else
         status = serve_stdio(srv, &k);
     if (k.failed && status == 0)

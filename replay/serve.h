@@ -39,11 +39,22 @@ int serve_write(serve_sink *k, const mcp_session *s, const char *status,
 /* Closes the report: 0, or -1 when what was written could not be. */
 int serve_sink_close(serve_sink *k);
 
-/* Serves srv over Streamable HTTP at host:port (listen, a "HOST:PORT"
- * text) until SIGTERM or SIGINT, writing finished sessions to k; a
- * session idle for idle seconds ends unfinished; at most max_sessions are
- * open at once.  The exit status. */
-int serve_http(const mcp_server *srv, serve_sink *k, const char *listen,
-               unsigned idle, size_t max_sessions);
+/* What `replay serve --http` is given. */
+typedef struct serve_http_opts {
+    const char *listen;  /* "HOST:PORT" */
+    unsigned idle;       /* seconds a session may be silent */
+    unsigned timeout;    /* seconds a request may take to arrive whole */
+    size_t sessions;     /* sessions open at once, at most */
+    size_t connections;  /* connections served at once, at most */
+} serve_http_opts;
+
+/* Serves srv over Streamable HTTP (docs/serve.md) until SIGTERM or
+ * SIGINT, writing finished sessions to k: a session idle for o->idle
+ * seconds ends unfinished; at most o->sessions are open at once; past
+ * o->connections connections, a request gets 503; a connection whose
+ * request has not arrived whole (headers and body) o->timeout seconds
+ * after its last answer (or its start) is closed.  The exit status. */
+int serve_http(const mcp_server *srv, serve_sink *k,
+               const serve_http_opts *o);
 
 #endif

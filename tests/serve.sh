@@ -273,13 +273,15 @@ usage() { # EXPECTED ARGS...
     got=$("$REPLAY" serve "$@" < /dev/null 2>&1 | head -n 1)
     ok "serve $*" "$want" "$got"
 }
-usage "replay: serve: no FILE given (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http [HOST:]PORT [--idle SECONDS] [--sessions N]])"
+usage "replay: serve: no FILE given (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http [HOST:]PORT [--idle SECONDS] [--sessions N] [--connections N] [--timeout SECONDS]])"
 usage "replay: serve: --seed takes a number from 0 to 2^63 - 1, not 'x'" shop.json --seed x
 usage "replay: serve: --idle takes seconds from 1 to 86400, not '0'" shop.json --idle 0
+usage "replay: serve: --connections takes a number from 1 to 10000, not '0'" shop.json --connections 0
+usage "replay: serve: --timeout takes seconds from 1 to 3600, not '1h'" shop.json --timeout 1h
 usage "replay: serve: --http takes [HOST:]PORT (8080 for 127.0.0.1:8080, [::1]:8080, 0 for any free port), not 'nowhere'" shop.json --http nowhere
 usage "replay: serve: --http takes [HOST:]PORT (8080 for 127.0.0.1:8080, [::1]:8080, 0 for any free port), not '123456'" shop.json --http 123456
 usage "replay: serve: the transcript cannot be standard output, which carries the protocol" shop.json --transcript -
-usage "replay: serve: unknown option '--port' (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http [HOST:]PORT [--idle SECONDS] [--sessions N]])" shop.json --port 1
+usage "replay: serve: unknown option '--port' (usage: serve FILE [--seed N] [--arm ARM] [--run R] [--model M] [--transcript OUT.jsonl] [--report OUT.jsonl] [--http [HOST:]PORT [--idle SECONDS] [--sessions N] [--connections N] [--timeout SECONDS]])" shop.json --port 1
 usage "replay: unknown arm \"landed:l9\"; did you mean landed:l1?" shop.json --arm landed:l9
 printf '{"tools": [' > broken.json
 usage "broken.json:1:12: \$.tools[0]: invalid JSON: the text ends early; expected a value or ']'" broken.json
@@ -392,6 +394,16 @@ ok "HTTP: ids without a transcript, chosen all the same" "$tid-<id> $tid-<id>, 2
     "$(sed -n 's/^replay serve: episode \([^:]*\):.*/\1/p' full.err | norm | paste -sd' ' -), $(sed -n 's/^replay serve: episode \([^:]*\):.*/\1/p' full.err | sort -u | wc -l) ids"
 ok "HTTP: --sessions 2, a third initialize" "initialize: 503 | Content-Type: application/json
   {\"id\":null,\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Service Unavailable: 2 sessions are open, the most this server takes (--sessions); end one, or wait\"}}" "$got"
+
+# DELETE answers 500 when the episode could not be written
+start_http full-disk.err --transcript /dev/full
+"$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > full-disk.txt
+stop_http
+ok "HTTP: DELETE on a full disk" "DELETE: 500 | Content-Type: application/json
+  {\"id\":null,\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32603,\"message\":\"Internal Server Error: the session has ended, but its episode could not be written (the server says why on its standard error)\"}}
+1: replay serve: cannot write episode $t3-<id> to the transcript /dev/full: No space left on device" \
+    "$(sed -n '/^DELETE/,$p' full-disk.txt)
+$(grep -c 'cannot write episode' full-disk.err): $(grep 'cannot write episode' full-disk.err | norm)"
 
 start_http v6.err --http '[::1]:0'
 if [ -n "$url" ]; then

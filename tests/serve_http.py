@@ -93,6 +93,18 @@ def wire(w):
         headers={"Mcp-Session-Id": "0" * 32})
     w.send("initialize with a bad arm", body=INIT, query="?arm=landed:l9")
     w.send("initialize with a bad seed", body=INIT, query="?seed=-1")
+    w.send("initialize with an unknown query key", body=INIT,
+           query="?sead=7")
+    w.send("initialize with a query key twice", body=INIT,
+           query="?seed=7&arm=base&seed=8")
+    w.send("initialize with a query key without a value", body=INIT,
+           query="?arm")
+    w.send("initialize whose headers are too long", body=INIT,
+           headers={"X-Pad": "x" * (40 << 10)})
+    w.send("initialize accepting application/json at q=0", body=INIT,
+           headers={"Accept": "application/json;q=0, text/event-stream"})
+    w.send("initialize accepting anything but JSON", body=INIT,
+           headers={"Accept": "application/json; q=0.000, */*;q=0"})
     w.send("initialize without protocolVersion", body={
         "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}})
     w.send("initialize as text/plain", body=INIT,
@@ -105,6 +117,7 @@ def wire(w):
            headers={"MCP-Protocol-Version": "2024-01-01"})
     w.send("initialize at another path", body=INIT, path="/other")
     w.send("GET the endpoint", method="GET", body=None)
+    w.send("PUT with a body", method="PUT", body=INIT)
     w.send("initialize, from this machine's page", body=INIT,
            query="?seed=7&arm=landed:l1",
            headers={"Origin": "http://localhost:3000"})
@@ -117,6 +130,10 @@ def wire(w):
     w.send("a batch", body=[{"jsonrpc": "2.0", "id": 4, "method": "ping"}])
     w.send("an unknown method", body={
         "jsonrpc": "2.0", "id": 5, "method": "resources/list"})
+    w.send("a method holding a NUL", body={
+        "jsonrpc": "2.0", "id": 5, "method": "ping\u0000x"})
+    w.send("an id of a lone surrogate", body='{"jsonrpc": "2.0", '
+           '"id": "\\ud800", "method": "ping"}')
     w.send("a response from the client", body={
         "jsonrpc": "2.0", "id": 9, "result": {}})
     w.send("search_orders", body=call(6, "search_orders",
@@ -131,7 +148,10 @@ def wire(w):
     w.send("GET with the session", method="GET", body=None)
     w.send("DELETE without a session", method="DELETE", body=None,
            session=False)
-    w.send("DELETE", method="DELETE", body=None)
+    w.send("an unknown session, with a body over 4 MiB", body=(
+        '{"jsonrpc":"2.0","id":8,"method":"ping","params":{"pad":"' +
+        "x" * (4 << 20) + '"}}'), headers={"Mcp-Session-Id": "0" * 32})
+    w.send("DELETE, with a body", method="DELETE", body={"bye": 1})
     w.send("DELETE again", method="DELETE", body=None)
     w.send("ping after the end", body={
         "jsonrpc": "2.0", "id": 10, "method": "ping"})
