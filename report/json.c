@@ -83,14 +83,11 @@ void json_card(buf *b, const card *c)
     buf_printf(b, "}},\"unfinished\":%ld,\"diverged\":{\"episodes\":",
                c->unfinished);
     count(b, sim && c->compared_episodes > 0, c->diverged_episodes);
-    buf_puts(b, ",\"episodes_compared\":");
-    count(b, sim, c->compared_episodes);
-    buf_puts(b, ",\"calls\":");
+    buf_printf(b, ",\"episodes_compared\":%ld,\"calls\":",
+               c->compared_episodes);
     count(b, sim && c->compared_calls > 0, c->diverged_calls);
-    buf_puts(b, ",\"compared\":");
-    count(b, sim, c->compared_calls);
-    buf_puts(b, ",\"not_logged\":");
-    count(b, sim, c->unlogged_calls);
+    buf_printf(b, ",\"compared\":%ld,\"not_logged\":%ld", c->compared_calls,
+               c->unlogged_calls);
     buf_printf(b, "},\"problems\":{\"count\":%ld,\"no_run\":%ld,\"first\":[",
                c->problems, c->problems_no_run);
     for (size_t i = 0; i < c->nfirst; i++) {
@@ -178,8 +175,11 @@ void json_card(buf *b, const card *c)
                        i ? "," : "", c->passk[k][i].k, c->passk[k][i].rate,
                        c->passk[k][i].tasks);
     }
-    buf_printf(b, "],\"largest_k\":{\"pass\":%ld,\"success\":%ld}}",
-               c->passk_largest[0], c->passk_largest[1]);
+    buf_puts(b, "],\"largest_k\":{\"pass\":");
+    count(b, c->passk_largest[0] > 0, c->passk_largest[0]);
+    buf_puts(b, ",\"success\":");
+    count(b, c->passk_largest[1] > 0, c->passk_largest[1]);
+    buf_puts(b, "}}");
 }
 
 /* ----------------------------------------------------------- compare */

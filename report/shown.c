@@ -152,20 +152,30 @@ const char *shown_fit(const char *s, size_t cols)
 void shown_wrap(buf *b, const char *prefix, const char *text, int width,
                 int indent, int max_lines)
 {
-    size_t col = shown_columns(prefix);
-    buf_puts(b, prefix);
-    const char *p = text;
+    /* the prefix is wrapped with the text: a long file name in it is cut
+     * too, not left to pass the width */
+    buf all = BUF_INIT;
+    buf_puts(&all, prefix);
+    buf_puts(&all, text);
+    if (all.failed) {
+        b->failed = 1;
+        buf_free(&all);
+        return;
+    }
+    const char *p = all.data ? all.data : "";
     for (int line = 1;; line++) {
-        size_t room = (size_t)width > col + 8 ? (size_t)width - col : 8;
+        size_t lead = line == 1 ? 0 : (size_t)indent;
+        size_t room = (size_t)width > lead + 8 ? (size_t)width - lead : 8;
         size_t len = strlen(p);
         if (utf8_count(p, len) <= room) {
-            buf_puts(b, p);
+            buf_append(b, p, len);
             buf_putc(b, '\n');
-            return;
+            break;
         }
         if (line == max_lines)
             room = room > 3 ? room - 3 : 1;
-        /* the bytes of the first room columns, then back to a space */
+        /* the bytes of the first room columns, then back to a space that
+         * follows some text (not one of the line's leading spaces) */
         size_t end = 0, cols = 0;
         while (end < len && cols < room) {
             end++;
@@ -173,22 +183,25 @@ void shown_wrap(buf *b, const char *prefix, const char *text, int width,
                 end++;
             cols++;
         }
+        size_t first = 0;
+        while (first < end && p[first] == ' ')
+            first++;
         size_t cut = end;
-        while (cut > 0 && p[cut] != ' ')
+        while (cut > first && p[cut] != ' ')
             cut--;
-        if (cut == 0)
+        if (cut <= first)
             cut = end; /* one long word: cut between characters */
         buf_append(b, p, cut);
         if (line == max_lines) {
             buf_puts(b, "...\n");
-            return;
+            break;
         }
         p += cut;
         while (*p == ' ')
             p++;
         buf_printf(b, "\n%*s", indent, "");
-        col = (size_t)indent;
     }
+    buf_free(&all);
 }
 
 void shown_json(buf *b, const char *s)

@@ -61,10 +61,10 @@ const char *shown_fit(const char *shown, size_t cols);
 size_t shown_columns(const char *s);
 
 /* Appends prefix and text (both shown already) to b, wrapped at spaces so
- * that no line passes width columns; continued lines start with indent
- * spaces.  A word longer than a line is cut between characters, never
- * inside one.  At most max_lines lines: the last one then ends with
- * "...". */
+ * that no line passes width columns (width > indent + 8); continued lines
+ * start with indent spaces.  A word longer than a line (a prefix's too)
+ * is cut between characters, never inside one.  At most max_lines lines:
+ * the last one then ends with "...". */
 void shown_wrap(buf *b, const char *prefix, const char *text, int width,
                 int indent, int max_lines);
 

@@ -225,9 +225,11 @@ static void text_problems(buf *out, const card *c, int width)
             shown_tx(name.failed || !name.data ? "" : name.data));
         buf_free(&name);
     }
-    if (c->problems_no_run)
-        say(out, width, 6, "    and %ld in the database that name no run: %s",
-            c->problems_no_run, card_no_run_query);
+    if (c->problems_no_run) {
+        say(out, width, 6, "    and %ld in the database that name no run:",
+            c->problems_no_run);
+        say(out, width, 8, "      %s", card_no_run_query);
+    }
 }
 
 /* The harness's verdicts on episodes of one kind, when it gave any. */
@@ -347,11 +349,12 @@ static void text_passk(buf *out, const card *c, int width)
         if (c->passk_largest[k] < 2)
             continue;
         buf_putc(out, '\n');
-        say(out, width, 2, "trials: %s, over the tasks with k trials or more%s",
-            names[k],
-            c->passk_largest[k] > 4 ? " (k = 1 to 4, the powers of two, "
-                                      "and the largest)"
-                                    : "");
+        say(out, width, 2, "trials: %s, over the tasks with k trials or more",
+            names[k]);
+        if (c->passk_largest[k] > 4)
+            say(out, width, 2, "  k = 1 to 4, the powers of two, and the "
+                               "largest (%ld)",
+                c->passk_largest[k]);
         table t;
         table_init(&t, "rrr", gaps, minw, 0, 0);
         table_row(&t, "k", names[k], "tasks");

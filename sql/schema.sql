@@ -1,4 +1,4 @@
--- taskreplay results database, schema version 2.
+-- taskreplay results database, schema version 3.
 --
 -- `replay` creates it (results.db by default) and fills it from a night's
 -- transcripts; `card` reads it; so can you:  sqlite3 results.db
@@ -225,18 +225,23 @@ FROM task_rows t JOIN tool_files f ON f.file_id = t.file_id;
 
 -- Per run: the figures a card starts from.  Rates of simulator figures
 -- are over `simulated` episodes (pass / simulated), the harness's success
--- over `judged` ones; `episodes` counts both kinds.
+-- over `judged` ones; `episodes` counts both kinds.  A simulator figure
+-- of a run with no simulated episode is NULL, never 0, and so is
+-- diverged_episodes when no episode had an answer logged to compare
+-- (compared_episodes says how many had).  tools_path is the tool file as
+-- the run line named it.
 CREATE VIEW IF NOT EXISTS run_summary AS
-SELECT r.run, r.model, t.path AS tools_path, r.file_sha256, t.contract_sha256,
+SELECT r.run, r.model, r.tools_path, r.file_sha256, t.contract_sha256,
        r.generator_version, r.generator_fingerprint, r.replayed_at,
        count(e.episode_id)               AS episodes,
-       coalesce(sum(e.reached), 0)       AS reached,
-       coalesce(sum(e.pass), 0)          AS pass,
-       coalesce(sum(e.side_effects), 0)  AS side_effects,
-       coalesce(sum(e.duplicate_writes), 0) AS duplicate_writes,
-       coalesce(sum(e.errors), 0)        AS errors,
+       sum(e.reached)                    AS reached,
+       sum(e.pass)                       AS pass,
+       sum(e.side_effects)               AS side_effects,
+       sum(e.duplicate_writes)           AS duplicate_writes,
+       sum(e.errors)                     AS errors,
        coalesce(sum(e.unfinished), 0)    AS unfinished,
-       coalesce(sum(e.diverged > 0), 0)  AS diverged_episodes,
+       sum(e.diverged > 0)               AS diverged_episodes,
+       count(e.diverged)                 AS compared_episodes,
        (SELECT count(*) FROM problems p WHERE p.run = r.run) AS problems,
        count(e.seed)                     AS simulated, -- replayed against tasks
        count(e.episode_id) - count(e.seed) AS observed,

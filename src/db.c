@@ -325,21 +325,36 @@ static const char migrate_1_rows[] =
     "DROP TABLE v1_dial_outcomes; DROP TABLE v1_calls; DROP TABLE v1_episodes;"
     "DROP TABLE v1_tasks; DROP TABLE v1_runs; DROP TABLE v1_tool_files;";
 
+/* Version 2 to 3: run_summary gives NULL, not 0, for what was not
+ * measured (made again from the schema), and an episode none of whose
+ * calls was compared has diverged NULL, as version 3 writes it. */
+static const char migrate_2[] = "DROP VIEW IF EXISTS run_summary;";
+static const char migrate_2_rows[] =
+    "UPDATE episode_rows SET diverged = NULL WHERE seed IS NOT NULL AND "
+    "diverged IS NOT NULL AND NOT EXISTS (SELECT 1 FROM call_rows c WHERE "
+    "c.episode_id = episode_rows.episode_id AND c.diverged IS NOT NULL);";
+
 static int migrate(db *d, int from, err *e)
 {
-    if (from != 1)
+    if (from != 1 && from != 2)
         return err_set(e, ERR_IO, "%s: has schema version %d, which this "
                                   "replay cannot migrate; replay the night "
                                   "into a new file with --db",
                        d->path, from);
     buf b = BUF_INIT;
-    buf_puts(&b, migrate_1);
+    if (from == 1) {
+        buf_puts(&b, migrate_1);
+        buf_puts(&b, schema_sql);
+        buf_puts(&b, migrate_1_rows);
+    }
+    buf_puts(&b, migrate_2);
     buf_puts(&b, schema_sql);
-    buf_puts(&b, migrate_1_rows);
+    buf_puts(&b, migrate_2_rows);
     buf_puts(&b, set_version);
+    char doing[64];
+    snprintf(doing, sizeof doing, "migrate it from schema version %d", from);
     int rc = b.failed ? err_set(e, ERR_NOMEM, "out of memory")
-                      : exec_txn(d, b.data, e,
-                                 "migrate it from schema version 1");
+                      : exec_txn(d, b.data, e, doing);
     buf_free(&b);
     return rc;
 }

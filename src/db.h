@@ -24,7 +24,7 @@
 #include "err.h"
 #include "tools.h"
 
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 
 typedef struct db db;
 struct sqlite3;

@@ -4,8 +4,8 @@
 # and unfinished episodes) is migrated when opened, and then:
 #  - card prints exactly what version 1's card printed of it
 #    (tests/migrate/*.gold: version 1's output, with only what later
-#    cards added: calls compared, the paired analysis, the harness's
-#    figures, pass^k), and says once that it migrated it;
+#    cards added: calls and episodes compared, the paired analysis, the
+#    harness's figures, pass^k), and says once that it migrated it;
 #  - every column version 1 had, in every table and view, holds what it
 #    held (the tasks' JSON included);
 #  - replaying the same night into it changes nothing (every episode
@@ -63,14 +63,21 @@ then ok; else ko "the version 1 dump"; fi
 # card on it: migrated, said once on stderr, and the cards of version 1.
 load m
 got=$(cd "$TOP_SRCDIR" && "$CARD" --db "$TEST_TMP/m.db" 2>"$TEST_TMP/err")
+# UPDATE_GOLDEN=1 rewrites the golds (review their diff: only what later
+# cards added may change)
+[ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$got" > "$dir/card.gold"
 if check_eq "card of a migrated database" "$(cat "$dir/card.gold")" "$got" &&
-   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 2" \
+   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 3" \
        "$(cat "$TEST_TMP/err")" &&
-   check_eq "its version now" 2 \
+   check_eq "its version now" 3 \
        "$(sqlite3 "$TEST_TMP/m.db" "SELECT value FROM meta WHERE key = 'schema_version'")"
 then ok; else ko "card migrates"; fi
 got=$("$CARD" --db "$TEST_TMP/m.db" --compare careful sloppy 2>&1)
 got_json=$("$CARD" --db "$TEST_TMP/m.db" --json careful 2>&1)
+if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+    printf '%s\n' "$got" > "$dir/compare.gold"
+    printf '%s\n' "$got_json" > "$dir/card-json.gold"
+fi
 if check_eq "compare of a migrated database" "$(cat "$dir/compare.gold")" "$got" &&
    check_eq "JSON card of a migrated database" "$(cat "$dir/card-json.gold")" "$got_json"
 then ok; else ko "cards after the migration"; fi
@@ -89,7 +96,7 @@ then ok; else ko "migrated diverged"; fi
 # too): every episode unchanged, nothing written.
 load r
 got=$(cd "$TOP_SRCDIR" && "$REPLAY" --db "$TEST_TMP/r.db" tests/migrate/night 2>&1)
-want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 2
+want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 3
 tests/migrate/night/careful.jsonl:7: episode \"careful-base-s1\" of run \"careful\" is already open (its episode line is tests/migrate/night/careful.jsonl:2); end it before starting it again
 tests/migrate/night/sloppy.jsonl:141: not JSON: the text ends early; expected a key in double quotes after ',' (column 31)
 replay: 268 lines: 2 used, 264 unchanged, 2 problems, 0 blank
@@ -129,6 +136,57 @@ if check_eq "page sizes: migrated, new, merged, merged with a new one first" \
     "4096 16384 4096 16384" \
     "$(for f in r new merged merged2; do sqlite3 "$TEST_TMP/$f.db" "PRAGMA page_size"; done | tr '\n' ' ' | sed 's/ $//')"
 then ok; else ko "page sizes"; fi
+
+# Version 2 to 3: a database as version 2 left it (run_summary giving 0
+# for what was not measured, diverged 0 for an episode none of whose
+# calls had an answer logged) is migrated: the view made again, that
+# episode's diverged NULL, every other row as it was.
+mkdir -p "$TEST_TMP/v2" && cp "$TOP_SRCDIR/samples/tools/shop.json" "$TEST_TMP/v2/" || exit 99
+{
+    echo '{"type":"run","run":"blind","tools":"shop.json"}'
+    echo '{"type":"episode","run":"blind","episode":"b1","seed":7,"arm":"base"}'
+    echo '{"type":"call","run":"blind","episode":"b1","call":{"name":"search_orders","arguments":{"query":"x"}}}'
+    echo '{"type":"end","run":"blind","episode":"b1"}'
+    echo '{"type":"run","run":"obs","tools":"shop.json"}'
+    echo '{"type":"episode","run":"obs","episode":"o1"}'
+    echo '{"type":"end","run":"obs","episode":"o1","success":true}'
+} > "$TEST_TMP/v2/n.jsonl"
+(cd "$TEST_TMP/v2" && "$REPLAY" --quiet --db v2.db n.jsonl) 2>/dev/null
+before=$(sqlite3 "$TEST_TMP/v2/v2.db" "SELECT count(*) FROM episode_rows; SELECT count(*) FROM call_rows")
+sqlite3 "$TEST_TMP/v2/v2.db" "UPDATE meta SET value = '2' WHERE key = 'schema_version';
+    UPDATE episode_rows SET diverged = 0 WHERE seed IS NOT NULL;
+    DROP VIEW run_summary;
+    CREATE VIEW run_summary AS SELECT r.run, r.model, t.path AS tools_path,
+        r.file_sha256, t.contract_sha256, r.generator_version,
+        r.generator_fingerprint, r.replayed_at,
+        count(e.episode_id) AS episodes,
+        coalesce(sum(e.reached), 0) AS reached, coalesce(sum(e.pass), 0) AS pass,
+        coalesce(sum(e.side_effects), 0) AS side_effects,
+        coalesce(sum(e.duplicate_writes), 0) AS duplicate_writes,
+        coalesce(sum(e.errors), 0) AS errors,
+        coalesce(sum(e.unfinished), 0) AS unfinished,
+        coalesce(sum(e.diverged > 0), 0) AS diverged_episodes,
+        (SELECT count(*) FROM problems p WHERE p.run = r.run) AS problems,
+        count(e.seed) AS simulated, count(e.episode_id) - count(e.seed) AS observed,
+        count(e.success) AS judged, coalesce(sum(e.success), 0) AS successes,
+        count(e.reward) AS rewarded, avg(e.reward) AS mean_reward
+    FROM runs r JOIN tool_files t ON t.file_sha256 = r.file_sha256
+    LEFT JOIN episode_rows e ON e.run_id = r.run_id GROUP BY r.run_id"
+"$CARD" --db "$TEST_TMP/v2/v2.db" --list > /dev/null 2> "$TEST_TMP/v2/err"
+if check_eq "what card says of a version 2 database" \
+       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 3" \
+       "$(cat "$TEST_TMP/v2/err")" &&
+   check_eq "run_summary after it: NULL where nothing was measured" \
+       "blind|0|0||0|0
+obs|||||0" \
+       "$(sqlite3 "$TEST_TMP/v2/v2.db" "SELECT run, reached, pass,
+            diverged_episodes, side_effects, compared_episodes
+            FROM run_summary ORDER BY run")" &&
+   check_eq "the episode with no answer logged: diverged NULL" "" \
+       "$(sqlite3 "$TEST_TMP/v2/v2.db" "SELECT diverged FROM episodes WHERE run = 'blind'")" &&
+   check_eq "its rows, as they were" "$before" \
+       "$(sqlite3 "$TEST_TMP/v2/v2.db" "SELECT count(*) FROM episode_rows; SELECT count(*) FROM call_rows")"
+then ok; else ko "migrating version 2"; fi
 
 echo "migrate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
