@@ -69,6 +69,9 @@ struct run {
     } *refused;
     size_t nrefused;
     unsigned long quiet; /* lines refused with the run, said at the end */
+    int no_write;        /* its tools have no write: no task can be made,
+                            so only observed episodes can be replayed */
+    int said_no_write;   /* that was said, at the first episode it refused */
 };
 
 struct toolfile {
@@ -95,6 +98,8 @@ struct episode {
     unsigned long line;
     const char *refused; /* the episode line was a problem: why */
     int with_run;        /* refused because its run was (said quietly) */
+    int quiet;           /* its lines are problems said only in its run's
+                            closing count */
     task_loan *loan;     /* its task, when the cache lent it */
     const char *task_json; /* the task's canonical JSON, when lent */
     int observed;        /* no task: run against something else */
@@ -458,6 +463,9 @@ static int declare_run(night *n, const char *name, const char *tools,
     n->c.runs += r->ts != NULL;
     if (!r->ts)
         return 1;
+    r->no_write = 1;
+    for (size_t i = 0; i < r->ts->ntools && r->no_write; i++)
+        r->no_write = r->ts->tools[i].kind != TOOL_WRITE;
     /* replayed now: what an earlier replay said when it refused the run
      * (from this file or another, under any path) is no longer true */
     char prefix[160];
@@ -763,6 +771,9 @@ static int refused_ep_line(night *n, const char *file, unsigned long line,
     snprintf(msg, sizeof msg, "episode \"%.100s\" of run \"%.100s\" was not "
                               "replayed (see %s:%lu)",
              ep->name, n->runs[ep->run].name, ep->file, ep->line);
+    if (ep->quiet)
+        return quiet_problem(n, ep->run, file, line, tl->run, tl->episode, msg,
+                             text, len, e);
     return problem(n, file, line, tl->run, tl->episode, msg, text, len, e);
 }
 
@@ -837,7 +848,8 @@ static int on_episode(night *n, const char *file, unsigned long line,
     ep_hash_line(ep, text, len);
     err te;
     err_clear(&te);
-    int bad = 0;
+    int bad = 0; /* 1 said, 2 said with where the first is, 3 refused with
+                    its run, 4 said once for the run: both quietly */
     if (!fresh) {
         snprintf(msg, sizeof msg, "episode \"%.100s\" of run \"%.100s\" is "
                                   "given a second time in this night; this "
@@ -857,6 +869,21 @@ static int on_episode(night *n, const char *file, unsigned long line,
         ep->with_run = 1;
     } else if (tl->observed) {
         ep->observed = 1; /* checked against the tool file only */
+    } else if (r->no_write) {
+        /* said once for the run, with what can be done: the same would
+         * come again for each of its episodes */
+        snprintf(msg, sizeof msg, "run \"%.100s\" has no write among the "
+                                  "tools of %.300s, so no task can be made "
+                                  "for a seed and an arm (a task ends with a "
+                                  "write): its episodes with a seed and an "
+                                  "arm are not replayed; to check their calls "
+                                  "against the tool file alone, replay them "
+                                  "as observed episodes, whose episode lines "
+                                  "give neither \"seed\" nor \"arm\"",
+                 r->name, r->tools);
+        bad = n->runs[ri].said_no_write ? 4 : 1;
+        n->runs[ri].said_no_write = 1;
+        ep->quiet = 1;
     } else {
         int rc;
         if (tl->task) {
@@ -902,7 +929,7 @@ static int on_episode(night *n, const char *file, unsigned long line,
     if (bad == 2) /* the writer adds where the first one is */
         return problem_by(n, writer_put_problem_first, file, line, tl->run,
                           tl->episode, msg, text, len, e);
-    if (bad == 3)
+    if (bad == 3 || bad == 4)
         return quiet_problem(n, ri, file, line, tl->run, tl->episode, msg,
                              text, len, e);
     if (bad)

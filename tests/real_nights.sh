@@ -489,5 +489,43 @@ replay: 5 lines: 1 used, 4 unchanged, 0 problems, 0 blank
 exit 0" "$(spell "$T/spell" --db s.db night/x.jsonl ./night/../night/x.jsonl |
     grep -v '^replay: 1 run')"
 
+# --- a tool file with no write: no task can be made, so its episodes
+# --- with a seed and an arm are refused, said once with what to do (replay
+# --- them as observed), and the advice works
+mkdir -p "$T/readonly"
+cat > "$T/readonly/ro.json" <<'EOF'
+[{"type": "function", "function": {"name": "get_order", "description": "Look up one order.", "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}}},
+ {"type": "function", "function": {"name": "search_orders", "description": "Find orders.", "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}}}]
+EOF
+{
+    echo '{"type":"run","run":"ro","tools":"ro.json"}'
+    echo '{"type":"episode","run":"ro","episode":"e1","seed":1,"arm":"base"}'
+    echo '{"type":"call","run":"ro","episode":"e1","call":{"name":"search_orders","arguments":{"query":"x"}}}'
+    echo '{"type":"end","run":"ro","episode":"e1"}'
+    echo '{"type":"episode","run":"ro","episode":"e2","seed":2,"arm":"base"}'
+    echo '{"type":"end","run":"ro","episode":"e2"}'
+    echo '{"type":"episode","run":"ro","episode":"o1"}'
+    echo '{"type":"call","run":"ro","episode":"o1","call":{"name":"get_order","arguments":{"order_id":"A-1"}}}'
+    echo '{"type":"end","run":"ro","episode":"o1"}'
+} > "$T/readonly/ro.jsonl"
+got=$(cd "$T/readonly" && "$REPLAY" --db ro.db ro.jsonl 2>&1; echo "exit $?")
+ok "a tool file with no write" "ro.jsonl:2: run \"ro\" has no write among the tools of ro.json, so no task can be made for a seed and an arm (a task ends with a write): its episodes with a seed and an arm are not replayed; to check their calls against the tool file alone, replay them as observed episodes, whose episode lines give neither \"seed\" nor \"arm\"
+replay: run \"ro\": 4 more lines not replayed, for the reason said above (the problems table holds each)
+replay: 9 lines: 4 used, 0 unchanged, 5 problems, 0 blank
+replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 1 calls; into ro.db
+exit 1" "$got"
+ok "a tool file with no write: rows" "2|ro|e1
+3|ro|e1
+4|ro|e1
+5|ro|e2
+6|ro|e2
+o1|1" "$(sqlite3 "$T/readonly/ro.db" "SELECT source_line, run, episode FROM problems
+    ORDER BY source_line; SELECT episode, calls FROM episodes")"
+sed 's/,"seed":[0-9]*,"arm":"[^"]*"//' "$T/readonly/ro.jsonl" > "$T/readonly/observed.jsonl"
+got=$(cd "$T/readonly" && "$REPLAY" --db ro2.db observed.jsonl 2>&1; echo "exit $?")
+ok "a tool file with no write: replayed as observed" "replay: 9 lines: 9 used, 0 unchanged, 0 problems, 0 blank
+replay: 1 run; 3 episodes written (0 replaced, 0 unfinished), 0 unchanged; 2 calls; into ro2.db
+exit 0" "$got"
+
 echo "real nights: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
