@@ -86,6 +86,12 @@ int doc_parse(doc **out, const char *bytes, size_t len, err *e)
         doc_free(d);
         return -1;
     }
+    /* Large objects ($defs, components) are looked up by key from here
+     * on, every $ref a lookup: indexed once, not scanned each time. */
+    if (value_index(d->root, d->arena) < 0) {
+        doc_free(d);
+        return err_set(e, ERR_NOMEM, "out of memory");
+    }
     if (sha256_hex(d->contract_sha256, d->canonical.data,
                    d->canonical.len) < 0) {
         doc_free(d);

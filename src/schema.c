@@ -34,6 +34,9 @@
 /* Longest pattern quoted whole in a "could not be checked" sentence. */
 #define PATTERN_SHOWN_MAX 100
 
+/* Longest escaped $ref token decoded for an indexed object's lookup. */
+#define REF_TOKEN_MAX 512
+
 /* Longest $ref text quoted whole in an error message. */
 #define REF_SHOWN_MAX 200
 
@@ -82,6 +85,8 @@ static const value *member_by_text(const value *o, const char *ptr, size_t len)
 {
     if (!o || o->kind != V_OBJECT)
         return NULL;
+    if (o->flags & VF_INDEXED) /* every key a string: a binary search */
+        return value_get(o, ptr, len);
     for (size_t i = 0; i < o->u.obj.len; i++) {
         const value *key = o->u.obj.items[i].key;
         if (key->kind == V_STRING) { /* the common case, without a copy */
@@ -277,6 +282,24 @@ static const value *pointer_step(const value *node, frag *f)
             }
             return v;
         }
+        if (node->flags & VF_INDEXED) {
+            /* decoded first, so that the index finds it */
+            char key[REF_TOKEN_MAX];
+            size_t kn = 0;
+            frag t = *f;
+            int b;
+            while ((b = tok_byte(&t)) >= 0 && kn < sizeof key)
+                key[kn++] = (char)b;
+            if (b == TOK_END) {
+                const value *v = value_get(node, key, kn);
+                if (v)
+                    *f = t;
+                return v;
+            }
+            if (b == TOK_BAD)
+                return NULL;
+            /* longer than the buffer: compared member by member below */
+        }
         for (size_t i = 0; i < node->u.obj.len; i++) {
             char tmp[PYFLOAT_REPR_MAX];
             const char *k;
@@ -398,6 +421,13 @@ static int put_ref(buf *out, const value *r)
             return -1;
     }
     return 0;
+}
+
+const value *schema_deref_step(const value *root, const value *schema)
+{
+    const value *r = ref_of(schema);
+    enum ref_status st;
+    return r ? pointer_get(root, r, &st) : schema;
 }
 
 const value *schema_deref(const value *root, const value *schema, err *e)

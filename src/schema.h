@@ -99,6 +99,13 @@
  * A NULL schema gives ERR_USAGE. */
 const value *schema_deref(const value *root, const value *schema, err *e);
 
+/* One step of schema_deref: the node that schema's own $ref names inside
+ * root, or schema itself when it has no $ref; NULL when the $ref does not
+ * name a node (schema_deref says why).  For a walk that visits every $ref
+ * of a document once: following each chain to its end from each of its
+ * nodes would cost the square of the chain's length. */
+const value *schema_deref_step(const value *root, const value *schema);
+
 /* Checks instance against schema, following $refs inside root.  Returns
  * 0 when it conforms (msg emptied), 1 when it does not (msg replaced by
  * one sentence an agent can act on, naming the place and the rule, e.g.

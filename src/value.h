@@ -15,6 +15,10 @@
  * (the canonical writer turns them into text, see canon.h).
  * Trees live in an arena and are freed with it; a YAML tree may share a
  * node between several parents (aliases), so it is a DAG, never a cycle.
+ * A tool file's tree is indexed once loaded (value_index): a large object
+ * is then looked up by key in log time, not by a scan, so that following
+ * the $refs into a $defs of 100,000 entries costs what it costs in a small
+ * one.
  */
 #ifndef TR_VALUE_H
 #define TR_VALUE_H
@@ -45,7 +49,9 @@ typedef enum value_kind {
 enum value_flags {
     VF_UNENCODABLE = 1, /* V_STRING holding a lone surrogate */
     VF_DATE = 2,        /* V_TIMESTAMP: a date, no time */
-    VF_AWARE = 4        /* V_TIMESTAMP: a datetime with a UTC offset */
+    VF_AWARE = 4,       /* V_TIMESTAMP: a datetime with a UTC offset */
+    VF_INDEXED = 8      /* V_OBJECT: value_index sorted its members (see
+                           there); only value_index sets it */
 };
 
 typedef struct value value;
@@ -150,6 +156,20 @@ const char *value_kind_phrase(value_kind kind);
 /* Member of object o whose key is the string (ptr, len); NULL when none. */
 const value *value_get(const value *o, const char *ptr, size_t len);
 
+/* Objects of at least this many members, every key a string, are indexed
+ * by value_index. */
+#define VALUE_INDEX_MIN 32
+
+/* Indexes every object under root (shared nodes once or more) that has
+ * VALUE_INDEX_MIN members or more, all keyed by strings: its members are
+ * copied, in their order, into a block of a that also holds their order
+ * by key (byte order, then length), and it is flagged VF_INDEXED.  The
+ * tree reads as it did; value_get, value_getz and the schema module look
+ * such an object up by binary search.  An indexed object must not get
+ * members added or removed (a copy may: vb_clone makes plain objects).
+ * 0, or -1 out of memory (the tree is whole, some objects not indexed). */
+int value_index(value *root, arena *a);
+
 /* Convenience: value_get with a NUL-terminated key.  Inline, loop and
  * all, so that the length of a literal key is known when compiling and
  * its comparison made of a few moves. */
@@ -158,6 +178,8 @@ static inline const value *value_getz(const value *o, const char *key)
     size_t len = strlen(key);
     if (!o || o->kind != V_OBJECT)
         return NULL;
+    if (o->flags & VF_INDEXED)
+        return value_get(o, key, len);
     const value_member *m = o->u.obj.items;
     for (size_t i = 0, n = o->u.obj.len; i < n; i++) {
         const value *k = m[i].key;

@@ -143,7 +143,7 @@ value *vb_clone(arena *a, const value *v)
     value *c = value_new(a, (value_kind)v->kind, v->line, v->col);
     if (!c)
         return NULL;
-    c->flags = v->flags;
+    c->flags = v->flags & ~VF_INDEXED; /* its members get a plain array */
     switch ((value_kind)v->kind) {
     case V_INT:
     case V_STRING:

@@ -14,6 +14,7 @@
 #include "schema.h"
 #include "shape.h"
 #include "unit.h"
+#include "vbuild.h"
 #include "yaml_load.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -106,6 +107,53 @@ static const value *deref_member(const value *root, const char *at, err *e)
 }
 
 /* ---------------------------------------------------------------- $ref */
+
+/* In an indexed object (value.h: a document's large objects), refs find
+ * what they find in a small one: plain, escaped (~1, ~0) and percent-
+ * encoded tokens, a chain through it, and nothing for a missing name. */
+START_TEST(refs_into_an_indexed_object)
+{
+    arena *a = arena_new();
+    buf text = BUF_INIT;
+    ck_assert_int_eq(buf_puts(&text, "{'defs': {'a/b': {'type': 'string'},"
+                                     " 'm~n': {'type': 'integer'},"
+                                     " 'hop': {'$ref': '#/defs/a~1b'},"
+                                     " '%': {'type': 'null'}"), 0);
+    for (int i = 0; i < 100; i++)
+        ck_assert_int_eq(buf_printf(&text, ", 'd%d': {'minimum': %d}", i, i),
+                         0);
+    ck_assert_int_eq(buf_puts(&text, "}}"), 0);
+    value *root = load(a, text.data);
+    ck_assert_int_eq(value_index(root, a), 0);
+    const value *defs = value_getz(root, "defs");
+    ck_assert(defs->flags & VF_INDEXED);
+    static const struct {
+        const char *ref, *target;
+    } cases[] = {
+        {"#/defs/a~1b", "a/b"}, {"#/defs/m~0n", "m~n"},
+        {"#/defs/hop", "a/b"},  {"#/defs/%25", "%"},
+        {"#/defs/d%37%37", "d77"}, {"#/defs/d99", "d99"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        value *s = vb_object(a);
+        ck_assert_int_eq(vb_putv(a, s, vb_str(a, "$ref"),
+                                 vb_str(a, cases[i].ref)), 0);
+        err e;
+        err_clear(&e);
+        ck_assert_ptr_eq(schema_deref(root, s, &e),
+                         value_getz(defs, cases[i].target));
+    }
+    value *s = vb_object(a);
+    ck_assert_int_eq(vb_putv(a, s, vb_str(a, "$ref"), vb_str(a, "#/defs/d100")),
+                     0);
+    err e;
+    err_clear(&e);
+    ck_assert_ptr_null(schema_deref(root, s, &e));
+    ck_assert_str_eq(e.msg, "$ref \"#/defs/d100\" names nothing in the file");
+    buf_free(&text);
+    arena_free(a);
+}
+END_TEST
 
 START_TEST(ref_chain_is_followed)
 {
@@ -1579,6 +1627,7 @@ Suite *schema_suite(void)
     TCase *ref = tcase_create("ref");
     tcase_set_timeout(ref, 120); /* room for a busy machine, under ASan */
     tcase_add_test(ref, ref_chain_is_followed);
+    tcase_add_test(ref, refs_into_an_indexed_object);
     tcase_add_test(ref, ref_booleans_and_non_objects_are_returned);
     tcase_add_test(ref, ref_to_nothing);
     tcase_add_test(ref, ref_outside_the_file);

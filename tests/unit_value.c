@@ -138,6 +138,97 @@ START_TEST(value_get_compares_whole_keys)
 }
 END_TEST
 
+/* The member of o keyed (ptr, len), by a scan. */
+static const value *scan_for(const value *o, const char *ptr, size_t len)
+{
+    for (size_t i = 0; i < o->u.obj.len; i++) {
+        const value *k = o->u.obj.items[i].key;
+        if (k->u.str.len == len && memcmp(k->u.str.ptr, ptr, len) == 0)
+            return o->u.obj.items[i].val;
+    }
+    return NULL;
+}
+
+/* An indexed object (value_index) finds what a scan finds, keeps its
+ * members in their order, and its copies are plain objects again. */
+START_TEST(value_index_finds_what_a_scan_finds)
+{
+    arena *a = arena_new();
+    value *root = vb_object(a), *small = vb_object(a), *big = vb_object(a);
+    ck_assert_int_eq(vb_putv(a, root, vb_str(a, "small"), small), 0);
+    ck_assert_int_eq(vb_putv(a, root, vb_str(a, "big"), big), 0);
+    char key[32];
+    /* keys that share prefixes, differ in length, hold a NUL or none */
+    for (int i = 0; i < 300; i++) {
+        int n = snprintf(key, sizeof key, "k%d", (i * 37) % 300);
+        if (i % 50 == 7)
+            key[1] = '\0'; /* "k\0..." */
+        ck_assert_int_eq(vb_putv(a, big, vb_strn(a, key, (size_t)n),
+                                 vb_int(a, i)),
+                         0);
+    }
+    ck_assert_int_eq(vb_putv(a, big, vb_strn(a, "", 0), vb_int(a, -1)), 0);
+    for (int i = 0; i < VALUE_INDEX_MIN - 1; i++) {
+        snprintf(key, sizeof key, "s%d", i);
+        ck_assert_int_eq(vb_putv(a, small, vb_str(a, key), vb_int(a, i)), 0);
+    }
+    size_t nbig = big->u.obj.len;
+    const value_member *before = big->u.obj.items;
+    value_member *copy = malloc(nbig * sizeof *copy);
+    ck_assert_ptr_nonnull(copy);
+    memcpy(copy, before, nbig * sizeof *copy);
+    ck_assert_int_eq(value_index(root, a), 0);
+    ck_assert(big->flags & VF_INDEXED);
+    ck_assert(!(small->flags & VF_INDEXED));
+    ck_assert(!(root->flags & VF_INDEXED));
+    ck_assert_uint_eq(big->u.obj.len, nbig);
+    for (size_t i = 0; i < nbig; i++) { /* the same members, in order */
+        ck_assert_ptr_eq(big->u.obj.items[i].key, copy[i].key);
+        ck_assert_ptr_eq(big->u.obj.items[i].val, copy[i].val);
+        const value *k = copy[i].key;
+        ck_assert_ptr_eq(value_get(big, k->u.str.ptr, k->u.str.len),
+                         copy[i].val);
+    }
+    free(copy);
+    /* keys there and not, around every one */
+    for (int i = 0; i < 400; i++) {
+        int n = snprintf(key, sizeof key, "k%d", i);
+        for (int cut = 0; cut <= n; cut++) {
+            ck_assert_ptr_eq(value_get(big, key, (size_t)cut),
+                             scan_for(big, key, (size_t)cut));
+            key[1] ^= '1'; /* another byte there (a NUL for 1), then back */
+            ck_assert_ptr_eq(value_get(big, key, (size_t)cut),
+                             scan_for(big, key, (size_t)cut));
+            key[1] ^= '1';
+        }
+    }
+    ck_assert_ptr_eq(value_getz(big, "k12"), scan_for(big, "k12", 3));
+    ck_assert_ptr_nonnull(value_getz(big, "k12"));
+    ck_assert_ptr_null(value_getz(big, "k300"));
+    ck_assert_ptr_nonnull(value_get(big, "", 0));
+    /* indexing again changes nothing */
+    const value_member *items = big->u.obj.items;
+    ck_assert_int_eq(value_index(root, a), 0);
+    ck_assert_ptr_eq(big->u.obj.items, items);
+    /* a copy is a plain object, which may grow */
+    value *clone = vb_clone(a, big);
+    ck_assert(!(clone->flags & VF_INDEXED));
+    ck_assert_int_eq(vb_putv(a, clone, vb_str(a, "k999"), vb_int(a, 9)), 0);
+    ck_assert_ptr_nonnull(value_getz(clone, "k999"));
+    ck_assert_ptr_nonnull(value_getz(clone, "k12"));
+    /* an object with a key that is not a string is left as it is */
+    value *mixed = vb_object(a);
+    for (int i = 0; i < VALUE_INDEX_MIN; i++) {
+        snprintf(key, sizeof key, "m%d", i);
+        ck_assert_int_eq(vb_putv(a, mixed, vb_str(a, key), vb_int(a, i)), 0);
+    }
+    mixed->u.obj.items[3].key = vb_int(a, 3);
+    ck_assert_int_eq(value_index(mixed, a), 0);
+    ck_assert(!(mixed->flags & VF_INDEXED));
+    arena_free(a);
+}
+END_TEST
+
 START_TEST(text_nodes_and_counts)
 {
     arena *a = arena_new();
@@ -299,6 +390,7 @@ Suite *value_suite(void)
     tcase_add_test(tc, strmap_finds_what_it_holds);
     tcase_add_test(tc, value_get_finds_string_keys);
     tcase_add_test(tc, value_get_compares_whole_keys);
+    tcase_add_test(tc, value_index_finds_what_a_scan_finds);
     tcase_add_test(tc, text_nodes_and_counts);
     tcase_add_test(tc, vbuild_ints_and_puts);
     tcase_add_test(tc, utf8_shown_escapes_what_a_terminal_obeys);
