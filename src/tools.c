@@ -186,10 +186,134 @@ static int ptrset_add(struct ptrset *p, const void *ptr)
     return 0;
 }
 
+/* Where the $ref chains of a walk end: each $ref node met (by address)
+ * to the node its chain ends at, or CHAIN_OPEN while its chain is being
+ * followed. */
+struct chainmap {
+    const value **keys, **ends;
+    size_t cap, n;
+    const value **path; /* the chain being followed */
+    size_t npath, cappath;
+};
+
+static const value chain_open; /* a node no document holds */
+#define CHAIN_OPEN (&chain_open)
+
+static size_t chain_slot(const struct chainmap *m, const value *key)
+{
+    uint64_t h = (uint64_t)(uintptr_t)key;
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+    size_t j = (size_t)h & (m->cap - 1);
+    while (m->keys[j] && m->keys[j] != key)
+        j = (j + 1) & (m->cap - 1);
+    return j;
+}
+
+/* Sets key's end: 0, or -1 out of memory. */
+static int chain_put(struct chainmap *m, const value *key, const value *end)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        struct chainmap grown = *m;
+        grown.cap = m->cap ? m->cap * 2 : 64;
+        grown.keys = calloc(grown.cap, sizeof *grown.keys);
+        grown.ends = calloc(grown.cap, sizeof *grown.ends);
+        if (!grown.keys || !grown.ends) {
+            free(grown.keys);
+            free(grown.ends);
+            return -1;
+        }
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i]) {
+                size_t j = chain_slot(&grown, m->keys[i]);
+                grown.keys[j] = m->keys[i];
+                grown.ends[j] = m->ends[i];
+            }
+        free(m->keys);
+        free(m->ends);
+        *m = grown;
+    }
+    size_t j = chain_slot(m, key);
+    m->n += !m->keys[j];
+    m->keys[j] = key;
+    m->ends[j] = end;
+    return 0;
+}
+
+static const value *chain_get(const struct chainmap *m, const value *key)
+{
+    return m->cap ? m->ends[chain_slot(m, key)] : NULL;
+}
+
+static void chain_free(struct chainmap *m)
+{
+    free(m->keys);
+    free(m->ends);
+    free(m->path);
+}
+
+/* Where s's chain of $refs ends inside root, as schema_deref(root, s)
+ * finds it, but one step at a time, and stopping at a node whose end m
+ * knows: a walk that meets every $ref of a chain then steps over each
+ * once, not the rest of the chain from each (the square of its length,
+ * minutes for a chain of 100,000).  NULL with e set when the chain does
+ * not end (schema_deref's sentence for s, found again on that path
+ * only).  Valid for one root, while the $refs followed keep their text. */
+static const value *chain_end(const value *root, const value *s,
+                              struct chainmap *m, err *e)
+{
+    const value *at = s, *end = NULL;
+    m->npath = 0;
+    for (;;) {
+        const value *known = chain_get(m, at);
+        if (known == CHAIN_OPEN)
+            break; /* a loop: said below */
+        if (known) {
+            end = known;
+            break;
+        }
+        const value *next = schema_deref_step(root, at);
+        if (next == at) {
+            end = at; /* not a $ref: the end */
+            break;
+        }
+        if (m->npath == m->cappath) {
+            size_t cap = m->cappath ? 2 * m->cappath : 64;
+            const value **more = realloc(m->path, cap * sizeof *more);
+            if (!more)
+                goto nomem;
+            m->path = more;
+            m->cappath = cap;
+        }
+        m->path[m->npath++] = at;
+        if (chain_put(m, at, CHAIN_OPEN) < 0)
+            goto nomem;
+        if (!next)
+            break; /* names nothing: said below */
+        at = next;
+    }
+    for (size_t i = 0; i < m->npath; i++)
+        if (chain_put(m, m->path[i], end) < 0) /* no growth: present */
+            goto nomem;
+    if (end)
+        return end;
+    /* Open entries stay: the walk stops at this error. */
+    err_clear(e);
+    const value *again = schema_deref(root, s, e);
+    if (again) /* cannot be: the same steps */
+        err_set(e, ERR_VALUE, "a $ref chain does not end");
+    return NULL;
+nomem:
+    err_set(e, ERR_NOMEM, "out of memory following $refs");
+    return NULL;
+}
+
 /* Every $ref reachable from schema resolves.  seen holds the schemas
- * already walked (by address), so recursive schemas end. */
+ * already walked (by address), so recursive schemas end; chains where
+ * the chains met so far end. */
 static int refs_resolve(const value *root, const value *s,
-                        struct ptrset *seen, err *e, unsigned depth)
+                        struct ptrset *seen, struct chainmap *chains,
+                        err *e, unsigned depth)
 {
     if (!s || (s->kind != V_OBJECT && s->kind != V_ARRAY))
         return 0;
@@ -200,16 +324,17 @@ static int refs_resolve(const value *root, const value *s,
         return r < 0 ? -1 : 0;
     if (s->kind == V_ARRAY) {
         for (size_t i = 0; i < s->u.arr.len; i++)
-            if (refs_resolve(root, s->u.arr.items[i], seen, e, depth + 1) < 0)
+            if (refs_resolve(root, s->u.arr.items[i], seen, chains, e,
+                             depth + 1) < 0)
                 return -1;
         return 0;
     }
     const value *ref = value_getz(s, "$ref");
     if (ref && ref->kind == V_STRING) {
-        const value *to = schema_deref(root, s, e);
+        const value *to = chain_end(root, s, chains, e);
         if (!to)
             return -1;
-        if (refs_resolve(root, to, seen, e, depth + 1) < 0)
+        if (refs_resolve(root, to, seen, chains, e, depth + 1) < 0)
             return -1;
     }
     for (size_t i = 0; i < s->u.obj.len; i++) {
@@ -222,7 +347,8 @@ static int refs_resolve(const value *root, const value *s,
              strcmp(k->u.str.ptr, "const") == 0 ||
              strcmp(k->u.str.ptr, "default") == 0))
             continue;
-        if (refs_resolve(root, s->u.obj.items[i].val, seen, e, depth + 1) < 0)
+        if (refs_resolve(root, s->u.obj.items[i].val, seen, chains, e,
+                         depth + 1) < 0)
             return -1;
     }
     return 0;
@@ -286,6 +412,7 @@ struct rebase {
     int have_top;
     buf rel;           /* the pointer of the node walked, below top */
     struct ptrset seen;
+    struct chainmap chains; /* the chains' ends inside top */
 };
 
 /* The walk of rebase_refs: node sits at r->rel below the top; res is the
@@ -321,7 +448,10 @@ static int rebase_walk(struct rebase *r, const value *node, const value *res,
         res != r->b->root) {
         err e;
         err_clear(&e);
-        const value *to = schema_deref(res, node, &e);
+        /* Inside the tool's own schema (nearly always), each chain is
+         * followed once; a resource of its own ($id) the long way. */
+        const value *to = res == r->top ? chain_end(res, node, &r->chains, &e)
+                                        : schema_deref(res, node, &e);
         if (!to && e.code == ERR_NOMEM)
             return -1;
         if (to) {
@@ -382,12 +512,13 @@ static void rebase_refs(struct builder *b, const value *schema)
 {
     if (!schema || schema->kind != V_OBJECT || schema == b->root)
         return;
-    struct rebase r = {b, schema, BUF_INIT, 0, BUF_INIT, {NULL, 0, 0}};
+    struct rebase r = {b, schema, BUF_INIT, 0, BUF_INIT, {NULL, 0, 0}, {0}};
     if (rebase_walk(&r, schema, schema, 0, 0) < 0)
         b->nomem = 1;
     buf_free(&r.top_ptr);
     buf_free(&r.rel);
     free(r.seen.slots);
+    chain_free(&r.chains);
 }
 
 static int schema_refs_ok(struct builder *b, const char *name,
@@ -395,10 +526,12 @@ static int schema_refs_ok(struct builder *b, const char *name,
                           const char *what)
 {
     struct ptrset seen = {NULL, 0, 0};
+    struct chainmap chains = {0};
     err e;
     err_clear(&e);
-    int rc = refs_resolve(b->root, schema, &seen, &e, 0);
+    int rc = refs_resolve(b->root, schema, &seen, &chains, &e, 0);
     free(seen.slots);
+    chain_free(&chains);
     if (rc < 0) {
         if (e.code == ERR_NONE || e.code == ERR_NOMEM)
             b->nomem = 1;
