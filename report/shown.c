@@ -149,28 +149,18 @@ const char *shown_fit(const char *s, size_t cols)
     return result(b);
 }
 
-void shown_wrap(buf *b, const char *prefix, const char *text, int width,
-                int indent, int max_lines)
+void shown_wrap_from(buf *b, const char *text, int col, int width, int indent,
+                     int max_lines)
 {
-    /* the prefix is wrapped with the text: a long file name in it is cut
-     * too, not left to pass the width */
-    buf all = BUF_INIT;
-    buf_puts(&all, prefix);
-    buf_puts(&all, text);
-    if (all.failed) {
-        b->failed = 1;
-        buf_free(&all);
-        return;
-    }
-    const char *p = all.data ? all.data : "";
+    const char *p = text;
     for (int line = 1;; line++) {
-        size_t lead = line == 1 ? 0 : (size_t)indent;
+        size_t lead = line == 1 ? (size_t)col : (size_t)indent;
         size_t room = (size_t)width > lead + 8 ? (size_t)width - lead : 8;
         size_t len = strlen(p);
         if (utf8_count(p, len) <= room) {
             buf_append(b, p, len);
             buf_putc(b, '\n');
-            break;
+            return;
         }
         if (line == max_lines)
             room = room > 3 ? room - 3 : 1;
@@ -194,13 +184,28 @@ void shown_wrap(buf *b, const char *prefix, const char *text, int width,
         buf_append(b, p, cut);
         if (line == max_lines) {
             buf_puts(b, "...\n");
-            break;
+            return;
         }
         p += cut;
         while (*p == ' ')
             p++;
         buf_printf(b, "\n%*s", indent, "");
     }
+}
+
+void shown_wrap(buf *b, const char *prefix, const char *text, int width,
+                int indent, int max_lines)
+{
+    /* the prefix is wrapped with the text: a long file name in it is cut
+     * too, not left to pass the width */
+    buf all = BUF_INIT;
+    buf_puts(&all, prefix);
+    buf_puts(&all, text);
+    if (all.failed)
+        b->failed = 1;
+    else
+        shown_wrap_from(b, all.data ? all.data : "", 0, width, indent,
+                        max_lines);
     buf_free(&all);
 }
 

@@ -68,6 +68,11 @@ size_t shown_columns(const char *s);
 void shown_wrap(buf *b, const char *prefix, const char *text, int width,
                 int indent, int max_lines);
 
+/* shown_wrap of text alone, whose first line starts at column col of a
+ * line b holds already (a table's last column). */
+void shown_wrap_from(buf *b, const char *text, int col, int width, int indent,
+                     int max_lines);
+
 /* Appends s as a JSON string, valid whatever its bytes. */
 void shown_json(buf *b, const char *s);
 

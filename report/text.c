@@ -169,10 +169,11 @@ static void table_print(buf *out, table *t, int indent, int width)
             buf_printf(&line, "%*s", t->gap[c], "");
             if (last && t->wrap_last && t->align[c] == 'l') {
                 /* the rest of the line, wrapped under its column */
-                shown_wrap(&line, "", cell,
-                           (int)(last_at + 8 > (size_t)width ? last_at + 8
-                                                             : (size_t)width),
-                           (int)last_at, INT_MAX);
+                shown_wrap_from(&line, cell, (int)last_at,
+                                (int)(last_at + 8 > (size_t)width
+                                          ? last_at + 8
+                                          : (size_t)width),
+                                (int)last_at, INT_MAX);
                 line.len--; /* shown_wrap ends the line */
                 break;
             }
@@ -266,8 +267,9 @@ static void text_tools(buf *out, const card *c, int width)
         snprintf(calls, sizeof calls, "%ld", x->calls);
         if (x->kind_ok)
             snprintf(kind, sizeof kind, "%s", x->kind);
-        else /* a kind that is not one: shown as what it is */
-            snprintf(kind, sizeof kind, "?%s", shown_tx_max(x->kind, 40));
+        else /* a kind that is not one: shown as what it is, cut */
+            snprintf(kind, sizeof kind, "?%s",
+                     shown_fit(shown_tx(x->kind ? x->kind : ""), 11));
         guessed |= x->kind_from && strcmp(x->kind_from, "name") == 0;
         table_row(&t, shown_tx(x->tool), kind,
                   x->kind_from ? x->kind_from : "-", calls,
@@ -479,11 +481,14 @@ void text_card(buf *out, const card *c, int width)
     say(out, width, 15, "  model        %s",
         c->model[0] ? shown_tx(c->model) : "-");
     say(out, width, 15, "  tool file    %s", shown_tx(c->tools_path));
-    buf_printf(out, "  file hash    %s\n", shown_hash(c->file_sha256, narrow));
-    buf_printf(out, "  contract     %s\n",
-               shown_hash(c->contract_sha256, narrow));
+    /* a hash is 64 digits; one that is not (a database tampered with)
+     * wraps like any text */
+    say(out, width, 15, "  file hash    %s", shown_hash(c->file_sha256, narrow));
+    say(out, width, 15, "  contract     %s",
+        shown_hash(c->contract_sha256, narrow));
     buf_printf(out, "  generator    %d\n", c->generator_version);
-    buf_printf(out, "  fingerprint  %s\n", shown_hash(c->fingerprint, narrow));
+    say(out, width, 15, "  fingerprint  %s",
+        shown_hash(c->fingerprint, narrow));
     say(out, width, 15, "  replayed     %s", shown_tx(c->replayed_at));
     if (c->simulated || !c->observed)
         text_result(out, c, width);
@@ -533,15 +538,16 @@ static void why_not(buf *out, const card_compared *x, int width)
     for (int i = 0; i < 2; i++) {
         const card *r = both[i];
         say(out, width, 4, "  %s", shown_tx(r->run));
-        buf_printf(out, "    file hash   %s\n",
-                   shown_hash(r->file_sha256, width < 80));
+        say(out, width, 16, "    file hash   %s",
+            shown_hash(r->file_sha256, width < 80));
         if (x->k == COMPARE_CONTRACTS)
-            buf_printf(out, "    contract    %s\n",
-                       shown_hash(r->contract_sha256, width < 80));
-        if (x->k == COMPARE_GENERATORS)
-            buf_printf(out, "    generator   %d\n    fingerprint %s\n",
-                       r->generator_version,
-                       shown_hash(r->fingerprint, width < 80));
+            say(out, width, 16, "    contract    %s",
+                shown_hash(r->contract_sha256, width < 80));
+        if (x->k == COMPARE_GENERATORS) {
+            buf_printf(out, "    generator   %d\n", r->generator_version);
+            say(out, width, 16, "    fingerprint %s",
+                shown_hash(r->fingerprint, width < 80));
+        }
     }
 }
 
@@ -710,8 +716,9 @@ void text_list(buf *out, const card_listing *l, int width)
     static const int gaps[] = {2, 1, 1, 2};
     static const int minw[] = {3, 5, 5, 5, 0};
     table t;
-    /* models are cut before run names, which people type */
-    table_init(&t, "llrrl", gaps, minw, 2u, 0);
+    /* models (and a time that is not one) are cut before run names,
+     * which people type */
+    table_init(&t, "llrrl", gaps, minw, 2u | 16u, 0);
     t.fit_last = 1u;
     table_row(&t, "run", "model", "eps", "pass", "replayed");
     for (size_t i = 0; i < l->n; i++) {

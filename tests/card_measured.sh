@@ -187,7 +187,7 @@ ok "long tool names cut with an ellipsis, the columns aligned" \
 } > named.jsonl
 replay_into named.db named.jsonl
 ok "--list at 80: a model is cut before a run's name" \
-   "a-run-name-of-thirty-characters provider/model…" \
+   "a-run-name-of-thirty-characters provider/model-p…" \
    "$("$CARD" --db named.db --list | awk 'NR == 2 { print $1, $2 }')"
 
 # --- 200 trials of one task
@@ -254,8 +254,8 @@ cp m.db forged.db
 sqlite3 forged.db "UPDATE call_rows SET kind = 'wr' || char(27) || '[2Jite<script>';
     UPDATE runs SET replayed_at = '2026\",\"simulated\":48,\"x\":\"',
     file_sha256 = file_sha256 WHERE run = 'obs'"
-ok "a kind that is no kind: escaped, marked" \
-   "  get_order          ?wr\\x1b[2Jite<script> name        3        0          -" \
+ok "a kind that is no kind: escaped, marked, cut to its column" \
+   "  get_order          ?wr\\x1b[2Ji… name        3        0          -" \
    "$("$CARD" --db forged.db obs | grep '^  get_order')"
 ok "--json: one valid object; a forged replayed_at is a string, simulated stays 0" \
    "0 3 True" \

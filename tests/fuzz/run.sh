@@ -18,7 +18,7 @@
 #   DEPS_CFLAGS, DEPS_LIBS  pkg-config's flags of yajl-2, yaml-0.1,
 #                     libxxhash, libcrypto and sqlite3
 #   FUZZ_SECONDS      seconds per harness (60)
-#   FUZZ_TARGETS      harnesses to run ("doc tools transcript mcp")
+#   FUZZ_TARGETS      harnesses to run ("doc tools transcript mcp card")
 #   FUZZ_CC           the compiler (clang)
 #   FUZZ_TIMEOUT      seconds one input may take (10)
 #   FUZZ_RSS_MB       memory limit, and largest single allocation (2048)
@@ -28,7 +28,7 @@ set -u
 top=${TOP_SRCDIR:?}
 out=${FUZZ_OUT:?}
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-doc tools transcript mcp}
+targets=${FUZZ_TARGETS:-doc tools transcript mcp card}
 cc=${FUZZ_CC:-clang}
 timeout=${FUZZ_TIMEOUT:-10}
 rss=${FUZZ_RSS_MB:-2048}
@@ -41,7 +41,7 @@ fi
 
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 base="-g -O1 -fno-omit-frame-pointer -std=c11 $san -D_POSIX_C_SOURCE=200809L"
-base="$base -I$top/src -I$top/replay ${DEPS_CFLAGS:-}"
+base="$base -I$top/src -I$top/replay -I$top/report ${DEPS_CFLAGS:-}"
 lib_flags="$base -fsanitize=fuzzer-no-link"
 night_dir="-DFUZZ_NIGHT_DIR=\"$top/samples/night\" -DFUZZ_TOOLS_DIR=\"$top/samples/tools\""
 
@@ -79,12 +79,18 @@ compile() {
 : > "$out/log/build.log"
 lib_objs=""
 # shellcheck disable=SC2086
+card_objs=""
 for s in ${FUZZ_LIB_SOURCES:?} replay/night.c replay/writer.c replay/taskcache.c \
-    replay/mcp.c replay/live.c; do
+    replay/mcp.c replay/live.c report/carddata.c report/shown.c \
+    report/text.c report/markdown.c report/json.c report/html.c; do
     case $s in *.c) ;; *) continue ;; esac
     o="$out/obj/$(echo "$s" | tr / _ | sed 's/\.c$/.o/')"
     compile "$top/$s" "$o" $lib_flags
-    case $s in replay/*) ;; *) lib_objs="$lib_objs $o" ;; esac
+    case $s in
+    replay/*) ;;
+    report/*) card_objs="$card_objs $o" ;;
+    *) lib_objs="$lib_objs $o" ;;
+    esac
 done
 compile "${SCHEMA_SQL:?}" "$out/obj/schema_sql.o" $lib_flags
 lib_objs="$lib_objs $out/obj/schema_sql.o"
@@ -97,6 +103,7 @@ for t in $targets; do
         extra="$out/obj/replay_night.o $out/obj/replay_writer.o $out/obj/replay_taskcache.o
                -Wl,--wrap=generator_fingerprint"
     [ "$t" = mcp ] && extra="$out/obj/replay_mcp.o $out/obj/replay_live.o"
+    [ "$t" = card ] && extra="$card_objs"
     # shellcheck disable=SC2086
     if ! "$cc" -fsanitize=fuzzer $san -o "$out/fuzz_$t" "$out/obj/fuzz_$t.o" \
         $extra $lib_objs ${DEPS_LIBS:-} -lpthread -lm \

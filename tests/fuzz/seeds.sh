@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/fuzz/seeds.sh OUT: builds the fuzzers' seed folders OUT/doc,
-# OUT/tools, OUT/transcript and OUT/mcp from the project's own data,
+# OUT/tools, OUT/transcript, OUT/mcp and OUT/card from the project's own
+# data,
 # afresh:
 #  - doc, tools: the tool files of samples/tools, tests/tools (not the
 #    .gold files), tests/refusals (not the .err files) and, when present,
@@ -13,6 +14,10 @@
 #    tests/replay_bad.sh makes (shorter);
 #  - mcp: tests/serve/session.in, and each of its messages after an
 #    initialize;
+#  - card: bytes that fuzz_card reads as names and numbers: the golden
+#    cards of tests/card and tests/observed (text that looks like what a
+#    database holds), and made ones with controls, "|", "<" and bytes
+#    that are not UTF-8;
 #  - each harness: the findings kept in tests/fuzz/regressions/HARNESS.
 # Tool paths in transcripts are relative to samples/night, where
 # fuzz_transcript resolves them.
@@ -22,8 +27,8 @@ set -eu
 out=$1
 top=${TOP_SRCDIR:?TOP_SRCDIR names the source folder}
 corpus=${CORPUS:-$top/../shared/corpus}
-rm -rf "$out/doc" "$out/tools" "$out/transcript" "$out/mcp"
-mkdir -p "$out/doc" "$out/tools" "$out/transcript" "$out/mcp"
+rm -rf "$out/doc" "$out/tools" "$out/transcript" "$out/mcp" "$out/card"
+mkdir -p "$out/doc" "$out/tools" "$out/transcript" "$out/mcp" "$out/card"
 
 # ---- tool files
 n=0
@@ -110,8 +115,17 @@ while IFS= read -r line; do
         "$line" > "$out/mcp/message-$n"
 done < "$top/tests/serve/session.in"
 
+# ---- cards: real card text, and names made to hurt
+for f in "$top"/tests/card/*.gold "$top"/tests/observed/*.gold; do
+    [ -f "$f" ] && head -c 4096 "$f" > "$out/card/$(basename "$f")"
+done
+printf '\377\033[2J|a|b|\n<script>x</script>\342\200\256ops@example.com mailto:a@b www.x http://y \\ ` * _ [ ] ~ & \300\200' \
+    > "$out/card/hostile"
+awk 'BEGIN { for (i = 0; i < 2000; i++) printf "%c", (i * 7 + 3) % 256 }' \
+    > "$out/card/bytes"
+
 # every finding kept in tests/fuzz/regressions
-for harness in doc tools transcript mcp; do
+for harness in doc tools transcript mcp card; do
     for f in "$top/tests/fuzz/regressions/$harness"/*; do
         if [ -f "$f" ]; then
             cp "$f" "$out/$harness/regression-$(basename "$f")"

@@ -1,0 +1,418 @@
+/*
+ * fuzz_card: the card writers (text, Markdown, JSON, HTML) on a card, a
+ * compare and a list of runs made from the input: every name, hash, time,
+ * kind and message is a piece of it (any bytes: controls, escapes, "|",
+ * "<", bytes that are not UTF-8), every count and mean a number drawn
+ * from it (infinities and NaN among the means).  A real finding is an
+ * abort():
+ *  - text: a line wider than the width asked for (60 and up), a line that
+ *    is not UTF-8, or a control, C1 control or bidirectional override
+ *    left raw;
+ *  - Markdown: a raw control, or two rows of one table whose cells
+ *    (unescaped "|") differ in number;
+ *  - JSON: output that is not UTF-8 or that json_load cannot read;
+ *  - HTML: a "<script", a raw control, or <tr>, <td>, <table> and
+ *    <section> tags that do not balance.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "carddata.h"
+#include "html.h"
+#include "json.h"
+#include "json_load.h"
+#include "markdown.h"
+#include "shown.h"
+#include "text.h"
+#include "utf8.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The input, read as a stream of pieces. */
+struct input {
+    const uint8_t *p;
+    size_t n;
+};
+
+static unsigned byte(struct input *in)
+{
+    if (!in->n)
+        return 0;
+    in->n--;
+    return *in->p++;
+}
+
+/* A number 0..max, most often small. */
+static long number(struct input *in, long max)
+{
+    unsigned b = byte(in);
+    long v = b < 200 ? (long)(b % 10) : (long)byte(in) << 8 | byte(in);
+    return max ? v % (max + 1) : v;
+}
+
+/* A string: the next length byte's worth of bytes, NUL-terminated (a NUL
+ * in it ends it, as it ends a string from the database). */
+static char *piece(struct input *in)
+{
+    size_t len = byte(in);
+    if (len > in->n)
+        len = in->n;
+    char *s = malloc(len + 1);
+    if (!s)
+        abort();
+    memcpy(s, in->p, len);
+    s[len] = '\0';
+    in->p += len;
+    in->n -= len;
+    return s;
+}
+
+static double mean(struct input *in)
+{
+    switch (byte(in) % 8) {
+    case 0: return INFINITY;
+    case 1: return -INFINITY;
+    case 2: return NAN;
+    case 3: return 1e308;
+    default: return (double)number(in, 0) / 7.0;
+    }
+}
+
+static void make_card(card *c, struct input *in)
+{
+    memset(c, 0, sizeof *c);
+    c->run = piece(in);
+    c->model = piece(in);
+    c->tools_path = piece(in);
+    c->file_sha256 = piece(in);
+    c->contract_sha256 = piece(in);
+    c->fingerprint = piece(in);
+    c->replayed_at = piece(in);
+    c->generator_version = (int)number(in, 9);
+    c->simulated = number(in, 0);
+    c->observed = number(in, 0);
+    c->episodes = c->simulated + c->observed;
+    c->pass = number(in, c->simulated);
+    c->reached = number(in, c->simulated);
+    c->side_effects = number(in, 0);
+    c->duplicates = number(in, 0);
+    c->errors = number(in, 0);
+    for (int i = 0; i < CARD_CODES; i++)
+        c->by_code[i] = number(in, 0);
+    c->unfinished = number(in, 0);
+    c->compared_episodes = number(in, c->simulated);
+    c->diverged_episodes = number(in, c->compared_episodes);
+    c->compared_calls = number(in, 0);
+    c->diverged_calls = number(in, c->compared_calls);
+    c->unlogged_calls = number(in, 0);
+    c->problems = number(in, 0);
+    c->problems_no_run = number(in, 0);
+    for (int k = 0; k < 2; k++) {
+        card_harness *h = &c->harness[k];
+        h->judged = number(in, 0);
+        h->successes = number(in, h->judged);
+        h->rewarded = number(in, 0);
+        h->mean_reward = mean(in);
+        h->unfinished = number(in, 0);
+    }
+    c->narms = (size_t)number(in, 6);
+    c->arms = calloc(c->narms + 1, sizeof *c->arms);
+    for (size_t i = 0; c->arms && i < c->narms; i++) {
+        card_arm *a = &c->arms[i];
+        a->arm = piece(in);
+        a->episodes = number(in, 0);
+        a->pass = number(in, a->episodes);
+        a->reached = number(in, a->episodes);
+        a->side_effects = number(in, 0);
+        a->duplicates = number(in, 0);
+        a->errors = number(in, 0);
+    }
+    static const char *const dials[] = {"faults", "timeouts", "ratelimits",
+                                        "landed", "baddata", "lagged"};
+    c->ndials = (size_t)number(in, 6);
+    c->dials = calloc(c->ndials + 1, sizeof *c->dials);
+    for (size_t i = 0; c->dials && i < c->ndials; i++) {
+        card_dial *d = &c->dials[i];
+        d->dial = strdup(dials[i]);
+        for (int o = 0; o < 10; o++)
+            d->outcomes[o] = number(in, 0);
+        d->events = number(in, 0);
+        d->fired = number(in, d->events);
+    }
+    for (int u = 0; u < 2; u++) {
+        size_t n = (size_t)number(in, 5);
+        card_tool *t = calloc(n + 1, sizeof *t);
+        for (size_t i = 0; t && i < n; i++) {
+            t[i].tool = piece(in);
+            t[i].kind = u ? NULL : piece(in);
+            t[i].kind_ok = t[i].kind && (strcmp(t[i].kind, "read") == 0 ||
+                                         strcmp(t[i].kind, "write") == 0);
+            static const char *const from[] = {"name", "hint", "method"};
+            unsigned f = byte(in) % 4;
+            t[i].kind_from = f < 3 ? from[f] : NULL;
+            t[i].calls = number(in, 0);
+            t[i].args_checked = number(in, t[i].calls);
+            t[i].invalid = number(in, t[i].args_checked);
+            t[i].answers_checked = number(in, t[i].calls);
+            t[i].off_schema = number(in, t[i].answers_checked);
+            t[i].rule = byte(in) & 1 ? piece(in) : NULL;
+            t[i].rule_calls = number(in, t[i].invalid);
+        }
+        if (u) {
+            c->unknown = t;
+            c->nunknown = n;
+        } else {
+            c->tools = t;
+            c->ntools = n;
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        size_t n = (size_t)number(in, 12);
+        c->passk[k] = calloc(n + 1, sizeof *c->passk[k]);
+        for (size_t i = 0; c->passk[k] && i < n; i++)
+            c->passk[k][i] = (card_passk){(long)i + 1, number(in, 0),
+                                          (double)byte(in) / 255.0};
+        c->npassk[k] = n;
+        c->passk_largest[k] = (long)n;
+    }
+    c->nfirst = (size_t)number(in, 5);
+    for (size_t i = 0; i < c->nfirst; i++) {
+        c->first_problems[i].file = piece(in);
+        c->first_problems[i].line = number(in, 0);
+        c->first_problems[i].message = piece(in);
+    }
+    c->problems += (long)c->nfirst;
+}
+
+/* ------------------------------------------------------------- checks */
+
+/* A finding: what the writer wrote, and why it is wrong, then abort(). */
+static void fail(const buf *b, const char *why)
+{
+    fprintf(stderr, "fuzz_card: %s in:\n%.*s\n", why, (int)b->len,
+            b->data ? b->data : "");
+    abort();
+}
+
+/* A code point no writer may leave raw: C0 but the newline, DEL, C1, the
+ * bidirectional embeddings, overrides and isolates, line and paragraph
+ * separators. */
+static int forbidden(uint32_t cp)
+{
+    return (cp < 0x20 && cp != '\n') || (cp >= 0x7F && cp <= 0x9F) ||
+           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+           cp == 0x2028 || cp == 0x2029;
+}
+
+/* Valid UTF-8, no forbidden code point; with width > 0, no line wider. */
+static void check_shown(const buf *b, int width)
+{
+    const unsigned char *s = (const unsigned char *)(b->data ? b->data : "");
+    utf8_report r;
+    if (utf8_check(s, b->len, 0, &r) != UTF8_OK)
+        fail(b, "not UTF-8");
+    size_t col = 0;
+    for (size_t i = 0; i < b->len;) {
+        uint32_t cp;
+        int ok;
+        i += utf8_next(s + i, b->len - i, &cp, &ok);
+        if (!ok || forbidden(cp))
+            fail(b, "a raw control");
+        if (cp == '\n') {
+            col = 0;
+            continue;
+        }
+        if (width > 0 && ++col > (size_t)width)
+            fail(b, "a line past the width");
+    }
+}
+
+/* The cells of a Markdown table row: its "|" that no backslash escapes. */
+static int md_cells(const char *line, size_t len)
+{
+    int n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] == '\\') {
+            i++;
+            continue;
+        }
+        /* inside code a backslash is a backslash, and "|" still escaped:
+         * the writer writes "\|" there too */
+        n += line[i] == '|';
+    }
+    return n;
+}
+
+static void check_markdown(const buf *b)
+{
+    check_shown(b, 0);
+    const char *s = b->data ? b->data : "";
+    int cells = -1;
+    while (*s) {
+        const char *end = strchr(s, '\n');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        if (len && s[0] == '|') {
+            int n = md_cells(s, len);
+            if (cells >= 0 && n != cells)
+                fail(b, "rows of one table with other numbers of cells");
+            cells = n;
+        } else {
+            cells = -1; /* a table ends at a line that is no row */
+        }
+        s += len + (end ? 1 : 0);
+    }
+}
+
+static void check_json(const buf *b)
+{
+    utf8_report r;
+    const char *s = b->data ? b->data : "";
+    if (utf8_check((const unsigned char *)s, b->len, 0, &r) != UTF8_OK)
+        fail(b, "JSON that is not UTF-8");
+    /* one document a line */
+    while (*s) {
+        const char *end = strchr(s, '\n');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        arena *a = arena_new();
+        value *v = NULL;
+        err e;
+        err_clear(&e);
+        if (!a)
+            abort();
+        if (json_load(&v, a, s, len, &e) < 0 && e.code != ERR_NOMEM)
+            fail(b, "JSON json_load cannot read");
+        arena_free(a);
+        s += len + (end ? 1 : 0);
+    }
+}
+
+static size_t count(const buf *b, const char *what)
+{
+    size_t n = 0, k = strlen(what);
+    for (size_t i = 0; b->data && i + k <= b->len; i++)
+        n += strncasecmp(b->data + i, what, k) == 0;
+    return n;
+}
+
+static void check_html(const buf *b)
+{
+    check_shown(b, 0);
+    if (count(b, "<script"))
+        fail(b, "a <script");
+    static const char *const tags[][2] = {{"<tr>", "</tr>"},
+                                          {"<td", "</td>"},
+                                          {"<table", "</table>"},
+                                          {"<section", "</section>"}};
+    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
+        if (count(b, tags[i][0]) != count(b, tags[i][1]))
+            fail(b, tags[i][0]);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct input in = {data, size};
+    int width = TEXT_MIN_WIDTH + (int)(byte(&in) % 120);
+    card c[2];
+    make_card(&c[0], &in);
+    make_card(&c[1], &in);
+
+    buf b = BUF_INIT;
+    for (int i = 0; i < 2; i++) {
+        buf_reset(&b);
+        text_card(&b, &c[i], width);
+        check_shown(&b, width);
+        buf_reset(&b);
+        md_card(&b, &c[i]);
+        check_markdown(&b);
+        buf_reset(&b);
+        json_card(&b, &c[i]);
+        check_json(&b);
+        buf_reset(&b);
+        html_begin(&b, c[i].run);
+        html_card(&b, &c[i], i + 1);
+        html_end(&b);
+        check_html(&b);
+    }
+
+    /* a compare of the two, in the case the input names, with rows and
+     * paired figures from the cards' arms */
+    card_compared x;
+    memset(&x, 0, sizeof x);
+    x.a = &c[0];
+    x.b = &c[1];
+    static const enum compare_case cases[] = {
+        COMPARE_SAME, COMPARE_REFORMATTED, COMPARE_CONTRACTS,
+        COMPARE_GENERATORS};
+    x.k = cases[byte(&in) % 4];
+    if (x.k == COMPARE_SAME) {
+        x.rows = card_compare_rows(&c[0], &c[1], &x.nrows);
+        x.npaired = (size_t)number(&in, 4);
+        x.paired = calloc(x.npaired + 1, sizeof *x.paired);
+        for (size_t i = 0; x.paired && i < x.npaired; i++) {
+            card_paired *p = &x.paired[i];
+            p->measure = byte(&in) & 1 ? "pass" : "success";
+            p->arm = piece(&in);
+            p->shared = number(&in, 0);
+            p->only_a = number(&in, 0);
+            p->only_b = number(&in, 0);
+            p->one_trial = byte(&in) & 1;
+            p->diff = (double)number(&in, 200) / 100.0 - 1.0;
+            p->ci.lo = p->diff - 0.1;
+            p->ci.hi = p->diff + 0.1;
+            p->pairs.n = number(&in, 0);
+            p->pairs.a_only = number(&in, 0);
+            p->pairs.b_only = number(&in, 0);
+            p->pairs.p = (double)byte(&in) / 255.0;
+        }
+    } else if (x.k == COMPARE_CONTRACTS) {
+        x.d.nadded = (size_t)number(&in, 3);
+        x.d.added = calloc(x.d.nadded + 1, sizeof *x.d.added);
+        for (size_t i = 0; x.d.added && i < x.d.nadded; i++)
+            x.d.added[i] = piece(&in);
+    }
+    buf_reset(&b);
+    text_compare(&b, &x, width);
+    check_shown(&b, width);
+    buf_reset(&b);
+    md_compare(&b, &x);
+    check_markdown(&b);
+    buf_reset(&b);
+    json_compare(&b, &x);
+    check_json(&b);
+    buf_reset(&b);
+    html_begin(&b, "compare");
+    html_compare(&b, &x);
+    html_end(&b);
+    check_html(&b);
+    card_compared_free(&x);
+
+    /* the list of both runs */
+    card_listing l = {.n = 2, .no_run = number(&in, 0)};
+    card_listed runs[2];
+    for (int i = 0; i < 2; i++)
+        runs[i] = (card_listed){c[i].run, c[i].model, c[i].replayed_at,
+                                c[i].episodes,
+                                c[i].simulated ? c[i].pass : -1};
+    l.runs = runs;
+    buf_reset(&b);
+    text_list(&b, &l, width);
+    check_shown(&b, width);
+    buf_reset(&b);
+    md_list(&b, &l);
+    check_markdown(&b);
+    buf_reset(&b);
+    json_list(&b, &l);
+    check_json(&b);
+
+    buf_free(&b);
+    card_free(&c[0]);
+    card_free(&c[1]);
+    shown_free();
+    return 0;
+}
