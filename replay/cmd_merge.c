@@ -12,13 +12,19 @@
  * anything is created or written, every shard is opened read-only and
  * checked to be a results database exactly as this replay makes it; one
  * that is missing, unreadable or anything else refuses the whole merge,
- * in one line that names it. */
+ * in one line that names it.
+ *
+ * Files are told apart by what they are (device and inode), not by how
+ * they are named: OUT named again as a shard (./OUT, a link to it) is the
+ * output, skipped as such; a shard that is OUT.partial, where a new OUT
+ * is built and which is removed first, is refused. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -75,6 +81,14 @@ static int put_in_place(const char *path, const char *out, err *e)
     return rc;
 }
 
+/* Whether path names the file that st describes (have_st: there is one). */
+static int same_file(const char *path, const struct stat *st, int have_st)
+{
+    struct stat other;
+    return have_st && stat(path, &other) == 0 && other.st_dev == st->st_dev &&
+           other.st_ino == st->st_ino;
+}
+
 /* Opens the database being merged into: path; fresh, built as new. */
 static int open_out(db **d, const char *path, int fresh, err *e)
 {
@@ -104,23 +118,48 @@ int cmd_merge(int argc, char **argv)
     const char *out = argv[first];
     err e;
     err_clear(&e);
-    for (int i = first + 1; i < argc; i++)
-        if (strcmp(argv[i], out) != 0 && db_check_shard(argv[i], &e) < 0) {
-            say("replay merge: %s", e.msg);
-            return EXIT_CANNOT;
-        }
-    int fresh = access(out, F_OK) != 0 && errno == ENOENT;
-    char *partial = NULL;
-    if (fresh) {
-        partial = malloc(strlen(out) + sizeof ".partial");
-        if (!partial) {
-            say("replay: out of memory");
-            return EXIT_CANNOT;
-        }
-        strcpy(partial, out);
-        strcat(partial, ".partial");
-        remove_db(partial); /* a merge killed before */
+    struct stat out_st, partial_st;
+    int have_out = stat(out, &out_st) == 0;
+    char *partial = malloc(strlen(out) + sizeof ".partial");
+    if (!partial) {
+        say("replay: out of memory");
+        return EXIT_CANNOT;
     }
+    strcpy(partial, out);
+    strcat(partial, ".partial");
+    int have_partial = stat(partial, &partial_st) == 0;
+    /* the output, as named or as another name for the same file */
+    char *is_out = calloc((size_t)argc, 1);
+    if (!is_out) {
+        free(partial);
+        say("replay: out of memory");
+        return EXIT_CANNOT;
+    }
+    for (int i = first + 1; i < argc; i++)
+        is_out[i] = strcmp(argv[i], out) == 0 ||
+                    same_file(argv[i], &out_st, have_out);
+    for (int i = first + 1; i < argc; i++) {
+        if (is_out[i])
+            continue;
+        if (strcmp(argv[i], partial) == 0 ||
+            same_file(argv[i], &partial_st, have_partial)) {
+            say("replay merge: %s: it is where a merge into %s is built, "
+                "and is removed first; rename it to merge it",
+                argv[i], out);
+            free(is_out);
+            free(partial);
+            return EXIT_CANNOT;
+        }
+        if (db_check_shard(argv[i], &e) < 0) {
+            say("replay merge: %s", e.msg);
+            free(is_out);
+            free(partial);
+            return EXIT_CANNOT;
+        }
+    }
+    int fresh = access(out, F_OK) != 0 && errno == ENOENT;
+    if (fresh)
+        remove_db(partial); /* a merge killed before */
     const char *path = fresh ? partial : out;
     db *d = NULL;
     int status = 0;
@@ -130,10 +169,11 @@ int cmd_merge(int argc, char **argv)
         goto end;
     }
     db_merge_counts all = {0};
+    int merged = 0;
     for (int i = first + 1; i < argc; i++) {
         db_merge_counts c;
-        if (strcmp(argv[i], out) == 0) {
-            say("replay: merge: %s is the output; skipped", out);
+        if (is_out[i]) {
+            say("replay: merge: %s is the output; skipped", argv[i]);
             continue;
         }
         int copy = db_is_empty(d);
@@ -164,6 +204,7 @@ int cmd_merge(int argc, char **argv)
         all.added += c.added;
         all.replaced += c.replaced;
         all.unchanged += c.unchanged;
+        merged++;
     }
     if (status == 0 && fresh && db_build_end(d, &e) < 0) {
         say("replay: %s", e.msg);
@@ -181,12 +222,13 @@ int cmd_merge(int argc, char **argv)
     if (status == 0 && !quiet)
         say("replay: %d shard%s into %s: %lu episodes (%lu new, "
             "%lu replaced, %lu unchanged)",
-            argc - first - 1, argc - first - 1 == 1 ? "" : "s", out,
+            merged, merged == 1 ? "" : "s", out,
             all.episodes, all.added, all.replaced, all.unchanged);
 end:
     db_close(d, NULL);
     if (status != 0 && fresh)
         remove_db(partial); /* no OUT, rather than part of one */
     free(partial);
+    free(is_out);
     return status;
 }

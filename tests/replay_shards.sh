@@ -270,5 +270,59 @@ if check_eq "a shard named with URI characters" "$want" "$got" &&
        "$(cd "$TEST_TMP" && ls -d s\?1*.db s s%3F* 2>/dev/null)"
 then ok; else ko "a shard named with URI characters"; fi
 
+# A shard whose schema text is exact but whose pages are not: its unique
+# index of episodes pointed at another index's empty b-tree (which finds
+# no episode, so every later replay into the merged database would write
+# every episode again).  SQLite's integrity check finds it, before
+# anything is written: one line, exit 3.
+cp "$TEST_TMP/s0.db" "$TEST_TMP/damaged.db" || exit 99
+page=$(sqlite3 "$TEST_TMP/damaged.db" "SELECT rootpage FROM sqlite_master
+    WHERE name = 'problems_by_run'; SELECT count(*) FROM problems")
+sqlite3 "$TEST_TMP/damaged.db" "PRAGMA writable_schema = ON;
+    UPDATE sqlite_master SET rootpage = (SELECT rootpage FROM sqlite_master
+        WHERE name = 'problems_by_run') WHERE name = 'episode_rows_by_name'"
+want="replay merge: $TEST_TMP/damaged.db: damaged: SQLite's integrity check says \"2nd reference to page ${page%?0}\"; replay its shard again
+exit 3"
+got_new=$("$REPLAY" merge --quiet "$TEST_TMP/damaged-out.db" \
+    "$TEST_TMP/s1.db" "$TEST_TMP/damaged.db" 2>&1; echo "exit $?")
+got_into=$("$REPLAY" merge --quiet "$TEST_TMP/merged.db" \
+    "$TEST_TMP/damaged.db" 2>&1; echo "exit $?")
+if check_eq "an empty problems table" "0" "${page##*
+}" &&
+   check_eq "a damaged shard, into a new database" "$want" "$got_new" &&
+   check_eq "a damaged shard, into a database" "$want" "$got_into" &&
+   check_eq "what a damaged shard leaves" "" \
+       "$(cd "$TEST_TMP" && ls -d damaged-out.db* 2>/dev/null)" &&
+   check_eq "the database after a damaged shard" "$one" \
+       "$(db_dump "$TEST_TMP/merged.db")"
+then ok; else ko "a damaged shard"; fi
+
+# The output named another way (./OUT, a link to it) is the output,
+# skipped as such: not merged into itself, not counted.
+ln -s merged.db "$TEST_TMP/merged-link.db" || exit 99
+got=$(cd "$TEST_TMP" && "$REPLAY" merge merged.db ./merged.db \
+    merged-link.db s1.db 2>&1; echo "exit $?")
+want="replay: merge: ./merged.db is the output; skipped
+replay: merge: merged-link.db is the output; skipped
+replay: merged s1.db: $n1 episodes (0 new, 0 replaced, $n1 unchanged)
+replay: 1 shard into merged.db: $n1 episodes (0 new, 0 replaced, $n1 unchanged)
+exit 0"
+if check_eq "the output named another way" "$want" "$got" &&
+   check_eq "the database after it" "$one" "$(db_dump "$TEST_TMP/merged.db")"
+then ok; else ko "the output named another way"; fi
+
+# A shard that is OUT.partial, where a new OUT is built (and which is
+# removed first): refused before anything is removed or written.
+cp "$TEST_TMP/s1.db" "$TEST_TMP/fresh.db.partial" || exit 99
+got=$(cd "$TEST_TMP" && "$REPLAY" merge fresh.db s0.db ./fresh.db.partial \
+    2>&1; echo "exit $?")
+want="replay merge: ./fresh.db.partial: it is where a merge into fresh.db is built, and is removed first; rename it to merge it
+exit 3"
+if check_eq "a shard that is OUT.partial" "$want" "$got" &&
+   check_eq "what it leaves" "fresh.db.partial" \
+       "$(cd "$TEST_TMP" && ls -d fresh.db* 2>/dev/null)" &&
+   cmp -s "$TEST_TMP/s1.db" "$TEST_TMP/fresh.db.partial"
+then ok; else ko "a shard that is OUT.partial"; fi
+
 echo "shards: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
