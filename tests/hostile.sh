@@ -171,6 +171,20 @@ got=$(cd "$T" && r --db big-answer.db big-answer.jsonl 2>&1 | tail -n 1
 ok "sim: an answer too long to record: replayed unfinished" "replay: 1 run; 1 episode written (0 replaced, 1 unfinished), 0 unchanged; 0 calls; into big-answer.db
 e1|0|1" "$got"
 
+# --- a call holding what canonical JSON refuses ("\ud800", 1e999, NaN)
+# --- is written by sim as one line of its own writing, which replay reads
+# --- as the same values and answers the same (nothing diverged)
+got=$(cd "$T" && echo '{"name":"search_orders","arguments":{"query":"\ud800","x":NaN,"y":-1e999}}' |
+    r sim "$shop" --seed 7 --episode e1 --run nan --transcript nan.jsonl \
+        2>/dev/null; sed -n 3p nan.jsonl)
+ok "sim: a call of NaN, an infinity and a lone surrogate" '{"error":{"code":"invalid_arguments","message":"argument \"query\": a string holds a lone surrogate (\\ud800), which UTF-8 cannot carry; write the character whole or remove it"}}
+{"type":"call","run":"nan","episode":"e1","call":{"arguments":{"query":"\ud800","x":NaN,"y":-Infinity},"name":"search_orders"},"answer":{"error":{"code":"invalid_arguments","message":"argument \"query\": a string holds a lone surrogate (\\ud800), which UTF-8 cannot carry; write the character whole or remove it"}}}' "$got"
+got=$(cd "$T" && r --any-tools-path --db nan.db nan.jsonl >/dev/null 2>&1;
+    sqlite3 "$T/nan.db" 'SELECT count(*), sum(diverged) FROM calls;
+        SELECT count(*) FROM problems')
+ok "sim: a call of NaN...: replayed the same" "1|0
+0" "$got"
+
 # --- a NUL in a name is never cut short: two tools "get_\u0000a" and
 # --- "get_\u0000b" once both became "get_"; a call's name holding one
 # --- is shown escaped
