@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -656,7 +657,16 @@ int cmd_replay(int argc, char **argv)
     sa.sa_handler = on_interrupt; /* no SA_RESTART: a blocked read ends */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
-    if (night_open(&n, &o, &e) < 0) {
+    /* The database's threads, made by night_open, inherit SIGINT blocked:
+     * Ctrl-C then always reaches this thread, and ends a read it waits
+     * in (a pipe that pauses), rather than a thread that does not read. */
+    sigset_t intr, was;
+    sigemptyset(&intr);
+    sigaddset(&intr, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &intr, &was);
+    int opened = night_open(&n, &o, &e);
+    pthread_sigmask(SIG_SETMASK, &was, NULL);
+    if (opened < 0) {
         say("replay: %s", e.msg);
         night_free(n);
         status = EXIT_CANNOT;
@@ -765,18 +775,26 @@ int cmd_replay(int argc, char **argv)
     }
     free(r.buf);
     show_progress(&p, night_get_counts(n), 1);
-    if (!fatal && night_finish(n, !stop, &e) < 0) {
+    /* cut short (--strict, Ctrl-C): the open episodes are not written,
+     * not even as unfinished; the rerun reads them whole */
+    if (!fatal && night_finish(n, !stop && !interrupted, &e) < 0) {
         /* the database failed: its error comes before any other */
         snprintf(last, sizeof last, "replay: %s", e.msg);
         fatal = 1;
     }
     night_counts c = *night_get_counts(n);
     night_free(n); /* the database's thread has ended */
-    if (interrupted && !fatal)
+    if (interrupted && !fatal) {
+        char left[80] = "";
+        if (c.left_open)
+            snprintf(left, sizeof left, ", %lu open one%s not written",
+                     c.left_open, c.left_open == 1 ? "" : "s");
         snprintf(last, sizeof last, "replay: interrupted: %lu episode%s "
-                                    "kept; run the same command again to "
+                                    "kept%s; run the same command again to "
                                     "finish",
-                 c.episodes + c.skipped, c.episodes + c.skipped == 1 ? "" : "s");
+                 c.episodes + c.skipped, c.episodes + c.skipped == 1 ? "" : "s",
+                 left);
+    }
     if (last[0])
         say("%s", last); /* escaped there: it quotes paths and names */
     if (!fatal)

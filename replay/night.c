@@ -1580,6 +1580,8 @@ int night_long_line(night *n, const char *file, unsigned long line,
 
 int night_finish(night *n, int write_open, err *e)
 {
+    for (size_t i = 0; !write_open && i < n->neps; i++)
+        n->c.left_open += n->eps[i] && !n->eps[i]->refused;
     for (size_t i = 0; write_open && i < n->neps; i++) {
         struct episode *ep = n->eps[i];
         if (!ep)

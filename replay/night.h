@@ -58,6 +58,8 @@ typedef struct night_counts {
     unsigned long other_shards; /* lines of episodes of other shards */
     unsigned long runs, episodes, replaced, skipped, unfinished, calls;
     unsigned long evicted; /* written unfinished to keep max_open */
+    unsigned long left_open; /* open when the input was cut short on
+                                purpose (night_finish): not written */
     unsigned long skipped_files; /* not transcripts (night_skip_file) */
     double cpu_write, cpu_copy; /* the database's threads, once ended */
 } night_counts;
@@ -93,8 +95,9 @@ int night_long_line(night *n, const char *file, unsigned long line,
                     const char *start, size_t start_len, size_t len, err *e);
 
 /* Ends the input: open episodes are written as unfinished (unless
- * write_open is 0: the input was cut short on purpose), the last batch
- * committed. */
+ * write_open is 0: the input was cut short on purpose, by --strict or
+ * Ctrl-C, and they are neither judged nor written: the rest of their lines
+ * was not read, not missing), the last batch committed. */
 int night_finish(night *n, int write_open, err *e);
 
 /* The counts so far; exact after night_finish. */
