@@ -101,6 +101,7 @@ CREATE TABLE IF NOT EXISTS episode_rows (
     diverged         INTEGER,           -- calls whose logged answer differs from the replay
                                         -- (of those with one logged); NULL when no call
                                         -- had an answer logged: nothing was compared
+                                        -- (and for an observed episode: nothing replayed)
     success          INTEGER,           -- the end line's "success" (the harness's verdict)
     reward           REAL,              -- the end line's "reward"
     status           TEXT,              -- the end line's "status"
@@ -130,7 +131,8 @@ CREATE TABLE IF NOT EXISTS call_rows (
     dial          TEXT,              -- the dial whose event the call fired, or NULL
     diverged      INTEGER,           -- 1 when the logged answer differs from the
                                      -- replayed one, 0 when it is the same, NULL
-                                     -- when no answer was logged
+                                     -- when no answer was logged (or observed:
+                                     -- nothing was replayed to compare it with)
     logged_answer TEXT,              -- that answer, when it differs (or observed)
     answer_valid  INTEGER,           -- the logged answer fits the tool's output
                                      -- schema; NULL: no answer or no schema
