@@ -139,6 +139,7 @@ struct night {
     taskcache *tasks;       /* tasks made, shared by their episodes */
     char **names; /* every file name seen, for rows that outlive a file */
     size_t nnames;
+    char *db_dir;   /* the database's folder, resolved (NULL: unknown) */
     char *cur_file, *cur_key; /* the file being read: as named, its key */
     keymap begun;   /* the keys of the files begun, to their names */
     char **begun_names;
@@ -1351,6 +1352,13 @@ int night_open(night **out, const night_opts *o, err *e)
     if (generator_fingerprint(n->fingerprint, e) < 0 ||
         db_open(&n->db, o->db_path, e) < 0)
         return -1;
+    char real[PATH_MAX];
+    if (realpath(o->db_path, real)) { /* the folder files are keyed from */
+        char *slash = strrchr(real, '/');
+        *(slash == real ? slash + 1 : slash) = '\0'; /* "/" stays */
+        if (!(n->db_dir = strdup(real)))
+            return nomem(e);
+    }
     if (db_migrated(n->db)) {
         buf b = BUF_INIT;
         buf_puts(&b, "replay: ");
@@ -1470,22 +1478,49 @@ int night_line(night *n, const char *file, const char *dir,
     return rc;
 }
 
+/* The path of the resolved path real from the database's folder, when
+ * it lies under it; else real itself. */
+static const char *from_db_dir(const night *n, const char *real)
+{
+    if (!n->db_dir || !inside(real, n->db_dir))
+        return real;
+    size_t k = strlen(n->db_dir);
+    return real + k - (k && n->db_dir[k - 1] == '/') + 1; /* "/" */
+}
+
 /* The key a file's problems are recorded under (problems.source_file),
  * the same however its path is spelled and from whatever folder replay
- * runs: its resolved path, absolute, links followed.  Standard input,
- * and a path that does not resolve (a pipe of the shell's, /dev/fd/N),
- * as named.  NULL out of memory. */
-static char *file_key(const char *file)
+ * runs: its resolved path (links followed) from the database's folder
+ * when it lies under it, as a night beside its database is most often
+ * named, else absolute.  Standard input, and a path that does not
+ * resolve (a pipe of the shell's, /dev/fd/N), as named.  NULL out of
+ * memory. */
+static char *file_key(const night *n, const char *file)
 {
     char real[PATH_MAX];
     if (strcmp(file, "<stdin>") == 0 || !realpath(file, real))
         return strdup(file);
-    return strdup(real);
+    return strdup(from_db_dir(n, real));
+}
+
+/* Whether name, as the user named a file whose key is key, is the key of
+ * another file: a relative name that, from the database's folder, is
+ * another file.  The problems recorded under the name as named are then
+ * that file's, and stay. */
+static int names_another(const night *n, const char *name, const char *key)
+{
+    char path[PATH_MAX], real[PATH_MAX];
+    if (name[0] == '/' || !n->db_dir ||
+        (size_t)snprintf(path, sizeof path, "%s/%s", n->db_dir, name) >=
+            sizeof path ||
+        !realpath(path, real))
+        return 0;
+    return strcmp(from_db_dir(n, real), key) != 0;
 }
 
 int night_begin_file(night *n, const char *file, err *e)
 {
-    char *key = file_key(file), *name = strdup(file);
+    char *key = file_key(n, file), *name = strdup(file);
     size_t first;
     if (!key || !name) {
         free(key);
@@ -1522,10 +1557,10 @@ int night_begin_file(night *n, const char *file, err *e)
     free(n->cur_key);
     n->cur_file = name;
     n->cur_key = key;
-    /* and what was recorded under the path as named: a key is a resolved
-     * path, which a name that is not (a relative one, one through a link)
-     * never is, so no other file's problems go */
-    if (strcmp(name, key) != 0 && writer_clear_problems(n->w, name, e) < 0)
+    /* and what was recorded under the path as named (rows keyed so, by
+     * a replay before keys), unless that is another file's key */
+    if (strcmp(name, key) != 0 && !names_another(n, name, key) &&
+        writer_clear_problems(n->w, name, e) < 0)
         return -1;
     return writer_clear_problems(n->w, key, e);
 }
@@ -1681,6 +1716,7 @@ void night_free(night *n)
     keymap_free(&n->begun);
     free(n->cur_file);
     free(n->cur_key);
+    free(n->db_dir);
     buf_free(&n->r.answer);
     buf_free(&n->r.arguments);
     buf_free(&n->rule);

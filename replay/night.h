@@ -79,8 +79,9 @@ int night_line(night *n, const char *file, const char *dir,
 /* A file (or standard input, "<stdin>") begins: the problems an earlier
  * replay recorded for its lines are replaced by the ones this one finds.
  * A file is known by its key, the same however its path is spelled (its
- * resolved path, absolute), and its problems are recorded under that key
- * (those recorded under the path as named are deleted too).  0; 1 when
+ * resolved path, from the database's folder when under it), and its
+ * problems are recorded under that key (those recorded under the path as
+ * named are deleted too, unless that names another file).  0; 1 when
  * this night began the same file already (said: the caller skips it);
  * -1 when the database failed. */
 int night_begin_file(night *n, const char *file, err *e);

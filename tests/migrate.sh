@@ -31,8 +31,9 @@ c = sqlite3.connect(sys.argv[1]); c.executescript(open(sys.argv[2]).read()); c.c
         "$TEST_TMP/$1.db" "$dir/v1.sql" || exit 99
 }
 
-# Problems are recorded under their file's resolved path (version 1: the
-# path as named, here from the top folder): shown from the top folder.
+# Problems are recorded under their file's resolved path, whole when it
+# is not under the database's folder (version 1: the path as named, here
+# from the top folder): shown from the top folder.
 top=$(cd "$TOP_SRCDIR" && pwd -P)
 
 # v1 columns of every table of version 1, in key order

@@ -43,8 +43,9 @@ exit 1'
 got=$(printf '%s\n' "$got" | sed "s#$TEST_TMP/#TMP/#g")
 if check_eq "replay's stderr" "$want" "$got"; then ok; else ko "replay's stderr"; fi
 
-# the text card: its first lines and its problem line; no line forged
-# (wide enough that the problem's line is one line wherever TMPDIR is)
+# the text card: its first lines and its problem line (its file from the
+# database's folder, as problems are recorded); no line forged (wide
+# enough that the problem's line is one line wherever TMPDIR is)
 card=$("$CARD" --db "$db" --width 1000 -- \
     "$(printf 'a\nb|c\033[2J\342\200\256evil')")
 if check_eq "the card's run" 'card: a\nb|c\x1b[2J\u{202e}evil' \
@@ -52,7 +53,7 @@ if check_eq "the card's run" 'card: a\nb|c\x1b[2J\u{202e}evil' \
    check_eq "the card's model" '  model        m\n|x\x1b[2J\u{202e}\\' \
        "$(line 2 "$card")" &&
    check_eq "the card's problem" \
-       '    TMP/t\nx.jsonl:5: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a line'"'"'s type is run, episode, call or end' \
+       '    t\nx.jsonl:5: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a line'"'"'s type is run, episode, call or end' \
        "$(printf '%s\n' "$card" | grep 'unknown type' | sed "s#$TEST_TMP/#TMP/#g")" &&
    check_eq "the card's lines" 22 "$(printf '%s\n' "$card" | wc -l)" &&
    check_eq "lines with an ESC or a newline in a name" "" \
@@ -92,7 +93,7 @@ if check_eq "the Markdown title" '## Card: a\\nb\|c\\x1b\[2J\\u{202e}evil' \
    check_eq "the Markdown model" '| model | m\\n\|x\\x1b\[2J\\u{202e}\\\\ |' \
        "$(line 5 "$md")" &&
    check_eq "the Markdown problem" \
-       '- `TMP/t\nx.jsonl:5`: unknown type "cal\\x1b\[2J\\nt.jsonl:1: forged\|\\u{202e}": a line'"'"'s type is run, episode, call or end' \
+       '- `t\nx.jsonl:5`: unknown type "cal\\x1b\[2J\\nt.jsonl:1: forged\|\\u{202e}": a line'"'"'s type is run, episode, call or end' \
        "$(printf '%s\n' "$md" | grep 'unknown type' | sed "s#$TEST_TMP/#TMP/#g")" &&
    check_eq "the Markdown lines" 34 "$(printf '%s\n' "$md" | wc -l)"
 then ok; else ko "the Markdown card"; fi
