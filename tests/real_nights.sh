@@ -133,8 +133,9 @@ ok "problems, once the file is fixed" "0|1" \
 } > "$T/cut.jsonl"
 (cd "$T" && "$REPLAY" --quiet --db cut.db cut.jsonl 2>/dev/null)
 ok "a card, with a problem that names no run" "  problems         0
-    and 1 in the database that name no run: SELECT * FROM problems WHERE run IS NULL" \
-    "$("$CARD" --db "$T/cut.db" c | grep -A1 '^  problems')"
+    and 1 in the database that name no run:
+      SELECT * FROM problems WHERE run IS NULL" \
+    "$("$CARD" --db "$T/cut.db" c | grep -A2 '^  problems')"
 ok "card --list, with a problem that names no run" "1 problem in the database names no run: SELECT * FROM problems WHERE run IS NULL" \
     "$("$CARD" --db "$T/cut.db" --list | tail -n 1)"
 ok "card --json, with a problem that names no run" "1" \
@@ -249,7 +250,7 @@ ok "a card of no episodes" "result: 0 episodes
   pass             -  no episodes
   reached          -  no episodes" \
     "$("$CARD" --db "$T/zero.db" z | grep -A2 '^result')"
-ok "a card of no episodes, --json" '{"count": 0, "rate": null, "ci95": null}' \
+ok "a card of no episodes, --json" '{"count": null, "rate": null, "ci95": null}' \
     "$("$CARD" --db "$T/zero.db" --json z | "$PYTHON3" -c \
         'import json, sys; print(json.dumps(json.load(sys.stdin)["pass"]))')"
 ok "card --compare A A" "card: --compare takes two runs, and \"z\" is one run named twice; card z shows its card
@@ -332,9 +333,9 @@ ok "a compare of 120 tools at --width 60: its longest line" "60" \
     done
 } > "$T/seven.jsonl"
 (cd "$T" && "$REPLAY" --quiet --db seven.db seven.jsonl 2>/dev/null)
-ok "a card of seven problems" "    ... and 2 more: SELECT * FROM problems WHERE run = '<run>'" \
+ok "a card of seven problems" "    ... and 2 more: SELECT * FROM problems WHERE run = 'pp'" \
     "$("$CARD" --db "$T/seven.db" pp | grep -F '... and')"
-ok "a Markdown card of seven problems" "- ... and 2 more (\`SELECT * FROM problems WHERE run = '<run>'\`)" \
+ok "a Markdown card of seven problems" "- ... and 2 more (\`SELECT * FROM problems WHERE run = 'pp'\`)" \
     "$("$CARD" --db "$T/seven.db" --markdown pp | grep -F '... and')"
 
 # --- Ctrl-C: the episodes finished so far are kept, and replay says so;
