@@ -463,6 +463,26 @@ int db_migrated(const db *d)
     return d->migrated;
 }
 
+/* Copies the log into the database before the last close.  SQLite's own
+ * close does it too, but says nothing when it fails: on a full disk the
+ * database file then lacks what the log holds (alone, it reads as
+ * malformed), and the log is all there is.  Done here, a failure is seen.
+ * A reader elsewhere may hold part of the log back (SQLITE_BUSY): that
+ * part is copied when the last connection closes, and nothing is lost.
+ * 0, or -1 with e set. */
+static int copy_log_in(db *d, err *e)
+{
+    int rc = sqlite3_wal_checkpoint_v2(d->h, NULL, SQLITE_CHECKPOINT_PASSIVE,
+                                       NULL, NULL);
+    if (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+        return 0;
+    return err_set(e, ERR_IO, "%s: cannot copy its log into it: %s (is the "
+                              "disk full?); what was written is whole in "
+                              "%s-wal: keep the two files together, make "
+                              "room, and run the same command again",
+                   d->path, sqlite3_errmsg(d->h), d->path);
+}
+
 int db_close(db *d, err *e)
 {
     if (!d)
@@ -474,13 +494,14 @@ int db_close(db *d, err *e)
     keymap_free(&d->runs);
     keymap_free(&d->files);
     idset_free(&d->tasks);
+    int copied = !e || !d->h ? 0 : copy_log_in(d, e);
     int rc = sqlite3_close(d->h);
-    if (rc != SQLITE_OK && e)
+    if (rc != SQLITE_OK && e && copied == 0)
         err_set(e, ERR_IO, "%s: cannot close it: %s", d->path,
                 sqlite3_errstr(rc));
     free(d->path);
     free(d);
-    return rc == SQLITE_OK ? 0 : -1;
+    return rc == SQLITE_OK && copied == 0 ? 0 : -1;
 }
 
 static int on_commit(void *arg, sqlite3 *h, const char *schema, int frames)

@@ -116,7 +116,11 @@ int db_open(db **out, const char *path, err *e);
  * it did not. */
 int db_migrated(const db *d);
 
-/* Closes it; 0, or -1 when the last changes could not be written. */
+/* Closes it; 0, or -1 when the last changes could not be written.  With
+ * e, the write-ahead log is first copied into the database file, and a
+ * failure there (a full disk) is an error that says the results are whole
+ * in the log, PATH-wal; without e, a failure goes unsaid, as SQLite's own
+ * close leaves it (for closes on a path that fails already). */
 int db_close(db *d, err *e);
 
 /* After each commit, notify(ctx, bytes) is told how many bytes of pages

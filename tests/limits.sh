@@ -163,5 +163,30 @@ get_item  read ($(case $f in *defs*) echo 'name starts with "get"' ;; *) echo 'G
 exit 0" "$got"
 done
 
+# --- a full disk at the very end: the night is in the log, and copying
+# --- it into the database fails.  SQLite's close said nothing of it: exit
+# --- 0, the database alone malformed.  Now it is said, exit 3, and the
+# --- same command run again (with room) completes the job.  The disk is
+# --- made full by a limit on the size of any file the process writes
+# --- (prlimit --fsize, SIGXFSZ ignored so that the write fails instead):
+# --- the database as the first night left it may not grow, while the log
+# --- of a smaller second night fits.
+need_cmd prlimit util-linux
+r --quiet --db "$T/full.db" "$TOP_SRCDIR/samples/night" 2>/dev/null
+size=$(wc -c < "$T/full.db")
+got=$( (trap '' XFSZ
+        exec prlimit --fsize="$size" "$REPLAY" --db "$T/full.db" \
+            "$TOP_SRCDIR/samples/observed") 2>&1; echo "exit $?")
+ok "a full disk at the end" "replay: $T/full.db: cannot copy its log into it: disk I/O error (is the disk full?); what was written is whole in $T/full.db-wal: keep the two files together, make room, and run the same command again
+exit 3" "$got"
+got=$(r --db "$T/full.db" "$TOP_SRCDIR/samples/observed" 2>&1; echo "exit $?")
+ok "the same command again" "replay: 564 lines: 2 used, 562 unchanged, 0 problems, 0 blank
+replay: 2 runs; 0 episodes written (0 replaced, 0 unfinished), 96 unchanged; 0 calls; into $T/full.db
+exit 0" "$got"
+ok "the database after it" "ok|384
+full.db" "$(sqlite3 "$T/full.db" \
+    'PRAGMA integrity_check; SELECT count(*) FROM episodes' | paste -sd '|';
+    cd "$T" && ls -d full.db*)"
+
 echo "limits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
