@@ -1074,6 +1074,14 @@ int db_delete_problems(db *d, const char *file, err *e)
     return run(d, S_DELETE_PROBLEMS, e, "replace a file's problems");
 }
 
+int db_delete_run_problems(db *d, const char *run_name, const char *prefix,
+                           err *e)
+{
+    text(d->st[S_DELETE_RUN_PROBLEMS], 1, run_name);
+    text(d->st[S_DELETE_RUN_PROBLEMS], 2, prefix);
+    return run(d, S_DELETE_RUN_PROBLEMS, e, "replace a run's refusals");
+}
+
 int db_put_problem(db *d, const db_problem *p, err *e)
 {
     sqlite3_stmt *s = d->st[S_PROBLEM];
@@ -1089,14 +1097,6 @@ int db_put_problem(db *d, const db_problem *p, err *e)
             n--;
     }
     sqlite3_bind_text(s, 6, p->line, (int)n, SQLITE_STATIC);
-int db_delete_run_problems(db *d, const char *run_name, const char *prefix,
-                           err *e)
-{
-    text(d->st[S_DELETE_RUN_PROBLEMS], 1, run_name);
-    text(d->st[S_DELETE_RUN_PROBLEMS], 2, prefix);
-    return run(d, S_DELETE_RUN_PROBLEMS, e, "replace a run's refusals");
-}
-
     return run(d, S_PROBLEM, e, "record a problem");
 }
 
