@@ -159,7 +159,7 @@ CREATE TABLE IF NOT EXISTS outcome_rows (
 CREATE TABLE IF NOT EXISTS problems (
     source_file TEXT NOT NULL,       -- the file, however its path was spelled:
                                      -- from the database's folder when under
-                                     -- it, else absolute; '<stdin>' 
+                                     -- it, else absolute; '<stdin>'
     source_line INTEGER NOT NULL,
     run         TEXT,            -- when the line named one
     episode     TEXT,
