@@ -137,6 +137,12 @@ struct night {
     uint64_t secret;        /* keys the hashes of names from input */
     idset seen;             /* every (run, episode) of this night */
     taskcache *tasks;       /* tasks made, shared by their episodes */
+    struct dir_file {       /* the named folders' files (hash_named_dirs) */
+        char *path;
+        char sha[SHA256_HEX_LEN + 1];
+    } *dir_files;
+    size_t ndir_files;
+    int dirs_hashed;
     char **names; /* every file name seen, for rows that outlive a file */
     size_t nnames;
     char *db_dir;   /* the database's folder, resolved (NULL: unknown) */
@@ -281,8 +287,9 @@ static int trusted_path(night *n, const char *real, const char *dir)
     return 0;
 }
 
-/* Whether the regular file at path has the SHA-256 sha. */
-static int has_sha(const char *path, const char *sha)
+/* The SHA-256 of the regular file at path into hex: 1, or 0 when it is
+ * not one, is too large for a tool file, or cannot be read. */
+static int file_sha(const char *path, char hex[SHA256_HEX_LEN + 1])
 {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
@@ -291,20 +298,56 @@ static int has_sha(const char *path, const char *sha)
     FILE *f = fopen(path, "rb");
     char *bytes = malloc((size_t)st.st_size + 1);
     size_t got = f && bytes ? fread(bytes, 1, (size_t)st.st_size, f) : 0;
-    char hex[SHA256_HEX_LEN + 1];
-    int same = f && bytes && got == (size_t)st.st_size &&
-               sha256_hex(hex, bytes, got) == 0 && strcmp(hex, sha) == 0;
+    int ok = f && bytes && got == (size_t)st.st_size &&
+             sha256_hex(hex, bytes, got) == 0;
     free(bytes);
     if (f)
         fclose(f);
-    return same;
+    return ok;
+}
+
+/* The files of the folders the user named, with their SHA-256, in the
+ * order find_tools looks at them: made the first time a run line needs
+ * them and kept for the night, so that a thousand run lines naming
+ * missing files hash the folders once, not a thousand times.  0, or -1
+ * out of memory. */
+static int hash_named_dirs(night *n)
+{
+    char root[PATH_MAX], path[PATH_MAX];
+    n->dirs_hashed = 1;
+    for (size_t i = 0; named_dir(n, i, root); i++) {
+        DIR *d = root[0] ? opendir(root) : NULL;
+        struct dirent *de;
+        while (d && (de = readdir(d))) {
+            struct dir_file f;
+            if (de->d_name[0] == '.' ||
+                (size_t)snprintf(path, sizeof path, "%s/%s", root,
+                                 de->d_name) >= sizeof path ||
+                !file_sha(path, f.sha))
+                continue;
+            struct dir_file *more = realloc(
+                n->dir_files, (n->ndir_files + 1) * sizeof *more);
+            if (!more || !(f.path = strdup(path))) {
+                if (more)
+                    n->dir_files = more;
+                closedir(d);
+                return -1;
+            }
+            n->dir_files = more;
+            n->dir_files[n->ndir_files++] = f;
+        }
+        if (d)
+            closedir(d);
+    }
+    return 0;
 }
 
 /* A run line's tool file that is not where the line says (the transcript
  * was moved, or piped from elsewhere): looked for in the folders the user
  * named, by its path, then its name, then (with tools_sha256) by its
- * SHA-256 among their files.  The path found in out, or 0. */
-static int find_tools(const night *n, const char *tools, const char *sha,
+ * SHA-256 among their files (hash_named_dirs).  1 with the path found in
+ * out, 0 when none is, -1 out of memory. */
+static int find_tools(night *n, const char *tools, const char *sha,
                       char out[PATH_MAX])
 {
     char root[PATH_MAX];
@@ -323,22 +366,13 @@ static int find_tools(const night *n, const char *tools, const char *sha,
              stat(out, &st) == 0))
             return 1;
     }
-    for (size_t i = 0; sha && named_dir(n, i, root); i++) {
-        DIR *d = root[0] ? opendir(root) : NULL;
-        struct dirent *de;
-        while (d && (de = readdir(d))) {
-            if (de->d_name[0] == '.' ||
-                (size_t)snprintf(out, PATH_MAX, "%s/%s", root, de->d_name) >=
-                    PATH_MAX)
-                continue;
-            if (has_sha(out, sha)) {
-                closedir(d);
-                return 1;
-            }
+    if (sha && !n->dirs_hashed && hash_named_dirs(n) < 0)
+        return -1;
+    for (size_t i = 0; sha && i < n->ndir_files; i++)
+        if (strcmp(n->dir_files[i].sha, sha) == 0) {
+            snprintf(out, PATH_MAX, "%s", n->dir_files[i].path);
+            return 1;
         }
-        if (d)
-            closedir(d);
-    }
     return 0;
 }
 
@@ -349,9 +383,13 @@ static const toolset *load_tools(night *n, const char *path, const char *dir,
                                  char *why, size_t size)
 {
     char real[PATH_MAX], found[PATH_MAX];
-    int errnum = 0;
-    if (!realpath(path, real) && (errnum = errno) != 0 &&
-        !(dir && find_tools(n, tools, sha, found) && realpath(found, real))) {
+    int errnum = 0, where = 0;
+    if (!realpath(path, real) && (errnum = errno) != 0 && dir &&
+        (where = find_tools(n, tools, sha, found)) < 0) {
+        snprintf(why, size, "out of memory");
+        return NULL;
+    }
+    if (errnum && !(where == 1 && realpath(found, real))) {
         snprintf(why, size, "its tool file %s cannot be read: %s%s", path,
                  strerror(errnum),
                  dir ? " (if the transcript was moved, name the folder that "
@@ -1707,6 +1745,9 @@ void night_free(night *n)
         free(n->files[i].path);
     }
     free(n->files);
+    for (size_t i = 0; i < n->ndir_files; i++)
+        free(n->dir_files[i].path);
+    free(n->dir_files);
     for (size_t i = 0; i < n->nnames; i++)
         free(n->names[i]);
     free(n->names);
