@@ -774,13 +774,14 @@ int card_compare(card_compared *x, sqlite3 *db, const card *a, const card *b,
     x->k = card_compare_case(a, b);
     if (x->k == COMPARE_CONTRACTS && card_contract_diff(&x->d, db, a, b, e) < 0)
         return -1;
-    if (x->k != COMPARE_SAME)
-        return 0;
-    if (card_compare_paired(db, a, b, &x->paired, &x->npaired, e) < 0)
-        return -1;
-    if ((a->simulated || b->simulated) &&
-        !(x->rows = card_compare_rows(a, b, &x->nrows)))
-        return err_set(e, ERR_NOMEM, "out of memory");
+    if (x->k == COMPARE_SAME) {
+        if (card_compare_paired(db, a, b, &x->paired, &x->npaired, e) < 0)
+            return -1;
+        if ((a->simulated || b->simulated) &&
+            !(x->rows = card_compare_rows(a, b, &x->nrows)))
+            return err_set(e, ERR_NOMEM, "out of memory");
+    }
+    card_compare_verdict(x);
     return 0;
 }
 
@@ -1118,4 +1119,215 @@ done:
     free(pair_b);
     free(arms);
     return rc;
+}
+
+/* ----------------------------------------------------------- headlines */
+
+static const char *plural(long n)
+{
+    return n == 1 ? "" : "s";
+}
+
+void card_p_text(buf *out, double p)
+{
+    buf_printf(out, p >= 0.001 ? "%.3g" : "%.1e", p);
+}
+
+void card_headline_figure(const card *c, card_figure *f)
+{
+    memset(f, 0, sizeof *f);
+    if (c->simulated) {
+        f->measure = "pass";
+        f->x = c->pass;
+        f->n = c->simulated;
+    } else if (c->observed && c->harness[1].judged) {
+        f->measure = "success";
+        f->x = c->harness[1].successes;
+        f->n = c->harness[1].judged;
+    } else {
+        return;
+    }
+    f->ci = wilson((unsigned long)f->x, (unsigned long)f->n);
+}
+
+/* "x of n episodes (p%, 95% CI lo-hi%)" */
+static void rate_words(buf *out, long x, long n, const char *kind)
+{
+    interval w = wilson((unsigned long)x, (unsigned long)n);
+    buf_printf(out, "%ld of %ld %sepisode%s (%.1f%%, 95%% CI %.1f-%.1f%%)",
+               x, n, kind, plural(n), card_pct(x, n), 100 * w.lo,
+               100 * w.hi);
+}
+
+/* The observed episodes' figure and what went wrong in them; first:
+ * these words begin the sentence (a capital letter). */
+static void observed_words(buf *out, const card *c, int first)
+{
+    const card_harness *h = &c->harness[1];
+    long invalid = 0, checked = 0, unknown = 0;
+    for (size_t i = 0; i < c->ntools; i++) {
+        invalid += c->tools[i].invalid;
+        checked += c->tools[i].args_checked;
+    }
+    for (size_t i = 0; i < c->nunknown; i++)
+        unknown += c->unknown[i].calls;
+    if (h->judged) {
+        buf_puts(out, first ? "The harness's success: "
+                            : "the harness's success: ");
+        rate_words(out, h->successes, h->judged, "observed ");
+    } else {
+        buf_printf(out, "%ld observed episode%s, none judged by the harness",
+                   c->observed, plural(c->observed));
+    }
+    if (invalid)
+        buf_printf(out, "; %ld call%s broke %s tool's input schema", invalid,
+                   plural(invalid), invalid == 1 ? "its" : "their");
+    else if (checked)
+        buf_puts(out, "; every call checked kept to its tool's input "
+                      "schema");
+    if (unknown)
+        buf_printf(out, "; %ld call%s to tools the file does not have",
+                   unknown, plural(unknown));
+    if (h->unfinished)
+        buf_printf(out, "; %ld episode%s unfinished", h->unfinished,
+                   plural(h->unfinished));
+}
+
+void card_headline(buf *out, const card *c)
+{
+    if (!c->simulated && !c->observed) {
+        buf_puts(out, "No episodes: nothing was measured.");
+        return;
+    }
+    if (!c->simulated) {
+        observed_words(out, c, 1);
+        buf_puts(out, ".");
+        return;
+    }
+    buf_puts(out, "Passed ");
+    rate_words(out, c->pass, c->simulated, "");
+    if (c->side_effects == 0)
+        buf_puts(out, "; no side effect");
+    else if (c->duplicates == 0)
+        buf_printf(out, "; %ld side effect%s, none a duplicate write",
+                   c->side_effects, plural(c->side_effects));
+    else
+        buf_printf(out, "; %ld side effect%s, %ld of them %s",
+                   c->side_effects, plural(c->side_effects), c->duplicates,
+                   c->duplicates == 1 ? "a duplicate write"
+                                      : "duplicate writes");
+    if (c->compared_episodes == 0)
+        buf_puts(out, "; diverged not measured (no call had an answer "
+                      "logged)");
+    else if (c->diverged_episodes == 0)
+        buf_puts(out, "; no episode diverged");
+    else
+        buf_printf(out, "; %ld of the %ld episodes compared diverged",
+                   c->diverged_episodes, c->compared_episodes);
+    if (c->harness[0].unfinished)
+        buf_printf(out, "; %ld episode%s unfinished", c->harness[0].unfinished,
+                   plural(c->harness[0].unfinished));
+    if (c->observed) {
+        buf_puts(out, ". Observed: ");
+        observed_words(out, c, 0);
+    }
+    buf_putc(out, '.');
+}
+
+void card_compare_verdict(card_compared *x)
+{
+    card_verdict *v = &x->verdict;
+    memset(v, 0, sizeof *v);
+    if (x->k != COMPARE_SAME) {
+        v->basis = VERDICT_REFUSED;
+        return;
+    }
+    v->basis = VERDICT_NOTHING;
+    /* paired first, the simulator's pass before the harness's success */
+    for (int success = 0; success < 2 && v->basis == VERDICT_NOTHING;
+         success++)
+        for (size_t i = 0; i < x->npaired; i++) {
+            const card_paired *p = &x->paired[i];
+            if (strcmp(p->measure, success ? "success" : "pass") != 0 ||
+                strcmp(p->arm, "all") != 0 || p->shared == 0)
+                continue;
+            v->basis = VERDICT_PAIRED;
+            v->measure = p->measure;
+            v->diff = p->diff;
+            v->ci = p->ci;
+            v->tasks = p->shared;
+            v->one_trial = p->one_trial;
+            v->pairs = p->pairs.n;
+            v->p = p->pairs.p;
+            break;
+        }
+    /* card_compare_rows puts "all" first */
+    if (v->basis == VERDICT_NOTHING && x->nrows && x->rows[0].measured) {
+        v->basis = VERDICT_UNPAIRED;
+        v->measure = "pass";
+        v->diff = x->rows[0].diff;
+        v->ci = x->rows[0].ci;
+    }
+    if (v->basis != VERDICT_NOTHING)
+        v->excludes_zero = v->ci.lo > 0 || v->ci.hi < 0;
+}
+
+/* -v, never -0 (which prints as "-0.0") */
+static double negated(double v)
+{
+    return v == 0 ? 0.0 : -v;
+}
+
+void card_verdict_text(buf *out, const card_compared *x)
+{
+    const card_verdict *v = &x->verdict;
+    const char *a = x->a->run, *b = x->b->run;
+    if (v->basis == VERDICT_REFUSED) {
+        card_refusal(out, x->a, x->b, x->k);
+        return;
+    }
+    if (v->basis == VERDICT_NOTHING) {
+        buf_printf(out, "Nothing to compare: no task is in both %s and %s, "
+                        "and no pass rate was measured in both.",
+                   a, b);
+        return;
+    }
+    const char *what = strcmp(v->measure, "pass") == 0
+                           ? "pass rate"
+                           : "the harness's success rate";
+    /* said from the side that is ahead: its lead, and the interval of
+     * its lead */
+    int b_ahead = v->diff < 0;
+    double lead = b_ahead ? -v->diff : v->diff;
+    double lo = b_ahead ? negated(v->ci.hi) : v->ci.lo;
+    double hi = b_ahead ? negated(v->ci.lo) : v->ci.hi;
+    const char *first = b_ahead ? b : a, *second = b_ahead ? a : b;
+    if (v->diff == 0)
+        buf_printf(out, "No difference: %s and %s are level on %s (95%% CI "
+                        "of the difference %+.1f to %+.1f percentage points)",
+                   a, b, what, 100 * v->ci.lo, 100 * v->ci.hi);
+    else if (v->excludes_zero)
+        buf_printf(out, "%s is ahead of %s by %.1f percentage points of %s "
+                        "(95%% CI %+.1f to %+.1f)",
+                   first, second, 100 * lead, what, 100 * lo, 100 * hi);
+    else
+        buf_printf(out, "No clear difference: %s is ahead of %s by %.1f "
+                        "percentage points of %s, but the 95%% CI (%+.1f to "
+                        "%+.1f) holds zero",
+                   first, second, 100 * lead, what, 100 * lo, 100 * hi);
+    if (v->basis == VERDICT_UNPAIRED) {
+        buf_puts(out, ", unpaired: the runs share no task.");
+        return;
+    }
+    buf_printf(out, ", paired on %ld shared task%s", v->tasks,
+               plural(v->tasks));
+    if (v->pairs) {
+        /* McNemar's test at the 5% level */
+        buf_printf(out, "; McNemar's test%s finds %s (p = ",
+                   v->one_trial ? "" : " on each task's first trial",
+                   v->p < 0.05 ? "a difference" : "no difference");
+        card_p_text(out, v->p);
+        buf_putc(out, ')');
+    }
+    buf_putc(out, '.');
 }

@@ -203,6 +203,29 @@ void card_paired_free(card_paired *p, size_t n);
  * and 1), so ...". */
 void card_refusal(buf *out, const card *a, const card *b, enum compare_case k);
 
+/* What a compare's headline says: the paired difference of the measure
+ * both runs have on shared tasks (pass, else the harness's success),
+ * which is the more sensitive; else the unpaired difference of pass
+ * rates over all episodes; else nothing (no measure in both runs). */
+enum verdict_basis {
+    VERDICT_REFUSED,  /* not comparable: the refusal says why */
+    VERDICT_NOTHING,  /* comparable, but no rate was measured in both */
+    VERDICT_PAIRED,   /* the paired "all" row of the measure */
+    VERDICT_UNPAIRED  /* the unpaired "all" row (no shared task) */
+};
+
+typedef struct card_verdict {
+    enum verdict_basis basis;
+    const char *measure; /* "pass" or "success"; NULL with no figure */
+    double diff;         /* A - B, a fraction */
+    interval ci;
+    int excludes_zero;
+    long tasks;    /* paired: the tasks both runs have */
+    int one_trial; /* paired: one trial of each task on each side */
+    long pairs;    /* paired: the pairs McNemar's test is of (0: no p) */
+    double p;      /* McNemar's exact p, when pairs > 0 */
+} card_verdict;
+
 /* Two runs compared: every figure any format shows of it. */
 typedef struct card_compared {
     const card *a, *b;
@@ -213,7 +236,44 @@ typedef struct card_compared {
     size_t nrows;
     card_paired *paired; /* COMPARE_SAME: paired by task */
     size_t npaired;
+    card_verdict verdict; /* from the above (card_compare_verdict) */
 } card_compared;
+
+/* Sets x->verdict from x's case, rows and paired rows (card_compare does;
+ * so must whoever fills a card_compared by hand). */
+void card_compare_verdict(card_compared *x);
+
+/* The sentence a compare leads with, names as they are (each format
+ * shows it its own way), ending in a period: for comparable runs which
+ * run is ahead and by how much, with the interval, on how many shared
+ * tasks, and what McNemar's test finds, with p ("careful is ahead of
+ * sloppy by 100.0 percentage points of pass rate (95% CI +92.3 to
+ * +100.0), paired on 96 shared tasks; McNemar's test finds a difference
+ * (p = 2.5e-29)."); for runs that are not, the refusal (card_refusal). */
+void card_verdict_text(buf *out, const card_compared *x);
+
+/* A run's headline figure: the pass rate of its episodes replayed
+ * against tasks; for a run of observed episodes only, the harness's
+ * success over them; else none (measure NULL). */
+typedef struct card_figure {
+    const char *measure; /* "pass", "success", or NULL */
+    long x, n;
+    interval ci; /* 95% Wilson */
+} card_figure;
+
+void card_headline_figure(const card *c, card_figure *f);
+
+/* The sentence a card leads with, ending in a period: the headline
+ * figure with its interval, and what went wrong in words (side effects,
+ * duplicate writes, diverged episodes, unfinished ones; for observed
+ * episodes, calls that broke their tool's input schema), or that
+ * nothing did: "Passed 0 of 96 episodes (0.0%, 95% CI 0.0-3.8%); 100
+ * side effects, none a duplicate write; no episode diverged."  It quotes
+ * no text from the database. */
+void card_headline(buf *out, const card *c);
+
+/* A p-value as people read it: 0.125, 0.0031, 2.5e-29. */
+void card_p_text(buf *out, double p);
 
 /* Compares a and b (both outlive x): 0, or -1 with e set. */
 int card_compare(card_compared *x, sqlite3 *db, const card *a, const card *b,

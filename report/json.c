@@ -50,6 +50,12 @@ void json_card(buf *b, const card *c)
     int sim = c->simulated > 0; /* the simulator's figures were measured */
     buf_puts(b, "{\"run\":");
     shown_json(b, c->run);
+    buf headline = BUF_INIT;
+    card_headline(&headline, c);
+    key(b, 1, "headline");
+    shown_json(b, headline.failed ? "" : headline.data);
+    b->failed |= headline.failed;
+    buf_free(&headline);
     key(b, 1, "model");
     string_or_null(b, c->model[0] ? c->model : NULL);
     key(b, 1, "tools_path");
@@ -226,6 +232,39 @@ static void json_paired(buf *b, const card_paired *r, size_t n)
     buf_putc(b, ']');
 }
 
+/* "headline", and "verdict": the figures the headline says. */
+static void json_verdict(buf *b, const card_compared *x)
+{
+    static const char *const bases[] = {"refused", "nothing", "paired",
+                                        "unpaired"};
+    const card_verdict *v = &x->verdict;
+    buf sentence = BUF_INIT;
+    card_verdict_text(&sentence, x);
+    key(b, 1, "headline");
+    shown_json(b, sentence.failed ? "" : sentence.data);
+    b->failed |= sentence.failed;
+    buf_free(&sentence);
+    buf_printf(b, ",\"verdict\":{\"basis\":\"%s\"", bases[v->basis]);
+    if (!v->measure) {
+        buf_puts(b, ",\"measure\":null,\"ahead\":null,\"difference\":null,"
+                    "\"ci95\":null,\"excludes_zero\":null,\"tasks\":null,"
+                    "\"mcnemar_p\":null}");
+        return;
+    }
+    buf_printf(b, ",\"measure\":\"%s\",\"ahead\":%s,\"difference\":%.6f,"
+                  "\"ci95\":[%.6f,%.6f],\"excludes_zero\":%s,\"tasks\":",
+               v->measure,
+               v->diff > 0 ? "\"a\"" : v->diff < 0 ? "\"b\"" : "null",
+               v->diff, v->ci.lo, v->ci.hi, v->excludes_zero ? "true" : "false");
+    count(b, v->basis == VERDICT_PAIRED, v->tasks);
+    buf_puts(b, ",\"mcnemar_p\":");
+    if (v->basis == VERDICT_PAIRED && v->pairs)
+        shown_json_number(b, "%.6g", v->p);
+    else
+        buf_puts(b, "null");
+    buf_putc(b, '}');
+}
+
 void json_compare(buf *b, const card_compared *x)
 {
     const card *a = x->a, *c = x->b;
@@ -235,6 +274,7 @@ void json_compare(buf *b, const card_compared *x)
     shown_json(b, c->run);
     buf_printf(b, ",\"comparable\":%s,\"case\":\"%s\"",
                x->k == COMPARE_SAME ? "true" : "false", case_name(x->k));
+    json_verdict(b, x);
     buf_puts(b, ",\"file_sha256\":[");
     shown_json(b, a->file_sha256);
     buf_putc(b, ',');

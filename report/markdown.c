@@ -133,6 +133,13 @@ void md_card(buf *out, const card *c)
     interval p = wilson((unsigned long)c->pass, (unsigned long)n);
     interval r = wilson((unsigned long)c->reached, (unsigned long)n);
     buf_printf(out, "## Card: %s\n\n", shown_md(c->run));
+    buf headline = BUF_INIT;
+    card_headline(&headline, c);
+    if (headline.failed)
+        out->failed = 1;
+    else
+        buf_printf(out, "**%s**\n\n", shown_md(headline.data));
+    buf_free(&headline);
     buf_puts(out, "| made with | |\n|---|---|\n");
     buf_printf(out, "| model | %s |\n",
                c->model[0] ? shown_md(c->model) : "-");
@@ -329,10 +336,17 @@ void md_compare(buf *out, const card_compared *x)
 {
     buf_printf(out, "## Compare: %s (A) and %s (B)\n\n", shown_md(x->a->run),
                shown_md(x->b->run));
-    if (x->k != COMPARE_SAME) {
+    if (x->k != COMPARE_SAME) { /* the refusal is the headline */
         why_not(out, x);
         return;
     }
+    buf verdict = BUF_INIT;
+    card_verdict_text(&verdict, x);
+    if (verdict.failed)
+        out->failed = 1;
+    else
+        buf_printf(out, "**%s**\n\n", shown_md(verdict.data));
+    buf_free(&verdict);
     if (!x->a->simulated && !x->b->simulated)
         buf_puts(out, "Same tool file; observed episodes, paired by the "
                       "harness's names of their tasks.\n");

@@ -478,6 +478,15 @@ void text_card(buf *out, const card *c, int width)
 {
     int narrow = width < 80;
     say(out, width, 6, "card: %s", shown_tx(c->run));
+    /* the sentence first, then what it stands on */
+    buf headline = BUF_INIT;
+    card_headline(&headline, c);
+    if (headline.failed)
+        out->failed = 1;
+    else
+        shown_wrap(out, "  ", shown_tx(headline.data), width, 2, INT_MAX);
+    buf_free(&headline);
+    buf_putc(out, '\n');
     say(out, width, 15, "  model        %s",
         c->model[0] ? shown_tx(c->model) : "-");
     say(out, width, 15, "  tool file    %s", shown_tx(c->tools_path));
@@ -698,6 +707,13 @@ void text_compare(buf *out, const card_compared *x, int width)
         why_not(out, x, width);
         return;
     }
+    buf verdict = BUF_INIT;
+    card_verdict_text(&verdict, x);
+    if (verdict.failed)
+        out->failed = 1;
+    else
+        shown_wrap(out, "", shown_tx(verdict.data), width, 0, INT_MAX);
+    buf_free(&verdict);
     if (!x->a->simulated && !x->b->simulated)
         say(out, width, 0, "same tool file; observed episodes, paired by "
                            "the harness's names of their tasks");

@@ -43,19 +43,22 @@ exit 1'
 got=$(printf '%s\n' "$got" | sed "s#$TEST_TMP/#TMP/#g")
 if check_eq "replay's stderr" "$want" "$got"; then ok; else ko "replay's stderr"; fi
 
-# the text card: its first lines and its problem line (its file from the
-# database's folder, as problems are recorded); no line forged (wide
-# enough that the problem's line is one line wherever TMPDIR is)
+# the text card: its first lines (the run, its headline, which quotes no
+# name, and its model) and its problem line (its file from the database's
+# folder, as problems are recorded); no line forged (wide enough that the
+# problem's line is one line wherever TMPDIR is)
 card=$("$CARD" --db "$db" --width 1000 -- \
     "$(printf 'a\nb|c\033[2J\342\200\256evil')")
 if check_eq "the card's run" 'card: a\nb|c\x1b[2J\u{202e}evil' \
        "$(line 1 "$card")" &&
-   check_eq "the card's model" '  model        m\n|x\x1b[2J\u{202e}\\' \
+   check_eq "the card's headline" '  Passed 0 of 1 episode (0.0%, 95% CI 0.0-79.3%); no side effect; diverged not measured (no call had an answer logged).' \
        "$(line 2 "$card")" &&
+   check_eq "the card's model" '  model        m\n|x\x1b[2J\u{202e}\\' \
+       "$(line 4 "$card")" &&
    check_eq "the card's problem" \
        '    t\nx.jsonl:5: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a line'"'"'s type is run, episode, call or end' \
        "$(printf '%s\n' "$card" | grep 'unknown type' | sed "s#$TEST_TMP/#TMP/#g")" &&
-   check_eq "the card's lines" 22 "$(printf '%s\n' "$card" | wc -l)" &&
+   check_eq "the card's lines" 24 "$(printf '%s\n' "$card" | wc -l)" &&
    check_eq "lines with an ESC or a newline in a name" "" \
        "$(printf '%s\n' "$card" | grep "$(printf '\033')")"
 then ok; else ko "the text card"; fi
@@ -91,11 +94,11 @@ md=$("$CARD" --db "$db" --markdown -- "$(printf 'a\nb|c\033[2J\342\200\256evil')
 if check_eq "the Markdown title" '## Card: a\\nb\|c\\x1b\[2J\\u{202e}evil' \
        "$(line 1 "$md")" &&
    check_eq "the Markdown model" '| model | m\\n\|x\\x1b\[2J\\u{202e}\\\\ |' \
-       "$(line 5 "$md")" &&
+       "$(line 7 "$md")" &&
    check_eq "the Markdown problem" \
        '- `t\nx.jsonl:5`: unknown type "cal\\x1b\[2J\\nt.jsonl:1: forged\|\\u{202e}": a line'"'"'s type is run, episode, call or end' \
        "$(printf '%s\n' "$md" | grep 'unknown type' | sed "s#$TEST_TMP/#TMP/#g")" &&
-   check_eq "the Markdown lines" 34 "$(printf '%s\n' "$md" | wc -l)"
+   check_eq "the Markdown lines" 36 "$(printf '%s\n' "$md" | wc -l)"
 then ok; else ko "the Markdown card"; fi
 
 # Markdown with markup in names: rendered by cmark-gfm (GitHub's
@@ -116,7 +119,7 @@ if check_eq "the Markdown title, markup" \
        '## Card: \<img src=x onerror=alert(1)\>\*b\*\_i\_\[l\](http\://e.x)\~\~s\~\~\&amp;\`c\`\|x www\.e.x' \
        "$(line 1 "$mmd")" &&
    check_eq "the Markdown model, markup" \
-       '| model | \*\*m\*\*\_n\_ \<b\>bold\</b\> snake_case |' "$(line 5 "$mmd")"
+       '| model | \*\*m\*\*\_n\_ \<b\>bold\</b\> snake_case |' "$(line 7 "$mmd")"
 then ok; else ko "Markdown with markup in names"; fi
 if command -v cmark-gfm >/dev/null 2>&1; then
     html=$(printf '%s\n' "$mmd" | cmark-gfm --unsafe -e table -e strikethrough \
@@ -127,8 +130,11 @@ if command -v cmark-gfm >/dev/null 2>&1; then
        check_eq "rendered: the model" \
            '<td>**m**_n_ &lt;b&gt;bold&lt;/b&gt; snake_case</td>' \
            "$(printf '%s\n' "$html" | grep -A1 '<td>model</td>' | sed -n 2p)" &&
+       check_eq "rendered: the headline, strong" \
+           '<p><strong>Passed 0 of 1 episode (0.0%, 95% CI 0.0-79.3%); no side effect; diverged not measured (no call had an answer logged).</strong></p>' \
+           "$(printf '%s\n' "$html" | sed -n 2p)" &&
        check_eq "rendered: no markup made of a name" "" \
-           "$(printf '%s\n' "$html" | grep -E '<(img|em|strong|del|a|b)[ >]')" &&
+           "$(printf '%s\n' "$html" | sed 2d | grep -E '<(img|em|strong|del|a|b)[ >]')" &&
        check_eq "rendered: two cells a row in the first table" "" \
            "$(printf '%s\n' "$html" | awk '/<table>/ { t++ }
                t == 1 && /<tr>/ { n = 0 } t == 1 && /<t[dh][ >]/ { n++ }
@@ -156,8 +162,10 @@ if check_eq "card --list" "$want" "$got" &&
 then ok; else ko "card --list"; fi
 
 # "--" ends the options: a run named "-x"; without it, -x is an option
-got=$("$CARD" --db "$db" -- -x | head -2)
+got=$("$CARD" --db "$db" -- -x | head -4)
 want='card: -x
+  No episodes: nothing was measured.
+
   model        -'
 got2=$("$CARD" --db "$db" -x 2>&1; echo "exit $?")
 want2="card: unknown option '-x' (a run whose name starts with '-' goes after --)

@@ -376,6 +376,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; x.d.added && i < x.d.nadded; i++)
             x.d.added[i] = piece(&in);
     }
+    card_compare_verdict(&x);
     buf_reset(&b);
     text_compare(&b, &x, width);
     check_shown(&b, width);
