@@ -18,7 +18,8 @@
 #   DEPS_CFLAGS, DEPS_LIBS  pkg-config's flags of yajl-2, yaml-0.1,
 #                     libxxhash, libcrypto and sqlite3
 #   FUZZ_SECONDS      seconds per harness (60)
-#   FUZZ_TARGETS      harnesses to run ("doc tools transcript mcp card")
+#   FUZZ_TARGETS      harnesses to run ("doc tools transcript mcp card
+#                     regex")
 #   FUZZ_CC           the compiler (clang)
 #   FUZZ_TIMEOUT      seconds one input may take (10)
 #   FUZZ_RSS_MB       memory limit, and largest single allocation (2048)
@@ -28,7 +29,7 @@ set -u
 top=${TOP_SRCDIR:?}
 out=${FUZZ_OUT:?}
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-doc tools transcript mcp card}
+targets=${FUZZ_TARGETS:-doc tools transcript mcp card regex}
 cc=${FUZZ_CC:-clang}
 timeout=${FUZZ_TIMEOUT:-10}
 rss=${FUZZ_RSS_MB:-2048}
@@ -127,6 +128,7 @@ for t in $targets; do
     case $t in
     transcript) dict=transcript.dict max_len=16384 ;;
     mcp) dict=mcp.dict max_len=16384 ;;
+    regex) dict=regex.dict max_len=1024 ;;
     *) dict=json.dict max_len=65536 ;;
     esac
     log="$out/log/$t.log"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/fuzz/seeds.sh OUT: builds the fuzzers' seed folders OUT/doc,
-# OUT/tools, OUT/transcript, OUT/mcp and OUT/card from the project's own
-# data,
+# OUT/tools, OUT/transcript, OUT/mcp, OUT/card and OUT/regex from the
+# project's own data,
 # afresh:
 #  - doc, tools: the tool files of samples/tools, tests/tools (not the
 #    .gold files), tests/refusals (not the .err files) and, when present,
@@ -18,6 +18,10 @@
 #    cards of tests/card and tests/observed (text that looks like what a
 #    database holds), and made ones with controls, "|", "<" and bytes
 #    that are not UTF-8;
+#  - regex: the patterns of the tool files above (each "pattern" string of
+#    their JSON, read by sed, so roughly), and made ones of every
+#    construct regex.h lists, each behind fuzz_regex's header of 10 bytes
+#    (lengths and a seed);
 #  - each harness: the findings kept in tests/fuzz/regressions/HARNESS.
 # Tool paths in transcripts are relative to samples/night, where
 # fuzz_transcript resolves them.
@@ -27,8 +31,10 @@ set -eu
 out=$1
 top=${TOP_SRCDIR:?TOP_SRCDIR names the source folder}
 corpus=${CORPUS:-$top/../shared/corpus}
-rm -rf "$out/doc" "$out/tools" "$out/transcript" "$out/mcp" "$out/card"
-mkdir -p "$out/doc" "$out/tools" "$out/transcript" "$out/mcp" "$out/card"
+rm -rf "$out/doc" "$out/tools" "$out/transcript" "$out/mcp" "$out/card" \
+    "$out/regex"
+mkdir -p "$out/doc" "$out/tools" "$out/transcript" "$out/mcp" "$out/card" \
+    "$out/regex"
 
 # ---- tool files
 n=0
@@ -124,8 +130,32 @@ printf '\377\033[2J|a|b|\n<script>x</script>\342\200\256ops@example.com mailto:a
 awk 'BEGIN { for (i = 0; i < 2000; i++) printf "%c", (i * 7 + 3) % 256 }' \
     > "$out/card/bytes"
 
+# ---- patterns, behind the header: shortest 3, longest 12, a seed
+regex_seed() { # regex_seed NAME PATTERN
+    printf '\003\011\001\002\003\004\005\006\007\010%s' "$2" \
+        > "$out/regex/$1"
+}
+for f in "$out"/tools/*.json; do
+    sed -n 's/.*"pattern" *: *"\(\([^"\\]\|\\.\)*\)".*/\1/p' "$f" |
+        sed 's/\\\\/\\/g'
+done | LC_ALL=C sort -u > "$out/patterns.list"
+n=0
+while IFS= read -r p; do
+    n=$((n + 1))
+    regex_seed "file-$n" "$p"
+done < "$out/patterns.list"
+rm -f "$out/patterns.list"
+regex_seed id '^[A-Z]-\d{4}$'
+regex_seed email '^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$'
+regex_seed alternation '(?:foo|ba[rz])+x?|^q{2,5}$'
+regex_seed classes '[^"\\][\w-.][\s\S]\D\W[]a]?[^]'
+regex_seed escapes '\t\x41\u00e9\u{1F600}\uD83D\uDE00\cA\0\.'
+regex_seed counted '(a{0,99}b){3}c{2,}d*?e+?'
+regex_seed unicode '^[α-ω]{2,4}…$'
+regex_seed empty ''
+
 # every finding kept in tests/fuzz/regressions
-for harness in doc tools transcript mcp card; do
+for harness in doc tools transcript mcp card regex; do
     for f in "$top/tests/fuzz/regressions/$harness"/*; do
         if [ -f "$f" ]; then
             cp "$f" "$out/$harness/regression-$(basename "$f")"
