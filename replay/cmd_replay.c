@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "logfeed.h"
 #include "night.h"
 
 #define LINE_LIMIT TRANSCRIPT_LINE_LIMIT /* bytes of one transcript line */
@@ -50,6 +51,8 @@ struct inputs {
         ino_t ino;
     } walked[64]; /* the folders being walked, outermost first */
     size_t depth;
+    int has_from;         /* --from: folders give the format's files */
+    enum log_format from;
 };
 
 static int add_input(struct inputs *in, const char *path)
@@ -79,6 +82,14 @@ static int ends_with(const char *s, const char *tail)
     return n >= t && strcmp(s + n - t, tail) == 0;
 }
 
+/* Whether a folder's entry is read: a transcript, or with --from a log
+ * file of the format's names. */
+static int wanted(const struct inputs *in, const char *path)
+{
+    return in->has_from ? log_name_matches(path, in->from)
+                        : ends_with(path, ".jsonl");
+}
+
 /* An entry of a folder that is not read: said, counted, and the walk
  * goes on. */
 static int skip(struct inputs *in, const char *path, const char *why)
@@ -100,14 +111,13 @@ static int collect(struct inputs *in, const char *path, int named)
         return add_input(in, path);
     if (stat(path, &st) != 0) {
         if (!named)
-            return ends_with(path, ".jsonl") ? skip(in, path, strerror(errno))
-                                             : 0;
+            return wanted(in, path) ? skip(in, path, strerror(errno)) : 0;
         int why = errno;
         say("replay: cannot read %s: %s", path, strerror(why));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
-        if (!named && !ends_with(path, ".jsonl"))
+        if (!named && !wanted(in, path))
             return 0;
         if (!named && !S_ISREG(st.st_mode))
             return skip(in, path, "not a regular file (a FIFO, a socket or a "
@@ -542,11 +552,28 @@ int cmd_replay(int argc, char **argv)
     int shard_given = 0;
     int quiet = 0, timings = 0, problems_ok = 0;
     struct inputs in = {0};
+    log_opts lo = {0}; /* --from's, and the logs' options */
+    logfeed *feed = NULL;
     int status = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
-        if (strcmp(a, "--db") == 0 && has)
+        int log_opt = log_option(&lo, argc, argv, &i);
+        if (log_opt) {
+            if (log_opt < 0) {
+                status = EXIT_USAGE;
+                goto out;
+            }
+            continue;
+        }
+        if (strcmp(a, "--from") == 0 && has) {
+            if (log_format_parse(argv[++i], &in.from) < 0) {
+                status = usage_error("--from takes inspect, otlp, messages "
+                                     "or auto, not '%s'", argv[i]);
+                goto out;
+            }
+            in.has_from = 1;
+        } else if (strcmp(a, "--db") == 0 && has)
             o.db_path = argv[++i];
         else if (strcmp(a, "--strict") == 0)
             o.strict = 1;
@@ -619,6 +646,13 @@ int cmd_replay(int argc, char **argv)
                              replay_usage);
         goto out;
     }
+    if (in.has_from) {
+        /* --run, --tools and --model name the logs' run and tool file */
+        lo.run = o.default_run;
+        lo.tools = o.default_tools;
+        lo.model = o.model;
+        o.default_run = o.default_tools = o.model = NULL;
+    }
     if (!o.default_run != !o.default_tools) {
         status = usage_error("--run and --tools go together: they declare "
                              "a run and its tool file");
@@ -683,6 +717,14 @@ int cmd_replay(int argc, char **argv)
     int stop = 0, fatal = 0;
     /* said once the database's thread has said its own lines */
     char last[1400] = "";
+    /* a log's tool file is written beside the database */
+    char db_dir[4096];
+    snprintf(db_dir, sizeof db_dir, "%s", o.db_path);
+    char *db_slash = strrchr(db_dir, '/');
+    if (db_slash)
+        *(db_slash == db_dir ? db_slash + 1 : db_slash) = '\0';
+    lo.rel_dir = db_slash ? db_dir : ".";
+    lo.strict = o.strict;
     for (size_t i = 0; i < in.n && !stop && !fatal && !interrupted && r.buf;
          i++) {
         const char *path = in.paths[i];
@@ -695,6 +737,34 @@ int cmd_replay(int argc, char **argv)
             snprintf(dir, sizeof dir, ".");
         else
             *(slash == dir ? slash + 1 : slash) = '\0';
+        /* a log of another harness: --from's format, or recognised in a
+         * file named here that is not .jsonl */
+        enum log_format lf = LOG_TRANSCRIPT;
+        struct stat lst;
+        if (in.has_from && !(in.from == LOG_AUTO && is_stdin))
+            lf = in.from == LOG_AUTO ? log_detect(path) : in.from;
+        else if (!is_stdin && !ends_with(path, ".jsonl") &&
+                 stat(path, &lst) == 0 && S_ISREG(lst.st_mode) &&
+                 (lf = log_detect(path)) == LOG_UNKNOWN)
+            lf = LOG_TRANSCRIPT;
+        if (lf != LOG_TRANSCRIPT) {
+            if (!feed && !(feed = logfeed_new(&lo, &interrupted))) {
+                snprintf(last, sizeof last, "replay: out of memory");
+                fatal = 1;
+                break;
+            }
+            int rc = logfeed_file(feed, n, path, shown,
+                                  lf == LOG_UNKNOWN ? LOG_AUTO : lf, &e);
+            if (rc < 0) {
+                snprintf(last, sizeof last, "replay: %s", e.msg);
+                fatal = 1;
+            } else if (rc == 1 && !interrupted) {
+                snprintf(last, sizeof last, "replay: stopped at the first "
+                                            "problem (--strict)");
+            }
+            stop |= rc == 1;
+            continue;
+        }
         r.fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
         if (r.fd < 0) {
             int why = errno;
@@ -797,6 +867,8 @@ int cmd_replay(int argc, char **argv)
     }
     if (last[0])
         say("%s", last); /* escaped there: it quotes paths and names */
+    if (feed)
+        logfeed_say(feed); /* the logs' problems, then their counts */
     if (!fatal)
         summary(&c, o.db_path);
     if (timings)
@@ -813,7 +885,9 @@ int cmd_replay(int argc, char **argv)
      * and all (they are recorded and said all the same) */
     status = fatal         ? EXIT_CANNOT
              : interrupted ? EXIT_INTERRUPTED
-             : (c.problems || in.skipped || c.skipped_files) && !problems_ok
+             : (c.problems || in.skipped || c.skipped_files ||
+                (feed && logfeed_problems(feed))) &&
+                       !problems_ok
                  ? EXIT_REFUSED
                  : 0;
 out:
@@ -821,5 +895,6 @@ out:
         free(in.paths[i]);
     free(in.paths);
     free(tools_dirs);
+    logfeed_free(feed);
     return status;
 }

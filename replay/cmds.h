@@ -23,6 +23,7 @@ int cmd_sim(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 typedef struct seed_range {
     unsigned long long lo, hi;

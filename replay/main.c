@@ -14,6 +14,8 @@ static const char usage_text[] =
     "              [--batch N] [--shard I/N] [--timings] [--max-open N]\n"
     "              [--tools-dir DIR]... [--any-tools-path]\n"
     "              [--run R --tools FILE [--model M]] PATH...\n"
+    "       replay --from FORMAT [LOG OPTIONS] [OPTIONS] LOG...\n"
+    "       replay import FORMAT LOG... [-o OUT.jsonl] [LOG OPTIONS]\n"
     "       replay merge [--quiet] OUT.db SHARD.db...\n"
     "       replay hash [--canonical] FILE...\n"
     "       replay tools [--json] FILE\n"
@@ -52,6 +54,23 @@ static const char usage_text[] =
     "                      the transcript's and the current one (also\n"
     "                      TASKREPLAY_TOOLS_DIR, folders split by ':')\n"
     "  --any-tools-path    let run lines name any tool file\n"
+    "  --from FORMAT       replay logs other harnesses write: inspect\n"
+    "                      (Inspect .eval and .json logs), otlp\n"
+    "                      (OpenTelemetry GenAI traces, OTLP JSON),\n"
+    "                      messages (OpenAI or Anthropic message\n"
+    "                      trajectories), or auto (recognised from each\n"
+    "                      file; the default for a file named here that is\n"
+    "                      not .jsonl); folders give the format's files\n"
+    "  import FORMAT LOG   write the logs as transcript JSONL (-o OUT, else\n"
+    "                      stdout), and the tools they offer as an OpenAI\n"
+    "                      tool file beside it (tools-HASH.json)\n"
+    "  LOG OPTIONS         --run R, --model M (when the log names none),\n"
+    "                      --tools FILE (your tool file, not the log's),\n"
+    "                      --tools-out DIR, --score NAME (Inspect),\n"
+    "                      --preset tau-bench, --task KEY, --trial KEY,\n"
+    "                      --id KEY, --success KEY[=VALUE], --reward KEY,\n"
+    "                      --messages KEY (dotted paths in a trajectory's\n"
+    "                      record); see docs/logs.md\n"
     "  merge OUT SHARD...  merge shard databases into OUT, as one replay\n"
     "                      would have written it\n"
     "  hash FILE...        print each tool file's hashes:\n"
@@ -120,12 +139,15 @@ int main(int argc, char **argv)
         return cmd_serve(argc - 2, argv + 2);
     if (strcmp(cmd, "merge") == 0)
         return cmd_merge(argc - 2, argv + 2);
+    if (strcmp(cmd, "import") == 0)
+        return cmd_import(argc - 2, argv + 2);
     /* a word that is neither a command nor a path: a mistyped command */
     struct stat st;
     if (cmd[0] != '-' && !strchr(cmd, '/') && !strchr(cmd, '.') &&
         stat(cmd, &st) != 0) {
         static const char *const commands[] = {"hash", "tools", "tasks",
-                                               "sim", "serve", "merge"};
+                                               "sim", "serve", "merge",
+                                               "import"};
         const char *nearest = commands[0];
         size_t best = (size_t)-1;
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {

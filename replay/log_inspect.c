@@ -1,0 +1,784 @@
+/* log_inspect: see log_inspect.h. */
+#include "log_inspect.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <zip.h>
+
+#include "json_load.h"
+#include "jstream.h"
+#include "vbuild.h"
+
+struct iread {
+    logr *r;
+    log_counts *c;
+    arena *ha;           /* the header's values, for the whole file */
+    const value *eval;   /* the header's "eval" */
+    const value *status;
+    int version_bad;     /* the log is of a version not read: refused */
+    int said_order;      /* samples before the header: said once */
+    lrun *run;
+    arena *a;            /* one sample's */
+    lr_calls calls;
+    const value *attachments;
+    const char *member;  /* the zip member read, or NULL (.json) */
+    char at[64];         /* the JSON path of the sample */
+};
+
+static int nomem(err *e)
+{
+    return err_set(e, ERR_NOMEM, "out of memory");
+}
+
+static int problem_at(struct iread *m, const char *path, const char *fmt,
+                      const char *arg)
+{
+    char full[300];
+    snprintf(full, sizeof full, "%s%s", m->at, path ? path : "");
+    return lr_problem(m->r, m->member, full, fmt, arg);
+}
+
+/* ------------------------------------------------------- attachments */
+
+#define ATTACHMENT "attachment://"
+
+static int refers(const value *v)
+{
+    return v->kind == V_STRING && v->u.str.len > sizeof ATTACHMENT - 1 &&
+           memcmp(v->u.str.ptr, ATTACHMENT, sizeof ATTACHMENT - 1) == 0;
+}
+
+/* v with every attachment:// reference it holds replaced by the
+ * attachment's content (the same node when it holds none); a reference
+ * to no attachment stays as it is, and is a problem.  NULL out of
+ * memory; *stop when --strict says stop. */
+static const value *resolve(struct iread *m, const value *v,
+                            const char *path, int *stop)
+{
+    if (refers(v)) {
+        const char *hash = v->u.str.ptr + sizeof ATTACHMENT - 1;
+        const value *got = value_getz(m->attachments, hash);
+        if (got && got->kind == V_STRING)
+            return got;
+        if (problem_at(m, path,
+                       "a reference to the attachment \"%s\", which the "
+                       "sample's attachments do not hold: the reference is "
+                       "kept as text",
+                       hash))
+            *stop = 1;
+        return v;
+    }
+    if (v->kind == V_ARRAY) {
+        value *copy = NULL;
+        for (size_t i = 0; i < v->u.arr.len; i++) {
+            const value *it = resolve(m, v->u.arr.items[i], path, stop);
+            if (!it)
+                return NULL;
+            if (it != v->u.arr.items[i] && !copy) {
+                if (!(copy = vb_array(m->a)))
+                    return NULL;
+                for (size_t k = 0; k < i; k++)
+                    if (vb_push(m->a, copy, (value *)v->u.arr.items[k]) < 0)
+                        return NULL;
+            }
+            if (copy && vb_push(m->a, copy, (value *)it) < 0)
+                return NULL;
+        }
+        return copy ? copy : v;
+    }
+    if (v->kind == V_OBJECT) {
+        value *copy = NULL;
+        for (size_t i = 0; i < v->u.obj.len; i++) {
+            const value_member *mb = &v->u.obj.items[i];
+            const value *it = resolve(m, mb->val, path, stop);
+            if (!it)
+                return NULL;
+            if (it != mb->val && !copy) {
+                if (!(copy = vb_object(m->a)))
+                    return NULL;
+                for (size_t k = 0; k < i; k++)
+                    if (vb_putv(m->a, copy, v->u.obj.items[k].key,
+                                v->u.obj.items[k].val) < 0)
+                        return NULL;
+            }
+            if (copy && vb_putv(m->a, copy, mb->key, (value *)it) < 0)
+                return NULL;
+        }
+        return copy ? copy : v;
+    }
+    return v;
+}
+
+/* ---------------------------------------------------------- a sample */
+
+/* The tools the sample's model events offer, as OpenAI tools (the first
+ * definition of a name wins); NULL when none offers any. */
+static value *offered(struct iread *m, const value *s)
+{
+    const value *events = value_getz(s, "events");
+    value *out = NULL;
+    for (size_t i = 0; events && events->kind == V_ARRAY &&
+                       i < events->u.arr.len;
+         i++) {
+        const value *ev = events->u.arr.items[i];
+        const value *kind = value_getz(ev, "event");
+        const value *tools = value_getz(ev, "tools");
+        if (!kind || kind->kind != V_STRING ||
+            strcmp(kind->u.str.ptr, "model") != 0 || !tools ||
+            tools->kind != V_ARRAY)
+            continue;
+        if (!out && !(out = vb_array(m->a)))
+            return NULL;
+        for (size_t k = 0; k < tools->u.arr.len; k++) {
+            const value *t = tools->u.arr.items[k];
+            const value *name = value_getz(t, "name");
+            if (!name || name->kind != V_STRING)
+                continue;
+            int seen = 0;
+            for (size_t j = 0; j < out->u.arr.len && !seen; j++) {
+                const value *f = value_getz(out->u.arr.items[j], "function");
+                const value *n = value_getz(f, "name");
+                seen = n->u.str.len == name->u.str.len &&
+                       memcmp(n->u.str.ptr, name->u.str.ptr,
+                              name->u.str.len) == 0;
+            }
+            if (seen)
+                continue;
+            value *o = lr_openai_tool(m->a, name,
+                                      value_getz(t, "description"),
+                                      value_getz(t, "parameters"));
+            if (!o || vb_push(m->a, out, o) < 0)
+                return NULL;
+        }
+    }
+    return out;
+}
+
+/* The calls of the messages and their answers, into m->calls. */
+static int read_messages(struct iread *m, const value *msgs,
+                         const char *episode, err *e)
+{
+    char path[128];
+    int stop = 0;
+    for (size_t i = 0; i < msgs->u.arr.len && !stop; i++) {
+        const value *msg = msgs->u.arr.items[i];
+        const value *role = value_getz(msg, "role");
+        const char *rl = role && role->kind == V_STRING ? role->u.str.ptr
+                                                        : "";
+        snprintf(path, sizeof path, ".messages[%zu]", i);
+        if (strcmp(rl, "assistant") == 0) {
+            const value *tc = value_getz(msg, "tool_calls");
+            for (size_t k = 0; tc && tc->kind == V_ARRAY &&
+                               k < tc->u.arr.len;
+                 k++) {
+                const value *c = tc->u.arr.items[k];
+                const value *fn = value_getz(c, "function");
+                const value *id = value_getz(c, "id");
+                const value *args = value_getz(c, "arguments");
+                char cp[200];
+                snprintf(cp, sizeof cp, "%s.tool_calls[%zu]", path, k);
+                if (!fn || fn->kind != V_STRING) {
+                    if (problem_at(m, cp, "%s", "a tool call with no "
+                                                "function name: it is "
+                                                "skipped"))
+                        return 1;
+                    continue;
+                }
+                if (args && !(args = resolve(m, args, cp, &stop)))
+                    return nomem(e);
+                value *call = vb_object(m->a);
+                if (vb_put(m->a, call, "name", vb_clone(m->a, fn)) < 0 ||
+                    (args && vb_put(m->a, call, "arguments",
+                                    (value *)args) < 0))
+                    return nomem(e);
+                char place[600];
+                snprintf(place, sizeof place, "%s%s%s%s",
+                         m->member ? m->member : "", m->member ? ": " : "",
+                         m->at, cp);
+                int rc = lrc_add(&m->calls, call, id, place);
+                if (rc < 0)
+                    return nomem(e);
+                if (rc == 1) {
+                    char msgtext[300];
+                    snprintf(msgtext, sizeof msgtext,
+                             "a second tool call of id \"%.100s\" in "
+                             "episode \"%.100s\": it is skipped",
+                             id->u.str.ptr, episode);
+                    if (problem_at(m, cp, "%s", msgtext))
+                        return 1;
+                }
+            }
+        } else if (strcmp(rl, "tool") == 0) {
+            const value *id = value_getz(msg, "tool_call_id");
+            const value *error = value_getz(msg, "error");
+            const value *answer;
+            if (error && error->kind == V_OBJECT) {
+                /* an error result: the OpenAI idiom's error answer */
+                const value *type = value_getz(error, "type");
+                const value *text = value_getz(error, "message");
+                value *inner = vb_object(m->a), *outer = vb_object(m->a);
+                if (vb_put(m->a, inner, "code",
+                           type && type->kind == V_STRING
+                               ? vb_clone(m->a, type)
+                               : vb_str(m->a, "unknown")) < 0 ||
+                    vb_put(m->a, inner, "message",
+                           text && text->kind == V_STRING
+                               ? vb_clone(m->a, text)
+                               : vb_str(m->a, "")) < 0 ||
+                    vb_put(m->a, outer, "error", inner) < 0)
+                    return nomem(e);
+                answer = outer;
+            } else {
+                const value *content = value_getz(msg, "content");
+                if (content && !(content = resolve(m, content, path, &stop)))
+                    return nomem(e);
+                buf t = BUF_INIT;
+                int rc = lr_content_text(&t, content);
+                value *v = rc < 0 ? NULL
+                                  : vb_strn(m->a, t.data ? t.data : "",
+                                            t.len);
+                buf_free(&t);
+                if (!v)
+                    return nomem(e);
+                answer = v;
+            }
+            int rc = lrc_answer(&m->calls, id, answer);
+            if (rc < 0)
+                return nomem(e);
+            char msgtext[300];
+            if (rc == 1) {
+                snprintf(msgtext, sizeof msgtext,
+                         "a tool message for call \"%.100s\", which no "
+                         "assistant message of episode \"%.100s\" made: it "
+                         "is skipped",
+                         id && id->kind == V_STRING ? id->u.str.ptr : "",
+                         episode);
+                if (problem_at(m, path, "%s", msgtext))
+                    return 1;
+            } else if (rc == 2) {
+                snprintf(msgtext, sizeof msgtext,
+                         "a second answer to call \"%.100s\" of episode "
+                         "\"%.100s\": it is skipped (the first stands)",
+                         id->u.str.ptr, episode);
+                if (problem_at(m, path, "%s", msgtext))
+                    return 1;
+            }
+        }
+    }
+    return stop;
+}
+
+/* The success and the reward a score's value gives (docs/logs.md). */
+static void read_score(const value *v, int *success, double *reward,
+                       int *has_reward, int *unread)
+{
+    *success = -1;
+    *has_reward = 0;
+    *unread = 0;
+    if (!v)
+        return;
+    if (v->kind == V_STRING) {
+        static const char *const yes[] = {"C", "correct", "yes", "true"};
+        static const char *const no[] = {"I", "incorrect", "no", "false",
+                                         "N"};
+        for (size_t i = 0; i < 4; i++)
+            if (strcasecmp(v->u.str.ptr, yes[i]) == 0 &&
+                (i > 0 || strcmp(v->u.str.ptr, "C") == 0))
+                *success = 1;
+        for (size_t i = 0; i < 5; i++)
+            if (strcasecmp(v->u.str.ptr, no[i]) == 0 &&
+                (i != 0 && i != 4 ? 1 : strcmp(v->u.str.ptr, no[i]) == 0))
+                *success = 0;
+        if (strcmp(v->u.str.ptr, "P") == 0) {
+            *reward = 0.5; /* partly correct, as Inspect counts it */
+            *has_reward = 1;
+        } else if (*success < 0) {
+            *unread = 1;
+        }
+        return;
+    }
+    if (v->kind == V_BOOL) {
+        *success = v->u.b;
+        return;
+    }
+    if (v->kind == V_INT || v->kind == V_FLOAT) {
+        *reward = v->kind == V_FLOAT ? v->u.d : strtod(v->u.str.ptr, NULL);
+        *has_reward = 1;
+        if (*reward == 1.0)
+            *success = 1;
+        else if (*reward == 0.0)
+            *success = 0;
+        return;
+    }
+    *unread = v->kind != V_NULL;
+}
+
+static void name_text(const value *v, char *out, size_t size)
+{
+    snprintf(out, size, "%.*s", (int)v->u.str.len, v->u.str.ptr);
+}
+
+/* The run of this log: declared at its first sample. */
+static int declare(struct iread *m, const value *tools, err *e)
+{
+    const value *ev = m->eval;
+    const value *task = value_getz(ev, "task");
+    const value *id = value_getz(ev, "eval_id");
+    const value *model = value_getz(ev, "model");
+    char name[600], stem[256];
+    if (!id || id->kind != V_STRING)
+        id = value_getz(ev, "run_id");
+    lr_stem(m->r, stem, sizeof stem);
+    snprintf(name, sizeof name, "%.*s%s%.*s",
+             task && task->kind == V_STRING ? (int)task->u.str.len : 0,
+             task && task->kind == V_STRING ? task->u.str.ptr : "",
+             task && task->kind == V_STRING ? "/" : "",
+             id && id->kind == V_STRING ? (int)id->u.str.len
+                                        : (int)strlen(stem),
+             id && id->kind == V_STRING ? id->u.str.ptr : stem);
+    /* what the log says of itself, kept in the run's meta */
+    value *meta = vb_object(m->a), *in = vb_object(m->a);
+    static const char *const keep[] = {"task", "task_id", "task_version",
+                                       "eval_id", "run_id", "created"};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof keep / sizeof *keep; i++) {
+        const value *v = value_getz(ev, keep[i]);
+        if (v && v->kind == V_STRING)
+            bad |= vb_put(m->a, in, keep[i], vb_clone(m->a, v));
+    }
+    if (m->status && m->status->kind == V_STRING)
+        bad |= vb_put(m->a, in, "status", vb_clone(m->a, m->status));
+    bad |= vb_put(m->a, meta, "inspect", in);
+    if (bad)
+        return nomem(e);
+    return lr_run(m->r, name,
+                  model && model->kind == V_STRING ? model->u.str.ptr : NULL,
+                  meta, tools, m->member, &m->run, e);
+}
+
+static int read_sample(struct iread *m, const value *s, err *e)
+{
+    logr *r = m->r;
+    m->c->records++;
+    if (m->version_bad) {
+        m->c->refused++;
+        return 0; /* said once, for the log */
+    }
+    if (!m->eval) {
+        m->c->refused++;
+        if (m->said_order)
+            return 0;
+        m->said_order = 1;
+        return problem_at(m, NULL, "%s",
+                          "a sample before the log's \"eval\" header: "
+                          "this log's samples are skipped (Inspect writes "
+                          "the header first)");
+    }
+    const value *id = value_getz(s, "id");
+    const value *epoch = value_getz(s, "epoch");
+    if (s->kind != V_OBJECT || !id ||
+        (id->kind != V_STRING && id->kind != V_INT)) {
+        m->c->refused++;
+        return problem_at(m, NULL, "%s",
+                          "a sample without an \"id\" (a string or an "
+                          "integer): it is skipped");
+    }
+    arena_reset(m->a);
+    lrc_reset(&m->calls);
+    m->attachments = value_getz(s, "attachments");
+    char episode[600], idt[280];
+    name_text(id, idt, sizeof idt);
+    if (epoch && epoch->kind == V_INT)
+        snprintf(episode, sizeof episode, "%s#%s", idt, epoch->u.str.ptr);
+    else
+        snprintf(episode, sizeof episode, "%s", idt);
+    const value *tools = offered(m, s);
+    int rc = declare(m, tools, e);
+    if (rc)
+        return rc;
+    const value *meta = value_getz(s, "metadata");
+    rc = lr_episode(r, m->run, episode, value_getz(meta, "seed"),
+                    value_getz(meta, "arm"), id, e);
+    if (rc)
+        return rc;
+    const value *msgs = value_getz(s, "messages");
+    if (msgs && msgs->kind == V_ARRAY) {
+        rc = read_messages(m, msgs, episode, e);
+        if (rc == 0)
+            rc = lrc_emit(r, m->run, episode, &m->calls, e);
+        if (rc)
+            return rc;
+    } else if (msgs && msgs->kind != V_NULL &&
+               problem_at(m, ".messages", "%s",
+                          "the sample's messages are not a list: the "
+                          "episode has no calls")) {
+        return 1;
+    }
+    /* the score: --score NAME's, or the first scorer's */
+    const value *scores = value_getz(s, "scores");
+    const char *want = lr_opts(r)->score;
+    const value *score = NULL;
+    if (want)
+        score = value_getz(scores, want);
+    else if (scores && scores->kind == V_OBJECT && scores->u.obj.len)
+        score = scores->u.obj.items[0].val;
+    if (want && !score &&
+        problem_at(m, ".scores", "the sample has no score of the scorer "
+                                 "\"%s\": success and reward are left "
+                                 "unknown",
+                   want))
+        return 1;
+    int success, has_reward, unread;
+    double reward = 0;
+    read_score(value_getz(score, "value"), &success, &reward, &has_reward,
+               &unread);
+    if (unread &&
+        problem_at(m, ".scores", "%s",
+                   "the score's value is none that is read (C, I, P, N, "
+                   "correct, incorrect, yes, no, true, false, a number): "
+                   "success and reward are left unknown"))
+        return 1;
+    const value *err_v = value_getz(s, "error");
+    const value *out = value_getz(s, "output");
+    const value *completion = value_getz(out, "completion");
+    char *final = NULL;
+    if (completion && completion->kind == V_STRING &&
+        completion->u.str.len) {
+        int stop = 0;
+        const value *c = resolve(m, completion, ".output.completion", &stop);
+        if (!c)
+            return nomem(e);
+        final = (char *)c->u.str.ptr;
+        if (stop)
+            return 1;
+    }
+    rc = lr_end(r, m->run, episode,
+                err_v && err_v->kind != V_NULL ? "error" : "done", final,
+                success, has_reward ? &reward : NULL, e);
+    if (rc == 0)
+        m->c->read++;
+    return rc;
+}
+
+/* The header: the version is checked, "eval" kept for the file. */
+static int read_header_member(struct iread *m, const char *key,
+                              const value *v, err *e)
+{
+    if (strcmp(key, "version") == 0) {
+        if (v->kind == V_INT && (strcmp(v->u.str.ptr, "1") == 0 ||
+                                 strcmp(v->u.str.ptr, "2") == 0))
+            return 0;
+        m->version_bad = 1;
+        char text[64];
+        if (v->kind == V_INT)
+            snprintf(text, sizeof text, "%.20s", v->u.str.ptr);
+        else
+            snprintf(text, sizeof text, "%s", value_kind_phrase(v->kind));
+        return lr_problem(m->r, m->member, "$.version",
+                          "an Inspect log of version %s: this reads "
+                          "versions 1 and 2; its samples are skipped",
+                          text);
+    }
+    if (strcmp(key, "eval") == 0 || strcmp(key, "status") == 0) {
+        value *copy = vb_clone(m->ha, v);
+        if (!copy)
+            return nomem(e);
+        if (strcmp(key, "eval") == 0)
+            m->eval = copy;
+        else
+            m->status = copy;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------- .json */
+
+static int on_piece(void *ctx, const char *key, size_t index,
+                    const value *v, err *e)
+{
+    struct iread *m = ctx;
+    if (!key)
+        return 0;
+    if (index == (size_t)-1) {
+        int rc = read_header_member(m, key, v, e);
+        return rc ? -1 : 0;
+    }
+    if (strcmp(key, "samples") != 0)
+        return 0;
+    snprintf(m->at, sizeof m->at, "$.samples[%zu]", index);
+    int rc = read_sample(m, v, e);
+    return rc ? (rc < 0 ? -1 : (err_set(e, ERR_USAGE, "stopped"), -1)) : 0;
+}
+
+static int read_json(struct iread *m, const char *path, err *e)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return err_set(e, ERR_IO, "cannot read %s: %s", path,
+                       strerror(errno));
+    static const char *const streamed[] = {"samples", NULL};
+    jstream *s = jstream_new(streamed, LOG_RECORD_MAX, on_piece, m);
+    if (!s) {
+        close(fd);
+        return nomem(e);
+    }
+    char chunk[65536];
+    ssize_t n;
+    int rc = 0;
+    while (rc == 0 && (n = read(fd, chunk, sizeof chunk)) > 0)
+        rc = jstream_feed(s, chunk, (size_t)n, e);
+    if (rc == 0)
+        rc = n < 0 ? err_set(e, ERR_IO, "cannot read %s: %s", path,
+                             strerror(errno))
+                   : jstream_finish(s, e);
+    int top = jstream_top(s);
+    jstream_free(s);
+    close(fd);
+    if (rc == 0 && top != '{') {
+        m->at[0] = '\0';
+        return lr_problem(m->r, NULL, NULL,
+                          "not an Inspect log: an EvalLog is a JSON object");
+    }
+    if (rc < 0 && e->code == ERR_USAGE)
+        return 1; /* stopped */
+    if (rc < 0 && e->code != ERR_NOMEM && e->code != ERR_IO) {
+        char why[600];
+        snprintf(why, sizeof why, "%s", e->msg);
+        err_clear(e);
+        return lr_problem(m->r, NULL, NULL,
+                          "%s; the samples before it were read, the rest "
+                          "is not",
+                          why);
+    }
+    return rc;
+}
+
+/* ---------------------------------------------------------- .eval */
+
+/* The bytes of member i into b; 0, 1 when it cannot be read (said as a
+ * problem, or stop), -1 out of memory. */
+static int read_member(struct iread *m, zip_t *z, zip_uint64_t i,
+                       const char *name, buf *b, err *e)
+{
+    zip_stat_t st;
+    buf_reset(b);
+    m->member = name;
+    m->at[0] = '\0';
+    if (zip_stat_index(z, i, 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE) &&
+        st.size > LOG_RECORD_MAX) {
+        char text[200];
+        snprintf(text, sizeof text,
+                 "the member says it holds %llu bytes, past the limit of %u "
+                 "MiB a member (a zip bomb, or a sample too large): it is "
+                 "skipped",
+                 (unsigned long long)st.size, LOG_RECORD_MAX >> 20);
+        return lr_problem(m->r, name, NULL, "%s", text) ? 2 : 1;
+    }
+    zip_file_t *f = zip_fopen_index(z, i, 0);
+    if (!f) {
+        char text[300];
+        snprintf(text, sizeof text, "cannot be read: %s; it is skipped",
+                 zip_strerror(z));
+        return lr_problem(m->r, name, NULL, "%s", text) ? 2 : 1;
+    }
+    char chunk[65536];
+    zip_int64_t n;
+    while ((n = zip_fread(f, chunk, sizeof chunk)) > 0) {
+        if (b->len + (size_t)n > LOG_RECORD_MAX) {
+            zip_fclose(f);
+            char text[200];
+            snprintf(text, sizeof text,
+                     "the member holds more than the limit of %u MiB a "
+                     "member (more than its header says: a zip bomb): it "
+                     "is skipped",
+                     LOG_RECORD_MAX >> 20);
+            return lr_problem(m->r, name, NULL, "%s", text) ? 2 : 1;
+        }
+        if (buf_append(b, chunk, (size_t)n) < 0) {
+            zip_fclose(f);
+            return nomem(e);
+        }
+    }
+    if (n < 0) {
+        char text[300];
+        snprintf(text, sizeof text,
+                 "cannot be read whole: %s (a damaged or truncated "
+                 "archive); it is skipped",
+                 zip_file_strerror(f));
+        zip_fclose(f);
+        return lr_problem(m->r, name, NULL, "%s", text) ? 2 : 1;
+    }
+    zip_fclose(f);
+    return 0;
+}
+
+/* Parses the member's bytes into v (in a); 0, 1 not JSON (said), 2 stop,
+ * -1 out of memory. */
+static int parse_member(struct iread *m, arena *a, buf *b, value **v,
+                        err *e)
+{
+    err le;
+    if (json_load(v, a, b->data ? b->data : "", b->len, &le) == 0)
+        return 0;
+    if (le.code == ERR_NOMEM)
+        return nomem(e);
+    char text[700];
+    snprintf(text, sizeof text, "not JSON: %s; it is skipped", le.msg);
+    return lr_problem(m->r, m->member, le.path[0] ? le.path : NULL, "%s",
+                      text)
+               ? 2
+               : 1;
+}
+
+static int starts_with(const char *s, const char *head)
+{
+    return strncmp(s, head, strlen(head)) == 0;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+static int read_eval(struct iread *m, const char *path, err *e)
+{
+    int code = 0;
+    zip_t *z = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code);
+    if (!z) {
+        zip_error_t ze;
+        zip_error_init_with_code(&ze, code);
+        char text[400];
+        snprintf(text, sizeof text,
+                 "not a zip archive that can be read: %s (a truncated or "
+                 "damaged .eval log: its list of members, at its end, is "
+                 "needed); nothing of it is read",
+                 zip_error_strerror(&ze));
+        zip_error_fini(&ze);
+        return lr_problem(m->r, NULL, NULL, "%s", text);
+    }
+    buf b = BUF_INIT;
+    arena *pa = arena_new(); /* the parsed member */
+    int rc = pa ? 0 : nomem(e);
+    zip_int64_t head = zip_name_locate(z, "header.json", 0);
+    if (head < 0)
+        head = zip_name_locate(z, "_journal/start.json", 0);
+    if (rc == 0 && head < 0) {
+        rc = lr_problem(m->r, NULL, NULL,
+                        "not an Inspect log: the archive has neither "
+                        "header.json nor _journal/start.json");
+        m->version_bad = 1;
+    } else if (rc == 0) {
+        const char *name = zip_get_name(z, (zip_uint64_t)head, 0);
+        value *v = NULL;
+        rc = read_member(m, z, (zip_uint64_t)head, name, &b, e);
+        if (rc == 0)
+            rc = parse_member(m, pa, &b, &v, e);
+        if (rc == 0 && v->kind != V_OBJECT) {
+            m->version_bad = 1;
+            rc = lr_problem(m->r, name, NULL, "the header is not a JSON "
+                                              "object: not an Inspect log; "
+                                              "nothing of it is read")
+                     ? 2
+                     : 0;
+        } else if (rc == 0) {
+            const value *ver = value_getz(v, "version");
+            if (ver) {
+                rc = read_header_member(m, "version", ver, e);
+            } else {
+                m->version_bad = 1;
+                rc = lr_problem(m->r, name, NULL,
+                                "the header has no \"version\": not an "
+                                "Inspect log this reads; its samples are "
+                                "skipped")
+                         ? 2
+                         : 0;
+            }
+            for (size_t i = 0; rc == 0 && i < v->u.obj.len; i++) {
+                const value_member *mb = &v->u.obj.items[i];
+                if (mb->key->kind == V_STRING &&
+                    strcmp(mb->key->u.str.ptr, "version") != 0)
+                    rc = read_header_member(m, mb->key->u.str.ptr, mb->val,
+                                            e);
+            }
+        } else if (rc == 1) {
+            m->version_bad = 1; /* no header: nothing to read it with */
+            rc = 0;
+        }
+        rc = rc == 2 ? 1 : rc;
+    }
+    zip_int64_t count = zip_get_num_entries(z, 0);
+    for (zip_int64_t i = 0; rc == 0 && i < count; i++) {
+        const char *name = zip_get_name(z, (zip_uint64_t)i, 0);
+        if (!name || !starts_with(name, "samples/") ||
+            !ends_with(name, ".json"))
+            continue;
+        if (m->version_bad) {
+            m->c->records++;
+            m->c->refused++;
+            continue;
+        }
+        value *v = NULL;
+        arena_reset(pa);
+        int got = read_member(m, z, (zip_uint64_t)i, name, &b, e);
+        if (got == 0)
+            got = parse_member(m, pa, &b, &v, e);
+        if (got < 0) {
+            rc = -1;
+            break;
+        }
+        if (got > 0) {
+            m->c->records++;
+            m->c->refused++;
+            rc = got == 2 ? 1 : 0;
+            continue;
+        }
+        m->member = name;
+        snprintf(m->at, sizeof m->at, "$");
+        rc = read_sample(m, v, e);
+    }
+    m->member = NULL;
+    buf_free(&b);
+    arena_free(pa);
+    zip_discard(z); /* read only: nothing to write back */
+    return rc;
+}
+
+int inspect_read(logr *r, const char *path, const char *shown, err *e)
+{
+    struct iread m;
+    memset(&m, 0, sizeof m);
+    m.r = r;
+    m.c = lr_counts(r, LOG_INSPECT);
+    m.ha = arena_new();
+    m.a = arena_new();
+    int rc;
+    if (!m.ha || !m.a) {
+        rc = nomem(e);
+    } else if (strcmp(path, "-") == 0) {
+        rc = err_set(e, ERR_USAGE, "an Inspect log is read from a file, "
+                                   "not from standard input");
+    } else {
+        unsigned char magic[4] = {0};
+        int fd = open(path, O_RDONLY);
+        ssize_t n = fd < 0 ? -1 : read(fd, magic, sizeof magic);
+        if (fd >= 0)
+            close(fd);
+        if (n < 0)
+            rc = err_set(e, ERR_IO, "cannot read %s: %s", shown,
+                         strerror(errno));
+        else if (n == 4 && memcmp(magic, "PK", 2) == 0)
+            rc = read_eval(&m, path, e);
+        else
+            rc = read_json(&m, path, e);
+    }
+    lrc_free(&m.calls);
+    arena_free(m.a);
+    arena_free(m.ha);
+    return rc;
+}

@@ -1,0 +1,466 @@
+/* log_messages: see log_messages.h. */
+#include "log_messages.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vbuild.h"
+
+struct mread {
+    logr *r;
+    log_counts *c;
+    arena *a;     /* what is made for one record */
+    lr_calls calls;
+    char stem[256];
+};
+
+static int is_name(const value *v)
+{
+    return v && (v->kind == V_STRING || v->kind == V_INT);
+}
+
+/* The record's value at the option's path, or at the first default that
+ * holds one. */
+static const value *field(const value *rec, const char *opt,
+                          const char *const *defaults)
+{
+    if (opt)
+        return lr_path(rec, opt);
+    for (size_t i = 0; defaults[i]; i++) {
+        const value *v = lr_path(rec, defaults[i]);
+        if (v)
+            return v;
+    }
+    return NULL;
+}
+
+/* A tool definition in any of the forms a request carries, as an OpenAI
+ * tool; NULL when it is none. */
+static value *as_openai_tool(arena *a, const value *t)
+{
+    const value *f = value_getz(t, "function");
+    if (f && f->kind == V_OBJECT && is_name(value_getz(f, "name")) &&
+        value_getz(f, "name")->kind == V_STRING)
+        return lr_openai_tool(a, value_getz(f, "name"),
+                              value_getz(f, "description"),
+                              value_getz(f, "parameters"));
+    const value *n = value_getz(t, "name");
+    if (!n || n->kind != V_STRING)
+        return NULL;
+    const value *p = value_getz(t, "parameters");
+    if (!p)
+        p = value_getz(t, "input_schema"); /* Anthropic */
+    return lr_openai_tool(a, n, value_getz(t, "description"), p);
+}
+
+static const value *offered_tools(struct mread *m, const value *rec)
+{
+    const value *tools = value_getz(rec, "tools");
+    if (!tools || tools->kind != V_ARRAY)
+        return NULL;
+    value *out = vb_array(m->a);
+    for (size_t i = 0; out && i < tools->u.arr.len; i++) {
+        value *t = as_openai_tool(m->a, tools->u.arr.items[i]);
+        if (t && vb_push(m->a, out, t) < 0)
+            return NULL;
+    }
+    return out;
+}
+
+/* The text of a value for a name: a string, or an integer's digits. */
+static void name_text(const value *v, char *out, size_t size)
+{
+    snprintf(out, size, "%.*s", (int)v->u.str.len, v->u.str.ptr);
+}
+
+/* An answer from a tool result: its text, or, marked an error, the
+ * OpenAI idiom's error object around it. */
+static const value *answer_of(struct mread *m, const value *content,
+                              int is_error)
+{
+    buf t = BUF_INIT;
+    int rc = lr_content_text(&t, content);
+    value *v = NULL;
+    if (rc >= 0) {
+        if (rc == 1 && content && content->kind != V_ARRAY &&
+            content->kind != V_NULL)
+            v = vb_clone(m->a, content); /* an object, a number: as it is */
+        else
+            v = vb_strn(m->a, t.data ? t.data : "", t.len);
+    }
+    buf_free(&t);
+    if (v && is_error) {
+        value *err_obj = vb_object(m->a), *outer = vb_object(m->a);
+        if (vb_put(m->a, err_obj, "code", vb_str(m->a, "error")) < 0 ||
+            vb_put(m->a, err_obj, "message", v) < 0 ||
+            vb_put(m->a, outer, "error", err_obj) < 0)
+            return NULL;
+        v = outer;
+    }
+    return v;
+}
+
+/* The calls and answers of the messages, into m->calls.  0, 1 stop, -1. */
+static int read_messages(struct mread *m, const char *place, const char *at,
+                         const value *msgs, const char *episode, err *e)
+{
+    logr *r = m->r;
+    char where[160];
+    for (size_t i = 0; i < msgs->u.arr.len; i++) {
+        const value *msg = msgs->u.arr.items[i];
+        const value *role = value_getz(msg, "role");
+        const value *content = value_getz(msg, "content");
+        const char *rl = role && role->kind == V_STRING ? role->u.str.ptr
+                                                        : "";
+        snprintf(where, sizeof where, "%s[%zu]", at, i);
+        if (strcmp(rl, "assistant") == 0) {
+            const value *tc = value_getz(msg, "tool_calls");
+            for (size_t k = 0; tc && tc->kind == V_ARRAY && k < tc->u.arr.len;
+                 k++) {
+                const value *c = tc->u.arr.items[k];
+                const value *f = value_getz(c, "function");
+                const value *n = value_getz(f, "name");
+                char cw[200];
+                snprintf(cw, sizeof cw, "%s.tool_calls[%zu]", where, k);
+                if (!n || n->kind != V_STRING) {
+                    if (lr_problem(r, place, cw, "a tool call with no tool "
+                                                 "name: it is skipped"))
+                        return 1;
+                    continue;
+                }
+                /* the call as the transcript's OpenAI shape, from the
+                 * members read */
+                value *call = vb_object(m->a), *fn = vb_object(m->a);
+                const value *id = value_getz(c, "id");
+                const value *args = value_getz(f, "arguments");
+                int bad = 0;
+                if (id && id->kind == V_STRING)
+                    bad |= vb_put(m->a, call, "id", vb_clone(m->a, id));
+                bad |= vb_put(m->a, call, "type", vb_str(m->a, "function"));
+                bad |= vb_put(m->a, fn, "name", vb_clone(m->a, n));
+                if (args)
+                    bad |= vb_put(m->a, fn, "arguments",
+                                  vb_clone(m->a, args));
+                bad |= vb_put(m->a, call, "function", fn);
+                if (bad)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+                char pl[420];
+                snprintf(pl, sizeof pl, "%s%s%s", place ? place : "",
+                         place ? ": " : "", cw);
+                int rc = lrc_add(&m->calls, call, id, pl);
+                if (rc < 0)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+                if (rc == 1 &&
+                    lr_problem(r, place, cw,
+                               "a second tool call of id \"%s\" in episode "
+                               "\"%s\": it is skipped",
+                               id->u.str.ptr, episode))
+                    return 1;
+            }
+            const value *fc = value_getz(msg, "function_call");
+            const value *fname = value_getz(fc, "name");
+            if (fname && fname->kind == V_STRING) {
+                value *call = vb_object(m->a);
+                const value *args = value_getz(fc, "arguments");
+                if (vb_put(m->a, call, "name", vb_clone(m->a, fname)) < 0 ||
+                    (args && vb_put(m->a, call, "arguments",
+                                    vb_clone(m->a, args)) < 0))
+                    return err_set(e, ERR_NOMEM, "out of memory");
+                char pl[420];
+                snprintf(pl, sizeof pl, "%s%s%s.function_call",
+                         place ? place : "", place ? ": " : "", where);
+                if (lrc_add(&m->calls, call, NULL, pl) < 0)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+            }
+            for (size_t k = 0; content && content->kind == V_ARRAY &&
+                               k < content->u.arr.len;
+                 k++) {
+                const value *b = content->u.arr.items[k];
+                const value *t = value_getz(b, "type");
+                if (!t || t->kind != V_STRING ||
+                    strcmp(t->u.str.ptr, "tool_use") != 0)
+                    continue;
+                char cw[200];
+                snprintf(cw, sizeof cw, "%s.content[%zu]", where, k);
+                const value *n = value_getz(b, "name");
+                const value *id = value_getz(b, "id");
+                if (!n || n->kind != V_STRING) {
+                    if (lr_problem(r, place, cw, "a tool_use block with no "
+                                                 "tool name: it is skipped"))
+                        return 1;
+                    continue;
+                }
+                value *call = vb_object(m->a);
+                const value *input = value_getz(b, "input");
+                int bad = vb_put(m->a, call, "type", vb_str(m->a, "tool_use"));
+                if (id && id->kind == V_STRING)
+                    bad |= vb_put(m->a, call, "id", vb_clone(m->a, id));
+                bad |= vb_put(m->a, call, "name", vb_clone(m->a, n));
+                if (input)
+                    bad |= vb_put(m->a, call, "input", vb_clone(m->a, input));
+                if (bad)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+                char pl[420];
+                snprintf(pl, sizeof pl, "%s%s%s", place ? place : "",
+                         place ? ": " : "", cw);
+                int rc = lrc_add(&m->calls, call, id, pl);
+                if (rc < 0)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+                if (rc == 1 &&
+                    lr_problem(r, place, cw,
+                               "a second tool_use block of id \"%s\" in "
+                               "episode \"%s\": it is skipped",
+                               id->u.str.ptr, episode))
+                    return 1;
+            }
+        } else if (strcmp(rl, "tool") == 0 || strcmp(rl, "function") == 0) {
+            const value *id = value_getz(msg, "tool_call_id");
+            const value *ans = answer_of(m, content, 0);
+            if (!ans)
+                return err_set(e, ERR_NOMEM, "out of memory");
+            int rc = id ? lrc_answer(&m->calls, id, ans)
+                        : lrc_answer_next(&m->calls, ans);
+            if (rc < 0)
+                return err_set(e, ERR_NOMEM, "out of memory");
+            if (rc == 1 && id && id->kind == V_STRING &&
+                lr_problem(r, place, where,
+                           "a tool message for call \"%s\", which no "
+                           "assistant message of episode \"%s\" made: it is "
+                           "skipped",
+                           id->u.str.ptr, episode))
+                return 1;
+            if (rc == 1 && !(id && id->kind == V_STRING) &&
+                lr_problem(r, place, where,
+                           "a %s message that answers no call (%s): it is "
+                           "skipped",
+                           rl, id ? "its tool_call_id is not a string"
+                                  : "no call without an id waits for one"))
+                return 1;
+            if (rc == 2 &&
+                lr_problem(r, place, where,
+                           "a second answer to call \"%s\" of episode "
+                           "\"%s\": it is skipped (the first stands)",
+                           id->u.str.ptr, episode))
+                return 1;
+        } else if (strcmp(rl, "user") == 0 && content &&
+                   content->kind == V_ARRAY) {
+            for (size_t k = 0; k < content->u.arr.len; k++) {
+                const value *b = content->u.arr.items[k];
+                const value *t = value_getz(b, "type");
+                if (!t || t->kind != V_STRING ||
+                    strcmp(t->u.str.ptr, "tool_result") != 0)
+                    continue;
+                char cw[200];
+                snprintf(cw, sizeof cw, "%s.content[%zu]", where, k);
+                const value *id = value_getz(b, "tool_use_id");
+                const value *is_err = value_getz(b, "is_error");
+                const value *ans =
+                    answer_of(m, value_getz(b, "content"),
+                              is_err && is_err->kind == V_BOOL && is_err->u.b);
+                if (!ans)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+                int rc = lrc_answer(&m->calls, id, ans);
+                if (rc < 0)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+                if (rc == 1 &&
+                    lr_problem(r, place, cw,
+                               "a tool_result for call %s%s%s, which no "
+                               "tool_use block of episode \"%s\" made: it is "
+                               "skipped",
+                               id && id->kind == V_STRING ? "\"" : "",
+                               id && id->kind == V_STRING ? id->u.str.ptr
+                                                          : "(no id)",
+                               id && id->kind == V_STRING ? "\"" : "",
+                               episode))
+                    return 1;
+                if (rc == 2 &&
+                    lr_problem(r, place, cw,
+                               "a second tool_result for call \"%s\" of "
+                               "episode \"%s\": it is skipped (the first "
+                               "stands)",
+                               id->u.str.ptr, episode))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The agent's last words: the text of the last assistant message. */
+static char *final_words(const value *msgs)
+{
+    for (size_t i = msgs->u.arr.len; i-- > 0;) {
+        const value *msg = msgs->u.arr.items[i];
+        const value *role = value_getz(msg, "role");
+        if (!role || role->kind != V_STRING ||
+            strcmp(role->u.str.ptr, "assistant") != 0)
+            continue;
+        buf t = BUF_INIT;
+        int rc = lr_content_text(&t, value_getz(msg, "content"));
+        if (rc == 0 && !t.failed)
+            return t.data; /* the caller frees it */
+        buf_free(&t);
+        return NULL;
+    }
+    return NULL;
+}
+
+/* success from the record: -1 unknown, 0, 1; *bad set when the value is
+ * there and cannot be read. */
+static int read_success(const log_opts *o, const value *rec, int *bad)
+{
+    static const char *const def[] = {"success", NULL};
+    const value *v = field(rec, o->success_key, def);
+    *bad = 0;
+    if (!v)
+        return -1;
+    if (o->success_value) {
+        if (v->kind == V_INT || v->kind == V_FLOAT) {
+            char *end;
+            double want = strtod(o->success_value, &end);
+            double have = v->kind == V_FLOAT ? v->u.d
+                                             : strtod(v->u.str.ptr, NULL);
+            if (*end == '\0' && end != o->success_value)
+                return have == want;
+        }
+        if (v->kind == V_STRING || v->kind == V_INT)
+            return strcmp(v->u.str.ptr, o->success_value) == 0;
+        if (v->kind == V_BOOL)
+            return strcmp(v->u.b ? "true" : "false", o->success_value) == 0;
+        *bad = 1;
+        return -1;
+    }
+    if (v->kind == V_BOOL)
+        return v->u.b;
+    if (v->kind == V_INT && (strcmp(v->u.str.ptr, "0") == 0 ||
+                             strcmp(v->u.str.ptr, "1") == 0))
+        return v->u.str.ptr[0] == '1';
+    *bad = 1;
+    return -1;
+}
+
+static int on_record(void *ctx, const char *place, const char *key,
+                     size_t index, const value *rec, const char *bad,
+                     err *e)
+{
+    struct mread *m = ctx;
+    logr *r = m->r;
+    const log_opts *o = lr_opts(r);
+    char at[48];
+    (void)key;
+    m->c->records++;
+    if (!place && index != (size_t)-1)
+        snprintf(at, sizeof at, "$[%zu]", index);
+    else
+        snprintf(at, sizeof at, "$");
+    if (!rec) {
+        m->c->refused++;
+        return lr_problem(r, place, NULL, "%s", bad);
+    }
+    static const char *const msg_keys[] = {"messages", "traj", "trajectory",
+                                           NULL};
+    const value *msgs = field(rec, o->messages_key, msg_keys);
+    if (rec->kind != V_OBJECT || !msgs || msgs->kind != V_ARRAY) {
+        m->c->refused++;
+        return lr_problem(r, place, at,
+                          "a record with no list of messages (at %s): it is "
+                          "skipped; name where they are with --messages KEY",
+                          o->messages_key ? o->messages_key
+                                          : "\"messages\", \"traj\" or "
+                                            "\"trajectory\"");
+    }
+    arena_reset(m->a);
+    lrc_reset(&m->calls);
+    static const char *const task_keys[] = {"task_id", "task", NULL};
+    static const char *const trial_keys[] = {"trial", "epoch", NULL};
+    static const char *const id_keys[] = {"id", NULL};
+    static const char *const reward_keys[] = {"reward", NULL};
+    static const char *const seed_keys[] = {"seed", "metadata.seed", NULL};
+    static const char *const arm_keys[] = {"arm", "metadata.arm", NULL};
+    const value *task = field(rec, o->task_key, task_keys);
+    const value *trial = field(rec, o->trial_key, trial_keys);
+    const value *id = field(rec, o->id_key, id_keys);
+    if (!is_name(task))
+        task = NULL;
+    char episode[600];
+    if (is_name(id)) {
+        name_text(id, episode, sizeof episode);
+    } else if (task && is_name(trial)) {
+        char t[280], k[280];
+        name_text(task, t, sizeof t);
+        name_text(trial, k, sizeof k);
+        snprintf(episode, sizeof episode, "%s#%s", t, k);
+    } else {
+        snprintf(episode, sizeof episode, "record-%lu", m->c->records);
+    }
+    const value *model = value_getz(rec, "model");
+    lrun *run;
+    int rc = lr_run(r, m->stem, model && model->kind == V_STRING
+                                    ? model->u.str.ptr
+                                    : NULL,
+                    NULL, offered_tools(m, rec), place, &run, e);
+    if (rc)
+        return rc;
+    rc = lr_episode(r, run, episode, field(rec, NULL, seed_keys),
+                    field(rec, NULL, arm_keys), task, e);
+    if (rc)
+        return rc;
+    char mat[96];
+    snprintf(mat, sizeof mat, "%s.%s", place ? "$" : at,
+             o->messages_key ? o->messages_key
+                             : value_getz(rec, "messages")     ? "messages"
+                               : value_getz(rec, "traj") ? "traj"
+                                                         : "trajectory");
+    rc = read_messages(m, place, mat, msgs, episode, e);
+    if (rc == 0)
+        rc = lrc_emit(r, run, episode, &m->calls, e);
+    if (rc)
+        return rc;
+    int badsucc;
+    int success = read_success(o, rec, &badsucc);
+    if (badsucc &&
+        lr_problem(r, place, at,
+                   "the record's success (at %s) is neither true nor false%s: "
+                   "the episode's success is left unknown",
+                   o->success_key ? o->success_key : "success",
+                   o->success_value ? " nor comparable with the value given"
+                                    : ""))
+        return 1;
+    const value *rw = field(rec, o->reward_key, reward_keys);
+    double reward = 0;
+    int has_reward = 0;
+    if (rw && (rw->kind == V_INT || rw->kind == V_FLOAT)) {
+        reward = rw->kind == V_FLOAT ? rw->u.d : strtod(rw->u.str.ptr, NULL);
+        has_reward = 1;
+    } else if (rw && rw->kind != V_NULL &&
+               lr_problem(r, place, at,
+                          "the record's reward (at %s) is not a number: the "
+                          "episode's reward is left unknown",
+                          o->reward_key ? o->reward_key : "reward")) {
+        return 1;
+    }
+    char *final = final_words(msgs);
+    rc = lr_end(r, run, episode, "done", final, success,
+                has_reward ? &reward : NULL, e);
+    free(final);
+    if (rc == 0)
+        m->c->read++;
+    return rc;
+}
+
+int messages_read(logr *r, int fd, err *e)
+{
+    struct mread m;
+    memset(&m, 0, sizeof m);
+    m.r = r;
+    m.c = lr_counts(r, LOG_MESSAGES);
+    m.a = arena_new();
+    if (!m.a)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    lr_stem(r, m.stem, sizeof m.stem);
+    int rc = lr_read_json(r, fd, NULL, on_record, &m, e);
+    lrc_free(&m.calls);
+    arena_free(m.a);
+    return rc;
+}

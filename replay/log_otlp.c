@@ -1,0 +1,957 @@
+/* log_otlp: see log_otlp.h. */
+#define _DEFAULT_SOURCE /* getentropy */
+#include "log_otlp.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "canon.h"
+#include "json_load.h"
+#include "keymap.h"
+#include "vbuild.h"
+
+/* A trace kept open: its spans' records, one JSON object a line. */
+struct trace {
+    char id[33];
+    buf spans;
+    unsigned long nspans;
+};
+
+struct oread {
+    logr *r;
+    log_counts *c;
+    arena *a;            /* scratch: one span's record */
+    keymap ids;          /* trace id -> index in open[] */
+    struct trace **open; /* first seen first; NULL once written */
+    size_t head, n, cap;
+    size_t kept;         /* bytes of records kept */
+    unsigned long seq;   /* spans seen, in order */
+    lr_calls calls;
+    const char *place;   /* of the record being read */
+};
+
+static int nomem(err *e)
+{
+    return err_set(e, ERR_NOMEM, "out of memory");
+}
+
+/* ------------------------------------------------------ OTLP values */
+
+/* An AnyValue as a value tree (NULL out of memory; an unknown or empty
+ * AnyValue is null). */
+static value *any_value(arena *a, const value *av, int depth)
+{
+    if (!av || av->kind != V_OBJECT || depth > 64)
+        return value_new(a, V_NULL, 0, 0);
+    const value *v;
+    if ((v = value_getz(av, "stringValue")) && v->kind == V_STRING)
+        return vb_clone(a, v);
+    if ((v = value_getz(av, "boolValue")) && v->kind == V_BOOL)
+        return vb_clone(a, v);
+    if ((v = value_getz(av, "intValue"))) {
+        /* int64 is text in OTLP JSON (proto3's mapping), a number from
+         * some writers */
+        if (v->kind == V_INT)
+            return vb_clone(a, v);
+        if (v->kind == V_STRING && v->u.str.len &&
+            strspn(v->u.str.ptr + (v->u.str.ptr[0] == '-'), "0123456789") ==
+                v->u.str.len - (v->u.str.ptr[0] == '-') &&
+            v->u.str.len < 24)
+            return value_new_text(a, V_INT, v->u.str.ptr, v->u.str.len, 0, 0);
+        return vb_clone(a, v);
+    }
+    if ((v = value_getz(av, "doubleValue"))) {
+        if (v->kind == V_INT) {
+            value *d = value_new(a, V_FLOAT, 0, 0);
+            if (d)
+                d->u.d = strtod(v->u.str.ptr, NULL);
+            return d;
+        }
+        return vb_clone(a, v);
+    }
+    if ((v = value_getz(av, "bytesValue")) && v->kind == V_STRING)
+        return vb_clone(a, v);
+    if ((v = value_getz(av, "arrayValue"))) {
+        const value *items = value_getz(v, "values");
+        value *out = vb_array(a);
+        for (size_t i = 0; out && items && items->kind == V_ARRAY &&
+                           i < items->u.arr.len;
+             i++)
+            if (vb_push(a, out, any_value(a, items->u.arr.items[i],
+                                          depth + 1)) < 0)
+                return NULL;
+        return out;
+    }
+    if ((v = value_getz(av, "kvlistValue"))) {
+        const value *items = value_getz(v, "values");
+        value *out = vb_object(a);
+        for (size_t i = 0; out && items && items->kind == V_ARRAY &&
+                           i < items->u.arr.len;
+             i++) {
+            const value *kv = items->u.arr.items[i];
+            const value *k = value_getz(kv, "key");
+            if (!k || k->kind != V_STRING)
+                continue;
+            if (vb_put(a, out, k->u.str.ptr,
+                       any_value(a, value_getz(kv, "value"), depth + 1)) < 0)
+                return NULL;
+        }
+        return out;
+    }
+    return value_new(a, V_NULL, 0, 0);
+}
+
+/* The AnyValue of attribute key in a list of KeyValues, or NULL. */
+static const value *attr(const value *attrs, const char *key)
+{
+    size_t len = strlen(key);
+    for (size_t i = 0; attrs && attrs->kind == V_ARRAY &&
+                       i < attrs->u.arr.len;
+         i++) {
+        const value *k = value_getz(attrs->u.arr.items[i], "key");
+        if (k && k->kind == V_STRING && k->u.str.len == len &&
+            memcmp(k->u.str.ptr, key, len) == 0)
+            return value_getz(attrs->u.arr.items[i], "value");
+    }
+    return NULL;
+}
+
+/* The attribute's value as a tree, or NULL when absent (or no memory). */
+static value *attr_value(arena *a, const value *attrs, const char *key)
+{
+    const value *av = attr(attrs, key);
+    return av ? any_value(a, av, 0) : NULL;
+}
+
+static const char *attr_text(arena *a, const value *attrs, const char *key)
+{
+    value *v = attr_value(a, attrs, key);
+    return v && v->kind == V_STRING ? v->u.str.ptr : NULL;
+}
+
+/* A hex id of n digits, lower-cased into out; 0, or -1 when it is not
+ * one (empty: *empty set). */
+static int hex_id(const value *v, size_t n, char *out, int *empty)
+{
+    *empty = !v || (v->kind == V_STRING && v->u.str.len == 0);
+    if (*empty)
+        return -1;
+    if (v->kind != V_STRING || v->u.str.len != n)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        char c = v->u.str.ptr[i];
+        if (c >= 'A' && c <= 'F')
+            c = (char)(c - 'A' + 'a');
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return -1;
+        out[i] = c;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+/* A time in nanoseconds: text or a number. */
+static value *nanos(arena *a, const value *v)
+{
+    if (v && (v->kind == V_INT || v->kind == V_STRING) && v->u.str.len &&
+        v->u.str.len < 21 &&
+        strspn(v->u.str.ptr, "0123456789") == v->u.str.len)
+        return value_new_text(a, V_INT, v->u.str.ptr, v->u.str.len, 0, 0);
+    return vb_int(a, 0);
+}
+
+/* A JSON value held as text (the conventions allow both), parsed; the
+ * value itself when it is no string. */
+static const value *maybe_json(arena *a, const value *v)
+{
+    if (!v || v->kind != V_STRING)
+        return v;
+    value *out = NULL;
+    err e;
+    if (json_load(&out, a, v->u.str.ptr, v->u.str.len, &e) == 0)
+        return out;
+    return NULL;
+}
+
+/* ------------------------------------------ what a span record keeps */
+
+/* A copy of v, or null when there is no v. */
+static value *copy_or_null(arena *a, const value *v)
+{
+    return v ? vb_clone(a, v) : value_new(a, V_NULL, 0, 0);
+}
+
+/* Adds the tool calls of a message list (the conventions' parts, or the
+ * older OpenAI-like tool_calls) to calls, and the answers to answers. */
+static int scan_messages(arena *a, const value *msgs, value *calls,
+                         value *answers)
+{
+    if (msgs && msgs->kind == V_OBJECT)
+        msgs = value_getz(msgs, "messages") ? value_getz(msgs, "messages")
+                                            : msgs;
+    size_t n = msgs && msgs->kind == V_ARRAY ? msgs->u.arr.len : 1;
+    for (size_t i = 0; msgs && i < n; i++) {
+        const value *m = msgs->kind == V_ARRAY ? msgs->u.arr.items[i] : msgs;
+        const value *parts = value_getz(m, "parts");
+        for (size_t k = 0; parts && parts->kind == V_ARRAY &&
+                           k < parts->u.arr.len;
+             k++) {
+            const value *p = parts->u.arr.items[k];
+            const value *t = value_getz(p, "type");
+            if (!t || t->kind != V_STRING)
+                continue;
+            if (strcmp(t->u.str.ptr, "tool_call") == 0) {
+                value *c = vb_object(a);
+                if (vb_put(a, c, "id", copy_or_null(a, value_getz(p, "id"))) < 0 ||
+                    vb_put(a, c, "name", copy_or_null(a, value_getz(p, "name"))) < 0 ||
+                    (value_getz(p, "arguments") &&
+                     vb_put(a, c, "arguments",
+                            vb_clone(a, value_getz(p, "arguments"))) < 0) ||
+                    vb_push(a, calls, c) < 0)
+                    return -1;
+            } else if (strcmp(t->u.str.ptr, "tool_call_response") == 0) {
+                value *c = vb_object(a);
+                const value *resp = value_getz(p, "response");
+                if (!resp)
+                    resp = value_getz(p, "result");
+                if (vb_put(a, c, "id", copy_or_null(a, value_getz(p, "id"))) < 0 ||
+                    (resp && vb_put(a, c, "response", vb_clone(a, resp)) < 0) ||
+                    vb_push(a, answers, c) < 0)
+                    return -1;
+            }
+        }
+        /* older form: {"tool_calls": [{"id", "function": {...}}]} and
+         * {"role": "tool", "id"|"tool_call_id", "content"} */
+        const value *inner = value_getz(m, "message");
+        const value *tc = value_getz(inner ? inner : m, "tool_calls");
+        for (size_t k = 0; tc && tc->kind == V_ARRAY && k < tc->u.arr.len;
+             k++) {
+            const value *x = tc->u.arr.items[k];
+            const value *f = value_getz(x, "function");
+            const value *name = value_getz(f ? f : x, "name");
+            const value *args = value_getz(f ? f : x, "arguments");
+            const value *id = value_getz(x, "id");
+            value *c = vb_object(a);
+            if (vb_put(a, c, "id", copy_or_null(a, id)) < 0 ||
+                vb_put(a, c, "name", copy_or_null(a, name)) < 0 ||
+                (args && vb_put(a, c, "arguments", vb_clone(a, args)) < 0) ||
+                vb_push(a, calls, c) < 0)
+                return -1;
+        }
+        const value *role = value_getz(m, "role");
+        const value *id = value_getz(m, "tool_call_id");
+        if (!id)
+            id = value_getz(m, "id");
+        if (role && role->kind == V_STRING &&
+            strcmp(role->u.str.ptr, "tool") == 0 && id && !parts) {
+            value *c = vb_object(a);
+            const value *content = value_getz(m, "content");
+            if (vb_put(a, c, "id", vb_clone(a, id)) < 0 ||
+                (content &&
+                 vb_put(a, c, "response", vb_clone(a, content)) < 0) ||
+                vb_push(a, answers, c) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The record of a span: what a trace needs of it when it is written. */
+static value *span_record(struct oread *m, const value *span,
+                          const value *resource_attrs, const char *sid,
+                          const char *pid, int *genai)
+{
+    arena *a = m->a;
+    const value *attrs = value_getz(span, "attributes");
+    value *rec = vb_object(a);
+    int bad = vb_put(a, rec, "s", vb_str(a, sid));
+    bad |= vb_put(a, rec, "p", vb_str(a, pid));
+    bad |= vb_put(a, rec, "t", nanos(a, value_getz(span,
+                                                  "startTimeUnixNano")));
+    bad |= vb_put(a, rec, "e", nanos(a, value_getz(span, "endTimeUnixNano")));
+    bad |= vb_put(a, rec, "q", vb_int(a, (long long)m->seq));
+    const char *op = attr_text(a, attrs, "gen_ai.operation.name");
+    const value *name = value_getz(span, "name");
+    const char *nm = name && name->kind == V_STRING ? name->u.str.ptr : "";
+    if (!op) {
+        /* the conventions' span names, for writers that set no
+         * operation */
+        if (strncmp(nm, "execute_tool", 12) == 0)
+            op = "execute_tool";
+        else if (strncmp(nm, "invoke_agent", 12) == 0)
+            op = "invoke_agent";
+        else if (strncmp(nm, "chat ", 5) == 0 || strcmp(nm, "chat") == 0)
+            op = "chat";
+    }
+    *genai = op != NULL;
+    const char *kind = !op                                   ? ""
+                       : strcmp(op, "execute_tool") == 0     ? "tool"
+                       : strcmp(op, "invoke_agent") == 0     ? "agent"
+                       : strcmp(op, "create_agent") == 0     ? "other"
+                       : strcmp(op, "embeddings") == 0       ? "other"
+                                                             : "chat";
+    bad |= vb_put(a, rec, "o", vb_str(a, kind));
+    const char *service = attr_text(a, resource_attrs, "service.name");
+    if (service)
+        bad |= vb_put(a, rec, "sv", vb_str(a, service));
+    /* the harness's words about the episode, on any span */
+    static const char *const task_keys[] = {"tasks.seed", "tasks.arm",
+                                            "tasks.task_name",
+                                            "tasks.success", "tasks.reward"};
+    value *tasks = NULL;
+    for (size_t i = 0; i < 5; i++) {
+        value *v = attr_value(a, attrs, task_keys[i]);
+        if (!v)
+            v = attr_value(a, resource_attrs, task_keys[i]);
+        if (!v)
+            continue;
+        if (!tasks)
+            tasks = vb_object(a);
+        bad |= vb_put(a, tasks, task_keys[i] + 6, v);
+    }
+    if (tasks)
+        bad |= vb_put(a, rec, "k", tasks);
+    const value *status = value_getz(span, "status");
+    const value *code = value_getz(status, "code");
+    /* STATUS_CODE_ERROR is 2; some writers give the enum's name */
+    int error = (code && code->kind == V_INT &&
+                 strcmp(code->u.str.ptr, "2") == 0) ||
+                (code && code->kind == V_STRING &&
+                 strcmp(code->u.str.ptr, "STATUS_CODE_ERROR") == 0);
+    if (error) {
+        const value *msg = value_getz(status, "message");
+        const char *type = attr_text(a, attrs, "error.type");
+        bad |= vb_put(a, rec, "err", vb_str(a, type ? type : "error"));
+        bad |= vb_put(a, rec, "em",
+                      msg && msg->kind == V_STRING ? vb_clone(a, msg)
+                                                   : vb_str(a, ""));
+    }
+    if (strcmp(kind, "tool") == 0) {
+        value *v;
+        if ((v = attr_value(a, attrs, "gen_ai.tool.name")))
+            bad |= vb_put(a, rec, "n", v);
+        if ((v = attr_value(a, attrs, "gen_ai.tool.call.id")))
+            bad |= vb_put(a, rec, "i", v);
+        if ((v = attr_value(a, attrs, "gen_ai.tool.call.arguments")))
+            bad |= vb_put(a, rec, "a", v);
+        if ((v = attr_value(a, attrs, "gen_ai.tool.call.result")))
+            bad |= vb_put(a, rec, "r", v);
+    }
+    if (strcmp(kind, "chat") == 0 || strcmp(kind, "agent") == 0) {
+        const char *model = attr_text(a, attrs, "gen_ai.response.model");
+        if (!model)
+            model = attr_text(a, attrs, "gen_ai.request.model");
+        if (model)
+            bad |= vb_put(a, rec, "m", vb_str(a, model));
+        value *defs = attr_value(a, attrs, "gen_ai.tool.definitions");
+        const value *d = maybe_json(a, defs);
+        if (d && d->kind == V_ARRAY)
+            bad |= vb_put(a, rec, "d", (value *)d);
+        value *calls = vb_array(a), *answers = vb_array(a);
+        if (!calls || !answers)
+            return NULL;
+        static const char *const msg_keys[] = {"gen_ai.output.messages",
+                                               "gen_ai.input.messages"};
+        for (size_t i = 0; i < 2; i++) {
+            const value *msgs = maybe_json(a, attr_value(a, attrs,
+                                                         msg_keys[i]));
+            if (msgs && scan_messages(a, msgs, calls, answers) < 0)
+                return NULL;
+        }
+        /* the older events on the span */
+        const value *events = value_getz(span, "events");
+        for (size_t i = 0; events && events->kind == V_ARRAY &&
+                           i < events->u.arr.len;
+             i++) {
+            const value *ev = events->u.arr.items[i];
+            const value *en = value_getz(ev, "name");
+            if (!en || en->kind != V_STRING ||
+                strncmp(en->u.str.ptr, "gen_ai.", 7) != 0)
+                continue;
+            const value *eattrs = value_getz(ev, "attributes");
+            value *body = NULL;
+            const value *content = attr_value(a, eattrs,
+                                              "gen_ai.event.content");
+            if (!content)
+                content = attr_value(a, eattrs, "body");
+            if (content) {
+                body = (value *)maybe_json(a, content);
+            } else {
+                /* the body's members as the event's attributes */
+                body = vb_object(a);
+                for (size_t k = 0; eattrs && eattrs->kind == V_ARRAY &&
+                                   k < eattrs->u.arr.len;
+                     k++) {
+                    const value *kv = eattrs->u.arr.items[k];
+                    const value *key = value_getz(kv, "key");
+                    if (!key || key->kind != V_STRING)
+                        continue;
+                    value *raw = any_value(a, value_getz(kv, "value"), 0);
+                    const value *parsed = maybe_json(a, raw);
+                    bad |= vb_put(a, body, key->u.str.ptr,
+                                  parsed ? (value *)parsed : raw);
+                }
+            }
+            if (!body)
+                continue;
+            if (strcmp(en->u.str.ptr, "gen_ai.tool.message") == 0 &&
+                !value_getz(body, "role"))
+                bad |= vb_put(a, body, "role", vb_str(a, "tool"));
+            if (scan_messages(a, body, calls, answers) < 0)
+                return NULL;
+        }
+        if (calls->u.arr.len)
+            bad |= vb_put(a, rec, "tc", calls);
+        if (answers->u.arr.len)
+            bad |= vb_put(a, rec, "tr", answers);
+    }
+    return bad ? NULL : rec;
+}
+
+/* -------------------------------------------------- writing a trace */
+
+struct span {
+    const value *rec;
+    const char *id, *parent;
+    unsigned long long start, end, seq;
+    const char *kind;
+    size_t episode; /* index of its episode's head span, or -1 */
+};
+
+static unsigned long long num(const value *v)
+{
+    return v && v->kind == V_INT ? strtoull(v->u.str.ptr, NULL, 10) : 0;
+}
+
+static const char *text(const value *v)
+{
+    return v && v->kind == V_STRING ? v->u.str.ptr : NULL;
+}
+
+/* A call to write, with the time it is ordered by. */
+struct pending {
+    unsigned long long at, seq;
+    const value *call, *id, *answer;
+    char place[96];
+};
+
+static int by_time(const void *x, const void *y)
+{
+    const struct pending *a = x, *b = y;
+    if (a->at != b->at)
+        return a->at < b->at ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int by_start(const void *x, const void *y)
+{
+    const struct span *a = x, *b = y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static const value *task_field(const struct span *sp, size_t n,
+                               size_t head, const char *key)
+{
+    const value *v = value_getz(value_getz(sp[head].rec, "k"), key);
+    for (size_t i = 0; !v && i < n; i++)
+        if (sp[i].episode == head)
+            v = value_getz(value_getz(sp[i].rec, "k"), key);
+    return v;
+}
+
+/* Writes the episode whose head span is head (or the whole trace when
+ * head is n): 0, 1 stop, -1. */
+static int write_episode(struct oread *m, arena *a, struct trace *t,
+                         struct span *sp, size_t n, size_t head, int whole,
+                         err *e)
+{
+    logr *r = m->r;
+    char episode[80];
+    if (head == n)
+        snprintf(episode, sizeof episode, "%s", t->id);
+    else
+        snprintf(episode, sizeof episode, "%s:%s", t->id, sp[head].id);
+    /* run, model and tools: from the episode's spans */
+    const char *service = NULL, *model = NULL;
+    value *tools = NULL;
+    struct pending *calls = NULL;
+    size_t ncalls = 0;
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (sp[i].episode != head)
+            continue;
+        if (!service)
+            service = text(value_getz(sp[i].rec, "sv"));
+        if (!model)
+            model = text(value_getz(sp[i].rec, "m"));
+        const value *defs = value_getz(sp[i].rec, "d");
+        for (size_t k = 0; defs && k < defs->u.arr.len; k++) {
+            const value *d = defs->u.arr.items[k];
+            const value *f = value_getz(d, "function");
+            const value *nm = value_getz(f ? f : d, "name");
+            if (!nm || nm->kind != V_STRING)
+                continue;
+            if (!tools && !(tools = vb_array(a)))
+                return nomem(e);
+            int seen = 0;
+            for (size_t j = 0; j < tools->u.arr.len && !seen; j++) {
+                const value *o = value_getz(
+                    value_getz(tools->u.arr.items[j], "function"), "name");
+                seen = strcmp(o->u.str.ptr, nm->u.str.ptr) == 0;
+            }
+            const value *params = value_getz(f ? f : d, "parameters");
+            if (!params)
+                params = value_getz(d, "input_schema");
+            value *tool = seen ? NULL
+                               : lr_openai_tool(a, nm,
+                                                value_getz(f ? f : d,
+                                                           "description"),
+                                                params);
+            if (!seen && (!tool || vb_push(a, tools, tool) < 0))
+                return nomem(e);
+        }
+    }
+    lrun *run;
+    rc = lr_run(r, service ? service : "otel", model, NULL, tools, NULL,
+                &run, e);
+    if (rc)
+        return rc;
+    rc = lr_episode(r, run, episode,
+                    task_field(sp, n, head, "seed"),
+                    task_field(sp, n, head, "arm"),
+                    task_field(sp, n, head, "task_name"), e);
+    if (rc)
+        return rc;
+    /* the calls: execute_tool spans, then the calls only chat spans show */
+    size_t cap = 0;
+    keymap span_ids = KEYMAP_INIT;
+    keymap answers = KEYMAP_INIT;
+    for (int pass = 0; pass < 3 && rc == 0; pass++) {
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            if (sp[i].episode != head)
+                continue;
+            const value *rec = sp[i].rec;
+            if (pass == 0 && strcmp(sp[i].kind, "tool") == 0) {
+                const value *id = value_getz(rec, "i");
+                if (id && id->kind == V_STRING &&
+                    keymap_put(&span_ids, id->u.str.ptr, id->u.str.len, i) < 0)
+                    rc = nomem(e);
+                continue;
+            }
+            if (pass == 1) {
+                const value *tr = value_getz(rec, "tr");
+                for (size_t k = 0; tr && k < tr->u.arr.len && rc == 0; k++) {
+                    const value *id = value_getz(tr->u.arr.items[k], "id");
+                    if (id && id->kind == V_STRING &&
+                        keymap_put(&answers, id->u.str.ptr, id->u.str.len,
+                                   (size_t)(uintptr_t)tr->u.arr.items[k]) < 0)
+                        rc = nomem(e);
+                }
+                continue;
+            }
+            if (pass != 2)
+                continue;
+            /* pass 2: every call, with its time */
+            const value *list = NULL;
+            size_t count = 0;
+            if (strcmp(sp[i].kind, "tool") == 0) {
+                count = 1;
+            } else if ((list = value_getz(rec, "tc"))) {
+                count = list->u.arr.len;
+            }
+            for (size_t k = 0; k < count && rc == 0; k++) {
+                if (ncalls == cap) {
+                    cap = cap ? 2 * cap : 16;
+                    struct pending *more = realloc(calls, cap * sizeof *more);
+                    if (!more) {
+                        rc = nomem(e);
+                        break;
+                    }
+                    calls = more;
+                }
+                struct pending *p = &calls[ncalls];
+                memset(p, 0, sizeof *p);
+                p->seq = sp[i].seq * 1024 + k;
+                const value *name, *args, *id;
+                if (!list) {
+                    p->at = sp[i].start;
+                    name = value_getz(rec, "n");
+                    args = value_getz(rec, "a");
+                    id = value_getz(rec, "i");
+                    snprintf(p->place, sizeof p->place, "span %s",
+                             sp[i].id);
+                    const value *res = value_getz(rec, "r");
+                    const value *errc = value_getz(rec, "err");
+                    if (errc) {
+                        value *inner = vb_object(a), *outer = vb_object(a);
+                        const value *em = value_getz(rec, "em");
+                        if (vb_put(a, inner, "code", vb_clone(a, errc)) < 0 ||
+                            vb_put(a, inner, "message",
+                                   vb_clone(a, em && em->kind == V_STRING &&
+                                                       em->u.str.len
+                                                   ? em
+                                                   : res && res->kind ==
+                                                                V_STRING
+                                                         ? res
+                                                         : em)) < 0 ||
+                            vb_put(a, outer, "error", inner) < 0) {
+                            rc = nomem(e);
+                            break;
+                        }
+                        p->answer = outer;
+                    } else {
+                        p->answer = res;
+                    }
+                } else {
+                    const value *c = list->u.arr.items[k];
+                    id = value_getz(c, "id");
+                    size_t at;
+                    /* a call that an execute_tool span shows is that
+                     * span's */
+                    if (id && id->kind == V_STRING &&
+                        keymap_get(&span_ids, id->u.str.ptr, id->u.str.len,
+                                   &at))
+                        continue;
+                    p->at = sp[i].end;
+                    name = value_getz(c, "name");
+                    args = value_getz(c, "arguments");
+                    snprintf(p->place, sizeof p->place,
+                             "span %s: its tool call %zu", sp[i].id, k);
+                    if (id && id->kind == V_STRING &&
+                        keymap_get(&answers, id->u.str.ptr, id->u.str.len,
+                                   &at)) {
+                        const value *ans = (const value *)(uintptr_t)at;
+                        p->answer = value_getz(ans, "response");
+                    }
+                }
+                if (!name || name->kind != V_STRING) {
+                    rc = lr_problem(r, p->place, NULL,
+                                    "a tool call with no tool name in "
+                                    "trace %s: it is skipped",
+                                    t->id);
+                    continue;
+                }
+                value *call = vb_object(a);
+                if (vb_put(a, call, "name", vb_clone(a, name)) < 0 ||
+                    (args && args->kind != V_NULL &&
+                     vb_put(a, call, "arguments", vb_clone(a, args)) < 0)) {
+                    rc = nomem(e);
+                    break;
+                }
+                p->call = call;
+                p->id = id && id->kind == V_STRING ? id : NULL;
+                ncalls++;
+            }
+        }
+    }
+    keymap_free(&span_ids);
+    keymap_free(&answers);
+    if (ncalls)
+        qsort(calls, ncalls, sizeof *calls, by_time);
+    lrc_reset(&m->calls);
+    for (size_t i = 0; i < ncalls && rc == 0; i++) {
+        /* ids were checked above: a second call of one id is still a call
+         * (two spans of one id: both ran), so the id is not given here */
+        if (lrc_add(&m->calls, calls[i].call, NULL, calls[i].place) < 0)
+            rc = nomem(e);
+        else if (calls[i].answer)
+            m->calls.items[m->calls.n - 1].answer = calls[i].answer;
+        else
+            m->calls.items[m->calls.n - 1].id = calls[i].id;
+    }
+    free(calls);
+    if (rc == 0)
+        rc = lrc_emit(r, run, episode, &m->calls, e);
+    if (rc || !whole)
+        return rc;
+    /* the end: the head span's status, the harness's verdict */
+    const value *sv = task_field(sp, n, head, "success");
+    const value *rw = task_field(sp, n, head, "reward");
+    double reward = 0;
+    int has_reward = 0;
+    if (rw && (rw->kind == V_INT || rw->kind == V_FLOAT)) {
+        reward = rw->kind == V_FLOAT ? rw->u.d : strtod(rw->u.str.ptr, NULL);
+        has_reward = 1;
+    }
+    int failed = head < n ? value_getz(sp[head].rec, "err") != NULL : 0;
+    return lr_end(r, run, episode, failed ? "error" : "done", NULL,
+                  sv && sv->kind == V_BOOL ? sv->u.b : -1,
+                  has_reward ? &reward : NULL, e);
+}
+
+/* Writes a trace and forgets it; whole is 0 when it is written before
+ * the input's end (its end lines are left out). */
+static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
+{
+    arena *a = arena_new();
+    struct span *sp = NULL;
+    keymap byid = KEYMAP_INIT;
+    size_t n = 0;
+    int rc = a ? 0 : nomem(e);
+    if (rc == 0 && !(sp = calloc(t->nspans ? t->nspans : 1, sizeof *sp)))
+        rc = nomem(e);
+    const char *p = t->spans.data;
+    const char *end = p ? p + t->spans.len : p;
+    while (rc == 0 && p && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        value *v = NULL;
+        err le;
+        if (json_load(&v, a, p, (size_t)(nl - p), &le) < 0) {
+            rc = nomem(e); /* our own writing: only memory can fail */
+            break;
+        }
+        sp[n].rec = v;
+        sp[n].id = text(value_getz(v, "s"));
+        sp[n].parent = text(value_getz(v, "p"));
+        sp[n].start = num(value_getz(v, "t"));
+        sp[n].end = num(value_getz(v, "e"));
+        sp[n].seq = num(value_getz(v, "q"));
+        sp[n].kind = text(value_getz(v, "o"));
+        if (!sp[n].kind)
+            sp[n].kind = "";
+        n++;
+        p = nl + 1;
+    }
+    if (rc == 0 && n)
+        qsort(sp, n, sizeof *sp, by_start);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (keymap_put(&byid, sp[i].id, strlen(sp[i].id), i) < 0)
+            rc = nomem(e);
+    /* each span's episode: its outermost invoke_agent ancestor (itself
+     * included); a trace without one is one episode */
+    int agents = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        size_t at = i, head = (size_t)-1;
+        for (size_t steps = 0; steps <= n; steps++) {
+            if (strcmp(sp[at].kind, "agent") == 0)
+                head = at;
+            size_t up;
+            if (!sp[at].parent[0] ||
+                !keymap_get(&byid, sp[at].parent, strlen(sp[at].parent),
+                            &up))
+                break;
+            at = up;
+        }
+        sp[i].episode = head;
+        agents |= head != (size_t)-1;
+    }
+    log_counts *c = m->c;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (!agents)
+            sp[i].episode = n;
+        if (sp[i].episode == (size_t)-1 || !sp[i].kind[0])
+            c->skipped++; /* no GenAI operation, or outside the agents */
+        else
+            c->read++;
+    }
+    for (size_t i = 0; rc == 0 && i <= n; i++) {
+        if (i == n ? agents : sp[i].episode != i)
+            continue;
+        rc = write_episode(m, a, t, sp, n, i, whole, e);
+    }
+    keymap_free(&byid);
+    free(sp);
+    arena_free(a);
+    return rc;
+}
+
+static void drop_trace(struct oread *m, size_t slot)
+{
+    struct trace *t = m->open[slot];
+    keymap_remove(&m->ids, t->id, strlen(t->id));
+    m->kept -= t->spans.len;
+    buf_free(&t->spans);
+    free(t);
+    m->open[slot] = NULL;
+}
+
+/* Writes the trace seen first of those open, before the input's end. */
+static int close_oldest(struct oread *m, err *e)
+{
+    while (m->head < m->n && !m->open[m->head])
+        m->head++;
+    if (m->head == m->n)
+        return 0;
+    struct trace *t = m->open[m->head];
+    int rc = lr_problem(m->r, m->place, NULL,
+                        "trace %s is written before the input's end, to "
+                        "keep at most %u traces or %u MiB of their spans "
+                        "open: written without its end, it is replayed as "
+                        "unfinished, and a span of it that comes later "
+                        "starts it again",
+                        t->id, OTLP_OPEN_MAX, OTLP_KEPT_MAX >> 20);
+    if (rc == 0)
+        rc = write_trace(m, t, 0, e);
+    drop_trace(m, m->head);
+    return rc;
+}
+
+/* ------------------------------------------------------------ reading */
+
+static int read_span(struct oread *m, const value *span, const value *rattrs,
+                     const char *path, err *e)
+{
+    logr *r = m->r;
+    char tid[33], sid[17], pid[17] = "";
+    int empty;
+    m->c->records++;
+    m->seq++;
+    if (hex_id(value_getz(span, "traceId"), 32, tid, &empty) < 0 ||
+        hex_id(value_getz(span, "spanId"), 16, sid, &empty) < 0) {
+        m->c->refused++;
+        return lr_problem(r, m->place, path,
+                          "a span without a traceId of 32 hex digits and a "
+                          "spanId of 16 (OTLP JSON writes ids in hex, not "
+                          "base64): it is skipped");
+    }
+    if (hex_id(value_getz(span, "parentSpanId"), 16, pid, &empty) < 0 &&
+        !empty) {
+        m->c->refused++;
+        return lr_problem(r, m->place, path,
+                          "a span whose parentSpanId is not 16 hex digits: "
+                          "it is skipped");
+    }
+    arena_reset(m->a);
+    int genai;
+    value *rec = span_record(m, span, rattrs, sid, pid, &genai);
+    if (!rec)
+        return nomem(e);
+    size_t slot;
+    struct trace *t;
+    if (keymap_get(&m->ids, tid, 32, &slot)) {
+        t = m->open[slot];
+    } else {
+        while (m->n - m->head >= OTLP_OPEN_MAX ||
+               (m->kept > OTLP_KEPT_MAX && m->head < m->n)) {
+            int rc = close_oldest(m, e);
+            if (rc)
+                return rc;
+        }
+        if (m->head > 0 && m->head * 2 >= m->n) {
+            /* the written traces' slots are given back */
+            size_t live = m->n - m->head;
+            memmove(m->open, m->open + m->head, live * sizeof *m->open);
+            m->n = live;
+            m->head = 0;
+            for (size_t i = 0; i < live; i++)
+                if (m->open[i] &&
+                    keymap_put(&m->ids, m->open[i]->id, 32, i) < 0)
+                    return nomem(e);
+        }
+        if (m->n == m->cap) {
+            size_t cap = m->cap ? 2 * m->cap : 64;
+            struct trace **more = realloc(m->open, cap * sizeof *more);
+            if (!more)
+                return nomem(e);
+            m->open = more;
+            m->cap = cap;
+        }
+        if (!(t = calloc(1, sizeof *t)))
+            return nomem(e);
+        memcpy(t->id, tid, sizeof tid);
+        m->open[m->n] = t;
+        if (keymap_put(&m->ids, tid, 32, m->n) < 0) {
+            free(t);
+            return nomem(e);
+        }
+        m->n++;
+    }
+    size_t before = t->spans.len;
+    if (canon_append_loose(&t->spans, rec, e) < 0 ||
+        buf_putc(&t->spans, '\n') < 0)
+        return nomem(e);
+    m->kept += t->spans.len - before;
+    t->nspans++;
+    return 0;
+}
+
+static int read_resource_spans(struct oread *m, const value *rs,
+                               const char *path, err *e)
+{
+    const value *rattrs = value_getz(value_getz(rs, "resource"),
+                                     "attributes");
+    const value *scopes = value_getz(rs, "scopeSpans");
+    if (!scopes) /* the name before OTLP 1.0 */
+        scopes = value_getz(rs, "instrumentationLibrarySpans");
+    for (size_t i = 0; scopes && scopes->kind == V_ARRAY &&
+                       i < scopes->u.arr.len;
+         i++) {
+        const value *spans = value_getz(scopes->u.arr.items[i], "spans");
+        for (size_t k = 0; spans && spans->kind == V_ARRAY &&
+                           k < spans->u.arr.len;
+             k++) {
+            char sp[128];
+            snprintf(sp, sizeof sp, "%s.scopeSpans[%zu].spans[%zu]", path,
+                     i, k);
+            int rc = read_span(m, spans->u.arr.items[k], rattrs, sp, e);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+static int on_record(void *ctx, const char *place, const char *key,
+                     size_t index, const value *v, const char *bad, err *e)
+{
+    struct oread *m = ctx;
+    m->place = place;
+    if (!v)
+        return lr_problem(m->r, place, NULL, "%s", bad);
+    char path[64];
+    if (key) { /* one ResourceSpans of a document */
+        if (strcmp(key, "resourceSpans") != 0 || index == (size_t)-1)
+            return 0;
+        snprintf(path, sizeof path, "$.resourceSpans[%zu]", index);
+        return read_resource_spans(m, v, path, e);
+    }
+    const value *list = value_getz(v, "resourceSpans");
+    if (!list || list->kind != V_ARRAY)
+        return lr_problem(m->r, place, NULL,
+                          "not an OTLP trace export: no \"resourceSpans\" "
+                          "list; skipped");
+    for (size_t i = 0; i < list->u.arr.len; i++) {
+        snprintf(path, sizeof path, "$.resourceSpans[%zu]", i);
+        int rc = read_resource_spans(m, list->u.arr.items[i], path, e);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int otlp_read(logr *r, int fd, err *e)
+{
+    struct oread m;
+    memset(&m, 0, sizeof m);
+    m.r = r;
+    m.c = lr_counts(r, LOG_OTLP);
+    m.a = arena_new();
+    if (!m.a)
+        return nomem(e);
+    /* trace ids come from input: hashed with a seed of its own, so that
+     * no crafted ids can make the table's probes long */
+    unsigned char seed[8];
+    if (getentropy(seed, sizeof seed) == 0)
+        memcpy(&m.ids.seed, seed, sizeof seed);
+    static const char *const streamed[] = {"resourceSpans", NULL};
+    int rc = lr_read_json(r, fd, streamed, on_record, &m, e);
+    m.place = NULL;
+    /* the input's end: every trace open is written, first seen first */
+    for (size_t i = m.head; i < m.n; i++) {
+        if (!m.open[i])
+            continue;
+        if (rc == 0)
+            rc = write_trace(&m, m.open[i], 1, e);
+        drop_trace(&m, i);
+    }
+    free(m.open);
+    keymap_free(&m.ids);
+    lrc_free(&m.calls);
+    arena_free(m.a);
+    return rc;
+}

@@ -1,0 +1,42 @@
+/*
+ * log_otlp: OpenTelemetry traces in OTLP JSON (docs/logs.md,
+ * "OpenTelemetry traces"), as the Collector's file exporter writes them
+ * (one ExportTraceServiceRequest a line) or as one document, read by the
+ * GenAI semantic conventions:
+ *  - an episode is a trace, or each outermost invoke_agent span of it;
+ *  - its calls are its execute_tool spans (gen_ai.tool.name,
+ *    gen_ai.tool.call.id, .arguments, .result; an error status is an
+ *    error answer) in the order they started, and the tool calls that
+ *    only chat spans show (gen_ai.output.messages, or the older
+ *    gen_ai.choice events), answered by the gen_ai.input.messages or
+ *    gen_ai.tool.message events that name their id;
+ *  - the model is the chat spans'; the tools offered their
+ *    gen_ai.tool.definitions; the run is --run or the resource's
+ *    service.name; tasks.seed and tasks.arm make the episode one the
+ *    simulator replays, tasks.task_name names its task, tasks.success
+ *    and tasks.reward are the harness's verdict.
+ * OTLP's value encoding (stringValue, intValue as text, doubleValue,
+ * boolValue, arrayValue, kvlistValue, bytesValue) is read, ids are hex
+ * (either case), and the spans of a trace may come in any order, over
+ * any lines.
+ *
+ * Promises: a trace is written when the input ends, its spans sorted by
+ * start time.  What is kept until then is a short record of each span
+ * (its ids, times and the GenAI attributes above, not the rest), at most
+ * OTLP_OPEN_MAX traces and OTLP_KEPT_MAX bytes of records: past either,
+ * the trace seen first is written at once, without its end line (replay
+ * writes it unfinished: its later spans, if any, were not seen), and
+ * that is said.
+ */
+#ifndef TR_LOG_OTLP_H
+#define TR_LOG_OTLP_H
+
+#include "logs.h"
+
+#define OTLP_OPEN_MAX 10000u      /* traces kept open at once */
+#define OTLP_KEPT_MAX (64u << 20) /* bytes of span records kept */
+
+/* Reads the traces from fd: 0, 1 stop, -1 (e set). */
+int otlp_read(logr *r, int fd, err *e);
+
+#endif

@@ -1,0 +1,189 @@
+/* logfeed: see logfeed.h. */
+#include "logfeed.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmds.h"
+
+struct logfeed {
+    log_opts o;
+    logr *r;
+    log_sink sink;
+    night *n;                     /* while a file is fed */
+    volatile sig_atomic_t *stop_flag;
+    char **said;                  /* problems kept, to say at the end */
+    size_t nsaid;
+    int failed;                   /* out of memory keeping one */
+};
+
+static int feed_line(void *ctx, const char *file, const char *dir,
+                     unsigned long line, const char *text, size_t len,
+                     err *e)
+{
+    logfeed *f = ctx;
+    if (f->stop_flag && *f->stop_flag)
+        return 1;
+    /* the limit of a transcript line holds here too: the line `replay
+     * import` writes would be read as too long */
+    if (len > TRANSCRIPT_LINE_LIMIT)
+        return night_long_line(f->n, file, line, text, 4096, len, e);
+    return night_line(f->n, file, dir, line, text, len, e);
+}
+
+static void keep_problem(void *ctx, const char *text)
+{
+    logfeed *f = ctx;
+    char **more = realloc(f->said, (f->nsaid + 1) * sizeof *more);
+    char *copy = strdup(text);
+    if (more)
+        f->said = more;
+    if (!more || !copy) {
+        free(copy);
+        f->failed = 1;
+        return;
+    }
+    f->said[f->nsaid++] = copy;
+}
+
+logfeed *logfeed_new(const log_opts *o, volatile sig_atomic_t *stop_flag)
+{
+    logfeed *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->o = *o;
+    f->stop_flag = stop_flag;
+    f->sink.line = feed_line;
+    f->sink.problem = keep_problem;
+    f->sink.ctx = f;
+    if (!(f->r = logr_new(&f->o, &f->sink))) {
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+int logfeed_file(logfeed *f, night *n, const char *path, const char *shown,
+                 enum log_format fmt, err *e)
+{
+    int begun = night_begin_file(n, shown, e);
+    if (begun != 0)
+        return begun < 0 ? -1 : 0; /* 1: named twice, read once */
+    f->n = n;
+    int rc = logr_read(f->r, path, shown, fmt, e);
+    f->n = NULL;
+    if (rc < 0 && e->code == ERR_USAGE) {
+        /* what the file is not: said as replay says a file it skips */
+        char why[600];
+        snprintf(why, sizeof why, "%s", e->msg);
+        err_clear(e);
+        return night_skip_file(n, shown, why, e) < 0 ? -1 : 0;
+    }
+    return rc;
+}
+
+void logfeed_say(logfeed *f)
+{
+    for (size_t i = 0; i < f->nsaid; i++)
+        say("%s", f->said[i]);
+    if (f->failed)
+        say("replay: out of memory keeping the logs' problems: some were "
+            "not said");
+    logr_summary(f->r, "replay");
+}
+
+unsigned long logfeed_problems(const logfeed *f)
+{
+    return logr_problems(f->r);
+}
+
+void logfeed_free(logfeed *f)
+{
+    if (!f)
+        return;
+    for (size_t i = 0; i < f->nsaid; i++)
+        free(f->said[i]);
+    free(f->said);
+    logr_free(f->r);
+    free(f);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int walk(const char *path, enum log_format fmt, int named, int depth,
+                int (*fn)(void *ctx, const char *file), void *ctx)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0)
+        return fn(ctx, path);
+    if (stat(path, &st) != 0) {
+        int why = errno;
+        if (!named)
+            return 0; /* a link that points nowhere, in a folder */
+        say("replay: cannot read %s: %s", path, strerror(why));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        if (!named && (!S_ISREG(st.st_mode) || !log_name_matches(path, fmt)))
+            return 0;
+        return fn(ctx, path);
+    }
+    if (depth >= 64)
+        return 0; /* deeper than any log folder: a link loop */
+    DIR *d = opendir(path);
+    if (!d) {
+        int why = errno;
+        say("replay: cannot read the folder %s: %s", path, strerror(why));
+        return -1;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 32;
+            char **more = realloc(names, cap * sizeof *more);
+            if (!more) {
+                rc = -1;
+                break;
+            }
+            names = more;
+        }
+        size_t len = strlen(path) + strlen(de->d_name) + 2;
+        if (!(names[n] = malloc(len))) {
+            rc = -1;
+            break;
+        }
+        size_t pl = strlen(path);
+        snprintf(names[n++], len, "%s%s%s", path,
+                 pl && path[pl - 1] == '/' ? "" : "/", de->d_name);
+    }
+    closedir(d);
+    if (rc < 0)
+        say("replay: out of memory listing %s", path);
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0)
+            rc = walk(names[i], fmt, 0, depth + 1, fn, ctx);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+int logs_walk(const char *path, enum log_format fmt,
+              int (*fn)(void *ctx, const char *file), void *ctx)
+{
+    return walk(path, fmt, 1, 0, fn, ctx);
+}
