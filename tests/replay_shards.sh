@@ -201,7 +201,10 @@ craft changed_view "DROP VIEW run_summary; CREATE VIEW run_summary AS
 craft changed_table "ALTER TABLE problems ADD COLUMN note TEXT"
 craft index "CREATE INDEX calls_by_tool ON call_rows(tool)"
 craft no_index "DROP INDEX problems_by_run"
-craft version "UPDATE meta SET value = '3' WHERE key = 'schema_version'"
+ours=$(sqlite3 "$TEST_TMP/s0.db" "SELECT value FROM meta
+    WHERE key = 'schema_version'")
+craft version "UPDATE meta SET value = '$((ours + 1))'
+    WHERE key = 'schema_version'"
 craft no_version "DELETE FROM meta"
 craft escaped "CREATE TRIGGER \"a
 b${esc}[2J\" AFTER INSERT ON runs BEGIN SELECT 1; END"
@@ -214,7 +217,7 @@ for c in \
     "changed_table|its table \"problems\" is not the one replay makes" \
     "index|it has an index \"calls_by_tool\" that replay does not make" \
     "no_index|it has no index \"problems_by_run\", which replay makes" \
-    "version|it has schema version 3, and this replay writes 2" \
+    "version|it has schema version $((ours + 1)), and this replay writes $ours" \
     "no_version|it records no schema version" \
     "escaped|it has a trigger \"a\\nb\\x1b[2J\" that replay does not make"
 do
