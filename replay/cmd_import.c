@@ -169,7 +169,7 @@ int cmd_import(int argc, char **argv)
             strerror(errno));
         im.failed = 1;
     }
-    if (out_path && (im.failed || status) ) {
+    if (out_path && (im.failed || im.stopped || status)) {
         unlink(tmp); /* nothing half-written */
     } else if (out_path && rename(tmp, out_path) != 0) {
         say("replay import: cannot write %s: %s", out_path, strerror(errno));

@@ -744,8 +744,9 @@ int cmd_replay(int argc, char **argv)
         if (in.has_from && !(in.from == LOG_AUTO && is_stdin))
             lf = in.from == LOG_AUTO ? log_detect(path) : in.from;
         else if (!is_stdin && !ends_with(path, ".jsonl") &&
-                 stat(path, &lst) == 0 && S_ISREG(lst.st_mode) &&
-                 (lf = log_detect(path)) == LOG_UNKNOWN)
+                 stat(path, &lst) == 0 && S_ISREG(lst.st_mode))
+            lf = log_detect(path);
+        if (lf == LOG_UNKNOWN) /* no log: a transcript, or said what it is */
             lf = LOG_TRANSCRIPT;
         if (lf != LOG_TRANSCRIPT) {
             if (!feed && !(feed = logfeed_new(&lo, &interrupted))) {
@@ -753,8 +754,7 @@ int cmd_replay(int argc, char **argv)
                 fatal = 1;
                 break;
             }
-            int rc = logfeed_file(feed, n, path, shown,
-                                  lf == LOG_UNKNOWN ? LOG_AUTO : lf, &e);
+            int rc = logfeed_file(feed, n, path, shown, lf, &e);
             if (rc < 0) {
                 snprintf(last, sizeof last, "replay: %s", e.msg);
                 fatal = 1;

@@ -358,7 +358,7 @@ static int declare(struct iread *m, const value *tools, err *e)
         return nomem(e);
     return lr_run(m->r, name,
                   model && model->kind == V_STRING ? model->u.str.ptr : NULL,
-                  meta, tools, m->member, &m->run, e);
+                  meta, tools, m->member ? m->member : m->at, &m->run, e);
 }
 
 static int read_sample(struct iread *m, const value *s, err *e)

@@ -457,7 +457,8 @@ static int by_start(const void *x, const void *y)
 static const value *task_field(const struct span *sp, size_t n,
                                size_t head, const char *key)
 {
-    const value *v = value_getz(value_getz(sp[head].rec, "k"), key);
+    const value *v =
+        head < n ? value_getz(value_getz(sp[head].rec, "k"), key) : NULL;
     for (size_t i = 0; !v && i < n; i++)
         if (sp[i].episode == head)
             v = value_getz(value_getz(sp[i].rec, "k"), key);

@@ -1,0 +1,170 @@
+# Logs other harnesses write (docs/logs.md), read by replay import and
+# replay --from:
+#  - each format's fixture of pitfalls (tests/logs: written from each
+#    format's public documentation) gives exactly its gold transcript and
+#    exactly its problem lines; the .eval form of the Inspect log (zipped
+#    here, with a zip bomb, a member cut short and a truncated copy) and
+#    the OTLP document form give the same lines as the .json and JSON
+#    Lines forms;
+#  - replay import then replay, and replay --from, give the same database
+#    table by table (but for the source file and line: the log's own, or
+#    the transcript's), on every fixture and sample;
+#  - the samples of samples/logs (the observed night's first eight tasks as
+#    Inspect, OTLP and tau-bench write them) replay to the episodes,
+#    trials, calls per tool and harness success of the transcript itself.
+# UPDATE_GOLDEN=1 rewrites the golds.
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+tmpdir
+need_cmd sqlite3
+skip_unless_python
+export SOURCE_DATE_EPOCH=1790000000
+golds=$TOP_SRCDIR/tests/logs
+T=$TEST_TMP
+pass=0 fail=0
+ok() { count_eq "$@"; }
+gold() { # NAME TEXT
+    [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$2" > "$golds/$1.gold"
+    ok "$1" "$(cat "$golds/$1.gold")" "$2"
+}
+cp "$golds"/*.json "$golds"/*.jsonl "$T/"
+cp "$TOP_SRCDIR"/samples/logs/* "$T/"
+cp "$TOP_SRCDIR/samples/tools/shop.json" "$T/"
+cd "$T" || exit 99
+
+# --- the .eval form: the members of tests/logs/inspect-eval zipped, a
+# --- member that says it holds 257 MiB (a zip bomb: 256 KiB on disk), a
+# --- member cut short, and a copy of the archive cut in half
+timeout 120 "$PYTHON3" - "$golds/inspect-eval" <<'EOF' || exit 99
+import os, sys, zipfile
+src = sys.argv[1]
+zi = lambda n: zipfile.ZipInfo(n, date_time=(2026, 1, 1, 0, 0, 0))
+with zipfile.ZipFile("inspect.eval", "w", zipfile.ZIP_DEFLATED) as z:
+    for name in ["header.json"] + ["samples/" + n for n in
+                                   sorted(os.listdir(src + "/samples"))]:
+        z.writestr(zi(name), open(src + "/" + name, "rb").read())
+with zipfile.ZipFile("bad.eval", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr(zi("header.json"), open(src + "/header.json", "rb").read())
+    info = zi("samples/bomb_epoch_1.json")
+    info.compress_type = zipfile.ZIP_DEFLATED
+    with z.open(info, "w", force_zip64=True) as w:
+        for i in range(257):
+            w.write(b" " * (1 << 20))
+    z.writestr(zi("samples/cut_epoch_1.json"), b'{"id": "x", "messages": [')
+    z.writestr(zi("samples/2_epoch_1.json"),
+               open(src + "/samples/2_epoch_1.json", "rb").read())
+data = open("inspect.eval", "rb").read()
+open("truncated.eval", "wb").write(data[:len(data) // 2])
+EOF
+
+# --- each fixture: its transcript and its problems, exactly
+imp() { # NAME FORMAT FILE...: import into NAME.jsonl, stderr and status
+    n=$1
+    shift
+    timeout 60 "$REPLAY" import "$@" -o "$n.jsonl" 2>&1
+    echo "exit $?"
+}
+gold inspect-problems "$(imp inspect inspect inspect.json)"
+gold inspect-transcript "$(cat inspect.jsonl)"
+ok "the .eval form: the lines of the .json form" "$(cat inspect.jsonl)" \
+    "$(imp inspect-eval inspect inspect.eval >/dev/null; cat inspect-eval.jsonl)"
+gold inspect-bad "$(imp bad inspect bad.eval truncated.eval inspect-v9.json)"
+gold otlp-problems "$(imp otlp otlp otlp.jsonl)"
+gold otlp-transcript "$(cat otlp.jsonl)"
+ok "the OTLP document: the lines of JSON Lines" "$(cat otlp.jsonl)" \
+    "$(imp otlp-doc otlp otlp-document.json >/dev/null; cat otlp-doc.jsonl)"
+gold messages-problems "$(imp messages messages messages.jsonl)"
+gold messages-transcript "$(cat messages.jsonl)"
+
+# --- import then replay, and --from: the same database, table by table
+dump() { # DB: every table's rows, but the source files and lines
+    "$PYTHON3" - "$1" <<'EOF'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                       "ORDER BY name"):
+    cols = [c[1] for c in db.execute("PRAGMA table_info(%s)" % t)
+            if c[1] not in ("source_file", "source_line")]
+    print("==", t)
+    for row in db.execute("SELECT %s FROM %s ORDER BY 1, 2" %
+                          (", ".join(cols), t)):
+        print(row)
+EOF
+}
+same() { # NAME FORMAT FILE [OPTION...]
+    n=$1 f=$2 file=$3
+    shift 3
+    rm -f "$n"-*.db*
+    timeout 60 "$REPLAY" import "$f" "$file" "$@" -o "$n-import.jsonl" \
+        2>/dev/null
+    timeout 60 "$REPLAY" --quiet --db "$n-import.db" "$n-import.jsonl" \
+        2>/dev/null
+    timeout 60 "$REPLAY" --quiet --from "$f" "$@" --db "$n-from.db" \
+        "$file" 2>/dev/null
+    ok "import then replay = --from: $file" "$(dump "$n-import.db")" \
+        "$(dump "$n-from.db")"
+}
+same p-inspect inspect inspect.json
+same p-eval inspect inspect.eval
+same p-otlp otlp otlp.jsonl
+same p-msg messages messages.jsonl
+same s-eval inspect steady.eval
+same s-otlp otlp steady-traces.json
+same s-tau messages steady-tau.json --preset tau-bench --tools shop.json
+ok "the simulator replays the episode whose log gives seed and arm" \
+    "7#2|7|base|0|0|1" "$(sqlite3 p-inspect-from.db "SELECT episode, seed,
+        arm, reached, pass, diverged FROM episodes WHERE seed IS NOT NULL")"
+ok "an error result is an error answer" \
+    'refund_order|{"error":{"code":"timeout","message":"no answer in time"}}' \
+    "$(sqlite3 p-inspect-from.db "SELECT tool, logged_answer FROM calls
+        WHERE logged_answer LIKE '%error%'")"
+
+# --- the samples: what the log itself says, as the transcript says it
+(cd "$TOP_SRCDIR" && timeout 120 "$REPLAY" --quiet --db "$T/steady.db" \
+    samples/observed/steady.jsonl) 2>/dev/null
+tasks=$(sqlite3 s-eval-from.db "SELECT group_concat(quote(task_name))
+    FROM (SELECT DISTINCT task_name FROM episodes)")
+facts() { # DB: trials and success per task, calls per tool
+    sqlite3 "$1" "SELECT task_name, count(*), sum(success) FROM episodes
+        WHERE task_name IN ($tasks) GROUP BY task_name ORDER BY 1;
+        SELECT tool, count(*), sum(arguments_valid) FROM calls c JOIN
+        episodes e USING (episode_id) WHERE e.task_name IN ($tasks)
+        GROUP BY tool ORDER BY 1"
+}
+want=$(facts steady.db)
+ok "the first eight tasks of the observed night" "8" \
+    "$(sqlite3 steady.db "SELECT count(DISTINCT task_name) FROM episodes
+        WHERE task_name IN ($tasks)")"
+for s in s-eval s-otlp s-tau; do
+    ok "$s: trials, success and calls per tool as the transcript" "$want" \
+        "$(facts "$s-from.db")"
+done
+ok "the Inspect sample's run" \
+    "shop_refunds/Hq3xVd9kTn2mWc7pLs4bYe|scripted-steady|24" \
+    "$(sqlite3 s-eval-from.db "SELECT run, model, episodes FROM run_summary")"
+
+# --- recognised without --from: a file that is not .jsonl
+got=$(timeout 60 "$REPLAY" --db auto.db steady.eval steady-traces.json 2>&1)
+ok "logs named on the command line are recognised" "replay: inspect: 1 file, 24 samples: 24 read, 0 skipped, 0 refused; 24 episodes, 105 calls; 0 problems; 154 transcript lines
+replay: otlp: 1 file, 234 spans: 234 read, 0 skipped, 0 refused; 24 episodes, 105 calls; 0 problems; 154 transcript lines
+replay: 308 lines: 308 used, 0 unchanged, 0 problems, 0 blank
+replay: 2 runs; 48 episodes written (0 replaced, 0 unfinished), 0 unchanged; 210 calls; into auto.db" "$got"
+mkdir -p folder/sub
+cp steady.eval folder/sub/ && cp shop.json folder/
+got=$(timeout 60 "$REPLAY" --from auto --db folder.db folder 2>&1; echo "exit $?")
+ok "a folder with --from auto: its logs, and a tool file said" "replay: folder/shop.json: it looks like a tool file, not a transcript (replay tools FILE reads a tool file; a transcript names one in its run line)
+replay: inspect: 1 file, 24 samples: 24 read, 0 skipped, 0 refused; 24 episodes, 105 calls; 0 problems; 154 transcript lines
+replay: 154 lines: 154 used, 0 unchanged, 0 problems, 0 blank
+replay: 1 run; 24 episodes written (0 replaced, 0 unfinished), 0 unchanged; 105 calls; into folder.db
+replay: 1 file skipped: not transcripts (see above)
+exit 1" "$got"
+ok "usage: an unknown format" "replay: import takes a format first: inspect, otlp, messages or auto (usage: replay import inspect|otlp|messages|auto PATH... [-o OUT.jsonl] [--tools FILE | --tools-out DIR] [--run R] [--model M] [--strict] [--score NAME] [--preset tau-bench] [--task KEY] [--success KEY[=VALUE]] [--reward KEY] [--messages KEY] [--trial KEY] [--id KEY])
+Try 'replay --help'.
+exit 2" "$("$REPLAY" import zip x 2>&1; echo "exit $?")"
+ok "a failed import writes nothing" "exit 1|no file" \
+    "$("$REPLAY" import otlp otlp.jsonl --strict -o strict.jsonl >/dev/null 2>&1
+       echo "exit $?|$([ -e strict.jsonl ] || [ -e strict.jsonl.partial ] && echo file || echo no file)")"
+
+echo "logs: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
