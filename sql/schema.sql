@@ -122,8 +122,11 @@ CREATE TABLE IF NOT EXISTS call_rows (
                                      -- NULL when what was sent is not JSON
     arguments_raw TEXT,              -- what was sent, when it is not JSON
     arguments_valid INTEGER,         -- valid against the tool's input schema;
-                                     -- NULL for an unknown tool
-    arguments_rule TEXT,             -- the rule they break, or NULL
+                                     -- NULL for an unknown tool, or when the
+                                     -- check could not decide (past its limits)
+    arguments_rule TEXT,             -- the rule they break, or NULL (why a
+                                     -- check could not decide: the answer's
+                                     -- message, or the problem row)
     answer        TEXT,              -- the replayed answer, JSON (NULL: observed)
     error         TEXT,              -- its error code, or NULL
     effect        TEXT,              -- 'read', 'expected_write', 'side_effect',
