@@ -264,8 +264,10 @@ static int parse_failed(jstream *s, yajl_status st, const char *bytes,
     unsigned char *msg = yajl_get_error(s->h, 0, (const unsigned char *)bytes,
                                         len);
     unsigned long long at = s->fed + yajl_get_bytes_consumed(s->h);
-    err_set(e, ERR_SYNTAX, "not JSON at byte %llu: %s", at,
-            msg ? (const char *)msg : "a syntax error");
+    /* yajl's message ends in a newline: a problem is one line */
+    const char *text = msg ? (const char *)msg : "a syntax error";
+    err_set(e, ERR_SYNTAX, "not JSON at byte %llu: %.*s", at,
+            (int)strcspn(text, "\r\n"), text);
     if (msg)
         yajl_free_error(s->h, msg);
     s->failed = 1;

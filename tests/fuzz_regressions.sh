@@ -20,7 +20,7 @@ export ASAN_OPTIONS
 tmp=$(mktemp) || exit 99
 trap 'rm -f "$tmp"' EXIT
 pass=0 fail=0
-for harness in doc tools transcript mcp card regex; do
+for harness in doc tools transcript mcp card regex inspect otlp messages; do
     prog="$FUZZ_BIN/fuzz_$harness"
     if [ ! -x "$prog" ]; then
         echo "ERROR: no $prog (FUZZ_BIN='$FUZZ_BIN')" >&2

@@ -300,3 +300,51 @@ if [ -d "$night" ]; then
         printf "one process %.2f s; two shards %.2f s + merge %.2f s = %.2f s; speed-up %.2fx\n",
             one, two, merge, two + merge, one / (two + merge) }'
 fi
+
+# Logs of other harnesses (docs/logs.md): the same episodes, a night of
+# BENCH_LOGS episodes (default: the smallest size) on the shop's tools
+# alone, as transcript JSONL and as each format (tests/bench/logs.py),
+# each replayed BENCH_REPEAT times into a new database; the fastest run
+# of each.  Reading a format may cost at most twice reading the JSONL.
+logs_n=${BENCH_LOGS:-$(echo "$sizes" | tr ' ' '\n' | sort -n | head -1)}
+py=${PYTHON3:-python3}
+if command -v "$py" >/dev/null 2>&1; then
+    echo
+    echo "== other harnesses' logs: $logs_n episodes as transcript JSONL and as each"
+    echo "== format (replay --from), the fastest of $repeat runs each"
+    ldir=$dir/logs
+    rm -rf "$ldir" && mkdir -p "$ldir/night" "$ldir/logs"
+    shop=$TOP_SRCDIR/samples/tools/shop.json
+    "$NIGHTGEN" --seed 1 --episodes "$logs_n" --runs 4 --files 2 "$ldir/night" \
+        "$shop" > /dev/null
+    "$py" "$TOP_SRCDIR/tests/bench/logs.py" "$ldir/night" "$ldir/logs"
+    printf '%-10s %9s %9s %8s\n' format seconds episodes ratio
+    jsonl=""
+    for f in jsonl inspect otlp messages; do
+        case $f in
+        jsonl) set -- "$ldir/night" ;;
+        inspect) set -- --from inspect --tools "$shop" "$ldir"/logs/*.eval ;;
+        otlp) set -- --from otlp --tools "$shop" "$ldir"/logs/*-traces.json ;;
+        messages) set -- --from messages --tools "$shop" "$ldir"/logs/*-tau.json ;;
+        esac
+        rm -f "$dir/logs-$f.all"
+        j=0
+        while [ "$j" -lt "$repeat" ]; do
+            run "logs-$f" 1 "$REPLAY" --quiet --db "$dir/replay.db" "$@" \
+                2> "$dir/logs-$f.err"
+            j=$((j + 1))
+        done
+        s=$(fastest "logs-$f")
+        eps=$(sed -n 's/.*; \([0-9]*\) episodes written.*/\1/p' "$dir/logs-$f.err" | head -n 1)
+        [ -z "$jsonl" ] && jsonl=$s
+        awk -v f="$f" -v s="$s" -v e="$eps" -v j="$jsonl" 'BEGIN {
+            s = s < 0.01 ? 0.01 : s; j = j < 0.01 ? 0.01 : j
+            printf "%-10s %9.2f %9d %8.2f\n", f, s, e, s / j }'
+        echo "$f $s $eps" >> "$dir/logs.figures"
+    done
+    awk -v n="$logs_n" '
+        $1 == "jsonl" { j = $2 < 0.01 ? 0.01 : $2; je = $3 }
+        $1 != "jsonl" { r = ($2 < 0.01 ? 0.01 : $2) / j
+            printf "%-52s %s\n", sprintf("%s costs <= 2x the JSONL: %.2fx (%d episodes)", $1, r, $3),
+                r <= 2 && $3 == je ? "met" : "NOT MET" }' "$dir/logs.figures"
+fi

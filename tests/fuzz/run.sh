@@ -16,10 +16,10 @@
 #                     .c files are compiled, the rest left alone)
 #   SCHEMA_SQL        the generated src/schema_sql.c (in the build folder)
 #   DEPS_CFLAGS, DEPS_LIBS  pkg-config's flags of yajl-2, yaml-0.1,
-#                     libxxhash, libcrypto and sqlite3
+#                     libxxhash, libcrypto, sqlite3 and libzip
 #   FUZZ_SECONDS      seconds per harness (60)
 #   FUZZ_TARGETS      harnesses to run ("doc tools transcript mcp card
-#                     regex")
+#                     regex inspect otlp messages")
 #   FUZZ_CC           the compiler (clang)
 #   FUZZ_TIMEOUT      seconds one input may take (10)
 #   FUZZ_RSS_MB       memory limit, and largest single allocation (2048)
@@ -29,7 +29,7 @@ set -u
 top=${TOP_SRCDIR:?}
 out=${FUZZ_OUT:?}
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-doc tools transcript mcp card regex}
+targets=${FUZZ_TARGETS:-doc tools transcript mcp card regex inspect otlp messages}
 cc=${FUZZ_CC:-clang}
 timeout=${FUZZ_TIMEOUT:-10}
 rss=${FUZZ_RSS_MB:-2048}
@@ -82,8 +82,11 @@ lib_objs=""
 # shellcheck disable=SC2086
 card_objs=""
 for s in ${FUZZ_LIB_SOURCES:?} replay/night.c replay/writer.c replay/taskcache.c \
-    replay/mcp.c replay/live.c report/carddata.c report/shown.c \
-    report/text.c report/markdown.c report/json.c report/html.c; do
+    replay/mcp.c replay/live.c replay/logs.c replay/jstream.c \
+    replay/log_inspect.c replay/log_otlp.c replay/log_messages.c \
+    replay/input.c report/carddata.c report/shown.c \
+    report/text.c report/markdown.c report/json.c report/html.c \
+    report/plot.c report/folder.c; do
     case $s in *.c) ;; *) continue ;; esac
     o="$out/obj/$(echo "$s" | tr / _ | sed 's/\.c$/.o/')"
     compile "$top/$s" "$o" $lib_flags
@@ -105,6 +108,11 @@ for t in $targets; do
                -Wl,--wrap=generator_fingerprint"
     [ "$t" = mcp ] && extra="$out/obj/replay_mcp.o $out/obj/replay_live.o"
     [ "$t" = card ] && extra="$card_objs"
+    case $t in inspect | otlp | messages)
+        extra="$out/obj/replay_logs.o $out/obj/replay_jstream.o
+               $out/obj/replay_log_inspect.o $out/obj/replay_log_otlp.o
+               $out/obj/replay_log_messages.o $out/obj/replay_input.o" ;;
+    esac
     # shellcheck disable=SC2086
     if ! "$cc" -fsanitize=fuzzer $san -o "$out/fuzz_$t" "$out/obj/fuzz_$t.o" \
         $extra $lib_objs ${DEPS_LIBS:-} -lpthread -lm \
@@ -129,6 +137,7 @@ for t in $targets; do
     transcript) dict=transcript.dict max_len=16384 ;;
     mcp) dict=mcp.dict max_len=16384 ;;
     regex) dict=regex.dict max_len=1024 ;;
+    inspect) dict=json.dict max_len=131072 ;;
     *) dict=json.dict max_len=65536 ;;
     esac
     log="$out/log/$t.log"

@@ -22,6 +22,8 @@
 #    their JSON, read by sed, so roughly), and made ones of every
 #    construct regex.h lists, each behind fuzz_regex's header of 10 bytes
 #    (lengths and a seed);
+#  - inspect, otlp, messages: the logs of tests/logs and samples/logs
+#    (the Inspect members, and the .eval sample, as they are);
 #  - each harness: the findings kept in tests/fuzz/regressions/HARNESS.
 # Tool paths in transcripts are relative to samples/night, where
 # fuzz_transcript resolves them.
@@ -32,9 +34,9 @@ out=$1
 top=${TOP_SRCDIR:?TOP_SRCDIR names the source folder}
 corpus=${CORPUS:-$top/../shared/corpus}
 rm -rf "$out/doc" "$out/tools" "$out/transcript" "$out/mcp" "$out/card" \
-    "$out/regex"
+    "$out/regex" "$out/inspect" "$out/otlp" "$out/messages"
 mkdir -p "$out/doc" "$out/tools" "$out/transcript" "$out/mcp" "$out/card" \
-    "$out/regex"
+    "$out/regex" "$out/inspect" "$out/otlp" "$out/messages"
 
 # ---- tool files
 n=0
@@ -155,7 +157,17 @@ regex_seed unicode '^[α-ω]{2,4}…$'
 regex_seed empty ''
 
 # every finding kept in tests/fuzz/regressions
-for harness in doc tools transcript mcp card regex; do
+# ---- logs of other harnesses
+cp "$top"/tests/logs/inspect*.json "$top"/samples/logs/*.eval "$out/inspect/"
+for f in "$top"/tests/logs/inspect-eval/header.json \
+    "$top"/tests/logs/inspect-eval/samples/*.json; do
+    cp "$f" "$out/inspect/member-$(basename "$f")"
+done
+cp "$top"/tests/logs/otlp*.json* "$top"/samples/logs/*traces* "$out/otlp/"
+cp "$top"/tests/logs/messages*.jsonl "$top"/samples/logs/*tau* \
+    "$out/messages/"
+
+for harness in doc tools transcript mcp card regex inspect otlp messages; do
     for f in "$top/tests/fuzz/regressions/$harness"/*; do
         if [ -f "$f" ]; then
             cp "$f" "$out/$harness/regression-$(basename "$f")"
