@@ -340,3 +340,26 @@ db_dump() {
         sqlite3 "$dd_db" "SELECT ${dd_rest%|*} FROM $dd_name ORDER BY ${dd_rest#*|}"
     done
 }
+
+# serve_start LOG ARGS...: `$REPLAY serve shop.json --http 127.0.0.1:0
+# ARGS...` in the background, from the current folder, its stderr to LOG;
+# waits (60 s at most) for the line that says where it listens.  Sets
+# $pid, and $url (empty when it never listened).
+serve_start() {
+    ss_log=$1
+    shift
+    "$REPLAY" serve shop.json --http 127.0.0.1:0 "$@" 2> "$ss_log" &
+    pid=$!
+    ss_i=0
+    while ! grep -q listening "$ss_log" && [ $ss_i -lt 600 ]; do
+        sleep 0.1
+        ss_i=$((ss_i + 1))
+    done
+    url=$(sed -n 's/^replay serve: listening on //p' "$ss_log")
+}
+
+# serve_stop: SIGTERM to the server serve_start started, and its end.
+serve_stop() {
+    kill -TERM "$pid"
+    wait "$pid"
+}

@@ -287,41 +287,25 @@ printf '{"tools": [' > broken.json
 usage "broken.json:1:12: \$.tools[0]: invalid JSON: the text ends early; expected a value or ']'" broken.json
 
 # --- Streamable HTTP -------------------------------------------------------
-# start_http LOG ARGS...: starts a server on a free port; sets $pid, $url
-start_http() {
-    log=$1
-    shift
-    "$REPLAY" serve shop.json --http 127.0.0.1:0 "$@" 2> "$log" &
-    pid=$!
-    i=0
-    while ! grep -q listening "$log" && [ $i -lt 600 ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    url=$(sed -n 's/^replay serve: listening on //p' "$log")
-}
-stop_http() {
-    kill -TERM $pid
-    wait $pid
-}
+# a server on a free port: serve_start and serve_stop (tests/lib.sh)
 
-start_http http.err --transcript http.jsonl
+serve_start http.err --transcript http.jsonl
 gold http "$("$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" wire 2>&1)"
-stop_http
+serve_stop
 ok "HTTP: exit status after SIGTERM" 0 $?
 ok "HTTP: stderr" "replay serve: episode $tid-<id>: 2 calls; reached, a pass (0 side effects, 0 duplicate writes); landed left
 replay serve: stopped by SIGTERM" "$(sed 1d http.err | norm)"
 ok "HTTP: the episode written" "run episode call call end" \
     "$(sed 's/.*"type":"\([a-z]*\)".*/\1/' http.jsonl | paste -sd' ' -)"
 
-start_http choose.err
+serve_start choose.err
 got=$("$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose |
     "$PYTHON3" -c '
 import json, sys
 for line in sys.stdin:
     if line.startswith("  {") and "messages" in line:
         print(json.loads(line)["result"]["messages"][0]["content"]["text"])')
-stop_http
+serve_stop
 ok "HTTP: _meta chooses the task over the query string" \
     "$("$REPLAY" tasks shop.json --seeds 3 --arms faults:f1 --request)" "$got"
 
@@ -331,10 +315,10 @@ t3=$("$REPLAY" tasks shop.json --seeds 3 --arms faults:f1 |
 # refuses ("\ud800", 1e999, NaN) is one line of our writing: the lines
 # of a passing episode set in it on lines of their own are not lines of
 # the transcript, and a later session of the run is still recorded
-start_http forge.err --transcript forge.jsonl
+serve_start forge.err --transcript forge.jsonl
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" forge > forge.txt
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > /dev/null
-stop_http
+serve_stop
 ok "HTTP: a pretty-printed call: its answer" 'a pretty-printed call: 200 | Content-Type: application/json
   {"id":2,"jsonrpc":"2.0","result":{"content":[{"text":"argument \"big\": an infinite number is not a JSON number; quote it or write a finite one","type":"text"}],"isError":true}}' \
     "$(sed -n '/^a pretty-printed call/,+1p' forge.txt)"
@@ -356,17 +340,17 @@ $t3-<id>|3|faults:f1|0|0||" \
 
 # ids never collide, though another process appends to the transcript
 # between two sessions of one task (and a bare port is 127.0.0.1's)
-start_http ids.err --transcript ids.jsonl --http 0
+serve_start ids.err --transcript ids.jsonl --http 0
 ok "HTTP: a bare port listens on 127.0.0.1" "http://127.0.0.1" "${url%:*}"
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > /dev/null
 "$REPLAY" sim shop.json --seed 3 --arm faults:f1 --run serve \
     --transcript ids.jsonl < /dev/null 2> /dev/null
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > /dev/null
-stop_http
+serve_stop
 ok "HTTP: episode ids around another writer's" "$t3-<id> $t3-<id> $t3-<id>: 3 ids" \
     "$(sed -n 's/.*"type":"episode","run":"serve","episode":"\([^"]*\)".*/\1/p' ids.jsonl | norm | paste -sd' ' -): $(episode_ids ids.jsonl) ids"
 
-start_http idle.err --idle 1 --transcript idle.jsonl
+serve_start idle.err --idle 1 --transcript idle.jsonl
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
 i=0
@@ -375,7 +359,7 @@ while [ "$(grep -c unfinished idle.err)" -lt 2 ] && [ $i -lt 600 ]; do
     i=$((i + 1))
 done
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
-stop_http
+serve_stop
 ok "HTTP: idle sessions end unfinished, open ones stopped" \
     "replay serve: episode $tid-<id>: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached; unfinished: idle too long: the client left
 replay serve: episode $tid-<id>: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes); landed not_reached; unfinished: idle too long: the client left
@@ -384,31 +368,31 @@ replay serve: stopped by SIGTERM" "$(sed 1d idle.err | norm)"
 ok "HTTP: the ends written" "done=1 unfinished=2" \
     "done=$(grep -c '"type":"end"' idle.jsonl) unfinished=$((3 - $(grep -c '"type":"end"' idle.jsonl)))"
 
-start_http full.err --sessions 2
+serve_start full.err --sessions 2
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > /dev/null
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" open > third.txt
 got=$(sed -n 1,2p third.txt)
-stop_http
+serve_stop
 ok "HTTP: ids without a transcript, chosen all the same" "$tid-<id> $tid-<id>, 2 ids" \
     "$(sed -n 's/^replay serve: episode \([^:]*\):.*/\1/p' full.err | norm | paste -sd' ' -), $(sed -n 's/^replay serve: episode \([^:]*\):.*/\1/p' full.err | sort -u | wc -l) ids"
 ok "HTTP: --sessions 2, a third initialize" "initialize: 503 | Content-Type: application/json
   {\"id\":null,\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Service Unavailable: 2 sessions are open, the most this server takes (--sessions); end one, or wait\"}}" "$got"
 
 # DELETE answers 500 when the episode could not be written
-start_http full-disk.err --transcript /dev/full
+serve_start full-disk.err --transcript /dev/full
 "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > full-disk.txt
-stop_http
+serve_stop
 ok "HTTP: DELETE on a full disk" "DELETE: 500 | Content-Type: application/json
   {\"id\":null,\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32603,\"message\":\"Internal Server Error: the session has ended, but its episode could not be written (the server says why on its standard error)\"}}
 1: replay serve: cannot write episode $t3-<id> to the transcript /dev/full: No space left on device" \
     "$(sed -n '/^DELETE/,$p' full-disk.txt)
 $(grep -c 'cannot write episode' full-disk.err): $(grep 'cannot write episode' full-disk.err | norm)"
 
-start_http v6.err --http '[::1]:0'
+serve_start v6.err --http '[::1]:0'
 if [ -n "$url" ]; then
     "$PYTHON3" "$TOP_SRCDIR/tests/serve_http.py" "$url" choose > v6.txt
-    stop_http
+    serve_stop
     ok "HTTP over IPv6: a session" "initialize, _meta over the query: 200" \
         "$(sed -n 's/ | .*//p' v6.txt | head -n 1)"
 else # a machine without IPv6 on its loopback
@@ -417,12 +401,12 @@ else # a machine without IPv6 on its loopback
     echo "ipv6: [::1] cannot be listened on here: $(cat v6.err)"
 fi
 
-start_http taken.err
+serve_start taken.err
 port=${url##*:}
 port=${port%/mcp}
 "$REPLAY" serve shop.json --http "127.0.0.1:$port" 2> taken2.err
 ok "HTTP: an address taken: exit status 3" 3 $?
-stop_http
+serve_stop
 ok "HTTP: an address taken: said" "replay serve: cannot listen on 127.0.0.1:$port: Address already in use" \
     "$(cat taken2.err)"
 

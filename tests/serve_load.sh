@@ -27,40 +27,24 @@ cp "$TOP_SRCDIR/samples/tools/shop.json" "$T/shop.json"
 cd "$T" || exit 99
 load() { timeout 300 "$PYTHON3" "$TOP_SRCDIR/tests/serve_load.py" "$@"; }
 
-# start LOG ARGS...: a server on a free port of 127.0.0.1; sets $pid, $url
-start() {
-    log=$1
-    shift
-    "$REPLAY" serve shop.json --http 127.0.0.1:0 "$@" 2> "$log" &
-    pid=$!
-    i=0
-    while ! grep -q listening "$log" && [ $i -lt 600 ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    url=$(sed -n 's/^replay serve: listening on //p' "$log")
-}
-stop() {
-    kill -TERM $pid
-    wait $pid
-}
+# a server on a free port of 127.0.0.1: serve_start, serve_stop (lib.sh)
 
-start full.err --connections 6 --timeout 3
+serve_start full.err --connections 6 --timeout 3
 ok "--connections 6, --timeout 3" "a request past 6 connections: 503 Service Unavailable: 6 connections are open, the most this server serves (--connections); retry in a moment
 stalled connections closed by the server: 6 of 6, 0 bytes sent to them
 each closed after the timeout, within 10 s more: yes
 then a request: 200" "$(load "$url" full 6 3 2>&1)"
 ok "a slow sender" "a slow sender: closed, 0 bytes answered, after the timeout" \
     "$(load "$url" slow 3 2>&1)"
-stop
+serve_stop
 ok "--connections, --timeout: exit status" 0 $?
 
-start load.err --connections 100 --timeout 3 --transcript load.jsonl
+serve_start load.err --connections 100 --timeout 3 --transcript load.jsonl
 ok "30 sessions among stalled and slow clients" "honest sessions: 30 of 30 ended, answers by status: [(200, 180), (202, 30)]
 a session answers as the same session alone: yes
 stalled connections closed: 10 of 10
 slow senders closed unanswered: 5 of 5" "$(load "$url" load 30 3 2>&1)"
-stop
+serve_stop
 ok "under load: exit status" 0 $?
 ok "under load: every episode written, done" "31 episodes, 31 done" \
     "$(grep -c '^replay serve: episode ' load.err) episodes, $(grep -c '"type":"end".*"status":"done"' load.jsonl) done"
