@@ -22,6 +22,7 @@
 #include "log_messages.h"
 #include "log_otlp.h"
 #include "sha256.h"
+#include "utf8.h"
 #include "vbuild.h"
 
 struct tool_seen {
@@ -374,11 +375,18 @@ int lr_problem(logr *r, const char *place, const char *path,
     } else {
         /* a line number joins the file as FILE:N, as replay says lines */
         int is_line = place && strncmp(place, "line ", 5) == 0;
-        snprintf(text, sizeof text, "%s%s%s%s%s%s: %s", r->file,
+        snprintf(text, sizeof text, "%s%s%s%s%s: %s", r->file,
                  place ? (is_line ? ":" : ": ") : "",
                  place ? (is_line ? place + 5 : place) : "",
-                 path ? ": " : "", path ? path : "", "", msg);
-        r->sink->problem(r->sink->ctx, text);
+                 path ? ": " : "", path ? path : "", msg);
+        /* what it quotes of the input (an id, a name) may hold a newline
+         * or an escape: one line, safe for a terminal, whoever says it */
+        buf safe = BUF_INIT;
+        if (utf8_safe(&safe, text, strlen(text)) == 0 && !safe.failed)
+            r->sink->problem(r->sink->ctx, safe.data ? safe.data : "");
+        else
+            r->sink->problem(r->sink->ctx, "(a problem, out of memory)");
+        buf_free(&safe);
     }
     if (r->o->strict) {
         r->stop = 1;
