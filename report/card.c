@@ -10,6 +10,7 @@
 #include "carddata.h"
 #include "config.h"
 #include "db.h"
+#include "folder.h"
 #include "html.h"
 #include "json.h"
 #include "markdown.h"
@@ -27,25 +28,43 @@ static const char usage_text[] =
     "       card [--db results.db] --list\n"
     "       card [--db results.db] [--json | --markdown | --html [-o FILE]]\n"
     "            --compare RUN_A RUN_B\n"
+    "       card [--db results.db] --html --all -o DIR [--baseline RUN]\n"
     "\n"
     "  RUN...      one card per run (the latest run when none is named):\n"
-    "              what produced it, pass and reached with 95% Wilson\n"
+    "              its headline (a sentence: the pass rate with its\n"
+    "              interval, and what went wrong, in words), what\n"
+    "              produced it, pass and reached with 95% Wilson\n"
     "              intervals, side effects, errors, per arm, per dial;\n"
     "              the harness's success and reward; observed episodes\n"
     "              (calls per tool, no simulator figure); pass^k\n"
     "  --list      the runs in the database\n"
-    "  --html      one self-contained HTML page (inline style and SVG plots,\n"
-    "              no script, nothing loaded): pass and reached per arm with\n"
-    "              their intervals, each dial's outcomes, a compare's\n"
-    "              differences; the same figures as the other formats\n"
+    "  --html      one self-contained HTML page (inline style and SVG\n"
+    "              pictures, no script, nothing loaded), the figures of\n"
+    "              the other formats: each card and compare led by its\n"
+    "              headline; pass and reached per arm, each dial's\n"
+    "              outcomes, a compare's paired and unpaired differences,\n"
+    "              each picture with its axis's title and unit, and a\n"
+    "              table; laid out for a desktop and for a phone\n"
     "  -o FILE     the page into FILE (written whole, or not at all)\n"
+    "  --all       with --html -o DIR: the night's report, DIR/index.html\n"
+    "              (every run: model, tool file, episodes, its figure and\n"
+    "              interval on one axis, the runs with the same tasks)\n"
+    "              and a page per run (run-NAME-HASH.html); rerun into\n"
+    "              DIR, it replaces its pages and removes those of runs\n"
+    "              gone, and touches no other file (card's pages are\n"
+    "              known by name and by their first line)\n"
+    "  --baseline RUN  with --all: also each run with the same tasks as\n"
+    "              RUN compared with it (compare-A-vs-RUN-HASH.html),\n"
+    "              its verdict in the index\n"
     "  --width N   the text's width, 60 and up (default: 80): every line\n"
     "              fits it; prose wraps, tables narrow their gaps, then\n"
     "              cut long names with an ellipsis; below 80, hashes are\n"
     "              cut to 16 digits\n"
     "  --compare   two runs side by side, only when their tasks are the\n"
-    "              same (same tool file bytes and generator); otherwise\n"
-    "              says why not, with no figure set side by side; then\n"
+    "              same (same tool file bytes and generator), led by the\n"
+    "              verdict (which run is ahead, by how much, on how many\n"
+    "              shared tasks, McNemar's p); otherwise says why not,\n"
+    "              with no figure set side by side; then\n"
     "              paired by task: A-B with Tango's or a clustered\n"
     "              interval, discordant pairs, McNemar's exact p\n"
     "  --          the end of the options: what follows are runs, even\n"
@@ -54,7 +73,8 @@ static const char usage_text[] =
     "Exit status: 0 printed (compared); 4 not compared: same contract, the\n"
     "file reformatted; 5 not compared: other contracts; 6 not compared:\n"
     "other generators; 2 usage error or no such run; 3 the database cannot\n"
-    "be read, or the page cannot be written to -o FILE.  See docs/card.md.\n";
+    "be read, or the page cannot be written to -o FILE (or DIR).  See\n"
+    "docs/card.md.\n";
 
 /* Says "card: " and the message on stderr, made safe (it may quote the
  * command line), then a hint to --help. */
@@ -114,12 +134,183 @@ static int put_out(const buf *out)
     return 0;
 }
 
+/* The page of one run of the night, or of its compare with the
+ * baseline (x not NULL), into dir/name.  0, or -1 with one line said. */
+static int night_page(const char *dir, const char *name, const card *c,
+                      const card_compared *x, const char *page_a,
+                      const char *page_b)
+{
+    buf page = BUF_INIT, title = BUF_INIT;
+    err e;
+    err_clear(&e);
+    if (x)
+        buf_printf(&title, "%s and %s", x->a->run, x->b->run);
+    html_begin(&page, x ? (title.failed ? "" : title.data) : c->run);
+    html_back(&page);
+    if (x)
+        html_compare(&page, x, page_a, page_b);
+    else
+        html_card(&page, c, 1);
+    html_end(&page);
+    page.failed |= title.failed;
+    int rc = folder_write(dir, name, &page, &e);
+    if (rc < 0)
+        fprintf(stderr, "card: %s; the pages written before it are whole, "
+                        "and the index is the last run's\n",
+                shown_safe(e.msg));
+    buf_free(&title);
+    buf_free(&page);
+    return rc;
+}
+
+static const char *plural(size_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+/* card --html --all -o DIR [--baseline RUN]: a page per run of the
+ * database, a compare page per run with the baseline's tasks, the index
+ * last (so that it never links to a page not yet written), then card's
+ * pages of runs no longer there removed.  The exit status. */
+static int write_night(sqlite3 *db, const char *db_path, const char *dir,
+                       const char *baseline)
+{
+    err e;
+    err_clear(&e);
+    card_listing l;
+    if (card_list(&l, db, &e) < 0) {
+        fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+        card_listing_free(&l);
+        return EXIT_DB;
+    }
+    if (l.n == 0) {
+        fprintf(stderr, "card: %s holds no run yet; replay a night into it "
+                        "first\n",
+                shown_tx(db_path));
+        card_listing_free(&l);
+        return EXIT_USAGE;
+    }
+    size_t n = l.n, loaded = 0, nkeep = 0, compares = 0, removed = 0;
+    card *cards = calloc(n, sizeof *cards);
+    card_compared *vs = calloc(n, sizeof *vs);
+    html_entry *entries = calloc(n, sizeof *entries);
+    buf *names = calloc(2 * n, sizeof *names); /* run pages, then compares */
+    char **keep = calloc(2 * n + 1, sizeof *keep);
+    int status = 0;
+    long base = -1;
+    if (!cards || !vs || !entries || !names || !keep) {
+        fputs("card: out of memory\n", stderr);
+        status = EXIT_DB;
+        goto done;
+    }
+    for (; loaded < n; loaded++)
+        if (card_load(&cards[loaded], db, l.runs[loaded].run, &e) < 0) {
+            loaded++; /* freed below, as a failed card_load needs */
+            fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+            status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
+            goto done;
+        }
+    for (size_t i = 0; baseline && i < n; i++)
+        if (strcmp(cards[i].run, baseline) == 0)
+            base = (long)i;
+    if (baseline && base < 0) { /* card_load says it as everywhere */
+        card none;
+        if (card_load(&none, db, baseline, &e) < 0)
+            fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+        card_free(&none);
+        status = e.code == ERR_VALUE || e.code == ERR_NONE ? EXIT_USAGE
+                                                           : EXIT_DB;
+        goto done;
+    }
+    keep[nkeep++] = "index.html";
+    for (size_t i = 0; i < n; i++) {
+        folder_page_name(&names[i], "run", cards[i].run, NULL);
+        entries[i].c = &cards[i];
+        entries[i].page = names[i].data;
+        keep[nkeep++] = names[i].data;
+        if (base < 0 || (long)i == base ||
+            card_compare_case(&cards[i], &cards[base]) != COMPARE_SAME)
+            continue;
+        if (card_compare(&vs[i], db, &cards[i], &cards[base], &e) < 0) {
+            fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+            status = EXIT_DB;
+            goto done;
+        }
+        folder_page_name(&names[n + i], "compare", cards[i].run,
+                         cards[base].run);
+        entries[i].vs = &vs[i];
+        entries[i].compare_page = names[n + i].data;
+        keep[nkeep++] = names[n + i].data;
+        compares++;
+    }
+    for (size_t i = 0; i < 2 * n; i++)
+        if (names[i].failed) {
+            fputs("card: out of memory\n", stderr);
+            status = EXIT_DB;
+            goto done;
+        }
+    /* nothing is written where a file of another's has a page's name */
+    if (folder_make(dir, &e) < 0) {
+        fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+        status = EXIT_DB;
+        goto done;
+    }
+    for (size_t i = 0; i < nkeep; i++) {
+        int there;
+        if (!folder_is_page(dir, keep[i], &there) && there) {
+            fprintf(stderr, "card: %s/%s is not a page card wrote; nothing "
+                            "was written\n",
+                    shown_tx(dir), shown_tx(keep[i]));
+            status = EXIT_DB;
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        if (night_page(dir, names[i].data, &cards[i], NULL, NULL, NULL) < 0 ||
+            (entries[i].vs &&
+             night_page(dir, names[n + i].data, NULL, &vs[i], names[i].data,
+                        names[base].data) < 0)) {
+            status = EXIT_DB;
+            goto done;
+        }
+    buf index = BUF_INIT;
+    html_begin(&index, "taskreplay: the night's runs");
+    html_index(&index, entries, n, base >= 0 ? &cards[base] : NULL, l.no_run);
+    html_end(&index);
+    int rc = folder_write(dir, "index.html", &index, &e);
+    buf_free(&index);
+    if (rc < 0 || folder_sweep(dir, keep, nkeep, &removed, &e) < 0) {
+        fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+        status = EXIT_DB;
+        goto done;
+    }
+    fprintf(stderr, "card: %s: index.html, %zu run page%s, %zu compare "
+                    "page%s; %zu page%s of runs gone removed\n",
+            shown_tx(dir), n, plural(n), compares, plural(compares), removed,
+            plural(removed));
+done:
+    for (size_t i = 0; i < loaded; i++)
+        card_free(&cards[i]);
+    for (size_t i = 0; vs && i < n; i++)
+        card_compared_free(&vs[i]);
+    for (size_t i = 0; names && i < 2 * n; i++)
+        buf_free(&names[i]);
+    free(cards);
+    free(vs);
+    free(entries);
+    free(names);
+    free(keep);
+    card_listing_free(&l);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     const char *db_path = "results.db", *out_path = NULL;
     enum format f = TEXT;
     buf page = BUF_INIT; /* the compare, and the whole HTML page */
-    int list = 0, cmp = 0, width = 80, formats = 0;
+    int list = 0, cmp = 0, width = 80, formats = 0, all = 0;
+    const char *baseline = NULL;
     const char *runs[256];
     int nruns = 0, options = 1;
     for (int i = 1; i < argc; i++) {
@@ -159,10 +350,14 @@ int main(int argc, char **argv)
             width = (int)w;
         } else if (strcmp(a, "--list") == 0) {
             list = 1;
+        } else if (strcmp(a, "--all") == 0) {
+            all = 1;
+        } else if (strcmp(a, "--baseline") == 0 && i + 1 < argc) {
+            baseline = argv[++i];
         } else if (strcmp(a, "--compare") == 0) {
             cmp = 1;
         } else if (strcmp(a, "--db") == 0 || strcmp(a, "--width") == 0 ||
-                   strcmp(a, "-o") == 0) {
+                   strcmp(a, "-o") == 0 || strcmp(a, "--baseline") == 0) {
             return usage_error("%s needs a value", a);
         } else {
             return usage_error("unknown option '%s' (a run whose name "
@@ -173,6 +368,9 @@ int main(int argc, char **argv)
     if (formats & (formats - 1))
         return usage_error("--json, --markdown and --html go apart: choose "
                            "one");
+    if (all && (f != HTML || !out_path))
+        return usage_error("--all writes a folder of pages: card --html "
+                           "--all -o DIR");
     if (out_path && f != HTML)
         return usage_error("-o FILE is for --html; the other formats go to "
                            "standard output");
@@ -187,6 +385,11 @@ int main(int argc, char **argv)
                            shown_tx(runs[0]), shown_tx(runs[0]));
     if (list && (cmp || nruns))
         return usage_error("--list takes no run");
+    if (all && (cmp || list || nruns))
+        return usage_error("--all takes no run, nor --compare or --list: "
+                           "it writes a page for every run");
+    if (baseline && !all)
+        return usage_error("--baseline RUN goes with --html --all -o DIR");
 
     sqlite3 *db = NULL;
     err e;
@@ -201,6 +404,10 @@ int main(int argc, char **argv)
                 shown_safe(db_path), migrated, DB_SCHEMA_VERSION);
     int status = 0;
     char *latest = NULL;
+    if (all) {
+        status = write_night(db, db_path, out_path, baseline);
+        goto out;
+    }
     if (list) {
         card_listing l;
         if (card_list(&l, db, &e) < 0) {
@@ -254,7 +461,7 @@ int main(int argc, char **argv)
             status = (int)x.k;
             if (f == HTML) {
                 html_begin(&page, "taskreplay: compare");
-                html_compare(&page, &x);
+                html_compare(&page, &x, NULL, NULL);
                 html_end(&page);
             } else if (f == JSON) {
                 json_compare(&page, &x);

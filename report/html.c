@@ -2,70 +2,78 @@
 #include "html.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "plot.h"
+#include "shown.h"
 #include "stats.h"
-#include "utf8.h"
 
-/* Plot geometry, in SVG units (pixels at 100%). */
-enum {
-    PLOT_W = 640,  /* the whole plot */
-    LABEL_W = 130, /* the arm names on the left */
-    AXIS_W = 480,  /* 0% to 100% (or -100% to 100%) */
-    ROW_H = 22,
-    TOP = 28 /* the axis labels above the rows */
-};
-
+/* Colours: every text gives at least 4.5:1 against its background and
+ * every mark (--a, --b, --fg) at least 3:1, in the light scheme, the
+ * dark one and print (which is the light one on white, whatever the
+ * reader's scheme); the grid lines are guides, not marks, and are
+ * lighter.  The page's column is at most 56rem; below 42rem (672 px,
+ * where it is narrower than the wide pictures) the narrow pictures are
+ * shown and the index's rows reflow; wide tables scroll in a box of
+ * their own. */
 static const char style[] =
     ":root{color-scheme:light dark;--fg:#1b1b1b;--bg:#fff;--mute:#5d5d5d;"
-    "--grid:#d4d4d4;--a:#0072b2;--b:#d55e00}"
+    "--grid:#d4d4d4;--a:#0072b2;--b:#d55e00;--link:#0b5cad}"
     "@media (prefers-color-scheme:dark){:root{--fg:#ececec;--bg:#151515;"
-    "--mute:#a9a9a9;--grid:#444;--a:#56b4e9;--b:#f0a050}}"
+    "--mute:#a9a9a9;--grid:#444;--a:#56b4e9;--b:#f0a050;--link:#8cc4ff}}"
     "body{font:15px/1.45 system-ui,sans-serif;color:var(--fg);"
     "background:var(--bg);max-width:56rem;margin:1.5rem auto;"
     "padding:0 1rem}"
-    "h1{font-size:1.4rem}h2{font-size:1.2rem;margin-top:2rem}"
-    "h3{font-size:1rem;margin-top:1.5rem}"
+    "a{color:var(--link)}"
+    "h1,h2{font-size:1.35rem;margin:1rem 0 .5rem;overflow-wrap:anywhere}"
+    "h3{font-size:1.05rem;margin-top:1.75rem}"
+    "p,li{overflow-wrap:anywhere}"
+    ".headline{font-size:1.15rem;font-weight:600;line-height:1.4;"
+    "margin:.5rem 0 1rem;padding-left:.75rem;border-left:4px solid "
+    "var(--a)}"
+    ".scroll{overflow-x:auto}"
     "table{border-collapse:collapse;margin:.5rem 0}"
     "th,td{padding:.15rem .6rem;border-bottom:1px solid var(--grid);"
     "text-align:right;vertical-align:top}"
     "th:first-child,td:first-child{text-align:left}"
-    ".made td{text-align:left}"
+    ".made td,.index td{text-align:left}"
     "code{font-size:.85em;overflow-wrap:anywhere}"
     ".note{color:var(--mute)}"
+    "figure{margin:.5rem 0}"
     "svg{max-width:100%;height:auto;display:block}"
-    "svg text{fill:var(--fg);font:11px system-ui,sans-serif}"
-    "svg .grid{stroke:var(--grid)}svg .zero{stroke:var(--fg)}"
+    ".plot .narrow{display:none}"
+    "svg text{fill:var(--fg);font:12px system-ui,sans-serif}"
+    "svg text.all{font-weight:700}svg text.none{fill:var(--mute)}"
+    "svg text.ink-k{fill:#000}svg text.ink-w{fill:#fff}"
+    "svg .grid{stroke:var(--grid)}svg .zero,svg .apart{stroke:var(--fg)}"
     "svg .a{stroke:var(--a);fill:var(--a)}"
     "svg .b{stroke:var(--b);fill:var(--b)}"
+    "svg .whisker{fill:none;stroke-width:2}"
     "svg .seg{stroke:var(--bg)}"
-    "@media print{:root{--fg:#000;--bg:#fff;--mute:#444;--grid:#bbb}"
-    "body{max-width:none;margin:0}section{break-inside:avoid-page}}";
-
-/* Text from the database: shown as the text card shows it (controls and
- * overrides escaped), then escaped for HTML. */
-static void esc(buf *b, const char *s)
-{
-    buf shown = BUF_INIT;
-    utf8_shown(&shown, s, strlen(s), (size_t)-1);
-    for (size_t i = 0; !shown.failed && i < shown.len; i++) {
-        char ch = shown.data[i];
-        if (ch == '&')
-            buf_puts(b, "&amp;");
-        else if (ch == '<')
-            buf_puts(b, "&lt;");
-        else if (ch == '>')
-            buf_puts(b, "&gt;");
-        else if (ch == '"')
-            buf_puts(b, "&quot;");
-        else if (ch == '\'')
-            buf_puts(b, "&#39;");
-        else
-            buf_putc(b, ch);
-    }
-    buf_free(&shown);
-}
+    ".legend{list-style:none;padding:0;margin:.25rem 0 .75rem}"
+    ".legend li{display:inline-block;margin-right:1.25rem}"
+    ".legend svg{display:inline-block;vertical-align:-1px}"
+    ".index svg{display:block;max-width:none}"
+    "body:has(.night){max-width:72rem}"
+    ".index th{text-align:left}.index .run{min-width:14rem}"
+    "th+th,td+td{white-space:nowrap}"
+    ".made td,.index td,.index th{white-space:normal}"
+    ".index .fig{white-space:nowrap}"
+    "tr.key td{font-weight:600}"
+    "@media (max-width:42rem){.plot .wide{display:none}"
+    ".plot .narrow{display:block}"
+    ".index thead{display:none}"
+    ".index,.index tbody,.index tr,.index td{display:block}"
+    ".index tr{padding:.5rem 0;border-bottom:1px solid var(--grid)}"
+    ".index td{border:0;padding:.1rem 0}"
+    ".index td[data-label]::before{content:attr(data-label) \": \";"
+    "color:var(--mute)}}"
+    "@media print{:root{--fg:#000;--bg:#fff;--mute:#444;--grid:#bbb;"
+    "--a:#0072b2;--b:#d55e00;--link:#000}"
+    "body{max-width:none;margin:0}section,figure{break-inside:avoid-page}"
+    ".scroll{overflow:visible}}";
 
 static double pct(long x, long n)
 {
@@ -83,14 +91,32 @@ static void rate_text(buf *b, long x, long n)
                    pct(x, n), 100 * w.lo, 100 * w.hi);
 }
 
+/* A rate and its interval as a plot's mark, in percent. */
+static plot_mark rate_mark(long x, long n, int series)
+{
+    interval w = wilson((unsigned long)x, (unsigned long)n);
+    return (plot_mark){pct(x, n), 100 * w.lo, 100 * w.hi, series};
+}
+
+/* Whether arm b begins another dial than arm a (the text before ":"). */
+static int new_dial(const char *a, const char *b)
+{
+    size_t la = strcspn(a, ":"), lb = strcspn(b, ":");
+    return la != lb || strncmp(a, b, la) != 0;
+}
+
 void html_begin(buf *b, const char *title)
 {
-    buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
-                "<meta charset=\"utf-8\">"
-                "<meta name=\"viewport\" content=\"width=device-width\">"
-                "<title>");
-    esc(b, title);
+    buf_puts(b, HTML_PAGE_START "<meta name=\"viewport\" "
+                "content=\"width=device-width, initial-scale=1\"><title>");
+    shown_html(b, title);
     buf_printf(b, "</title><style>%s</style></head>\n<body>\n", style);
+}
+
+void html_back(buf *b)
+{
+    buf_puts(b, "<nav><a href=\"index.html\">\xe2\x86\x90 The night&#39;s "
+                "runs</a></nav>\n");
 }
 
 void html_end(buf *b)
@@ -98,192 +124,142 @@ void html_end(buf *b)
     buf_puts(b, "</body></html>\n");
 }
 
+/* A sentence of carddata's, escaped, as the page's headline. */
+static void headline(buf *b, const buf *sentence)
+{
+    buf_puts(b, "<p class=\"headline\">");
+    if (sentence->failed)
+        b->failed = 1;
+    else
+        shown_html(b, sentence->data ? sentence->data : "");
+    buf_puts(b, "</p>\n");
+}
+
+/* A table in a box of its own, which scrolls sideways when the table is
+ * wider than the page. */
+static void table_open(buf *b, const char *cls)
+{
+    buf_printf(b, "<div class=\"scroll\"><table class=\"%s\">", cls);
+}
+
+static void table_close(buf *b)
+{
+    buf_puts(b, "</tbody></table></div>\n");
+}
+
+/* ----------------------------------------------------------- a card */
+
 /* The provenance table of a run. */
 static void made_with(buf *b, const card *c)
 {
-    buf_puts(b, "<table class=\"made\"><tbody>\n<tr><th>model</th><td>");
+    buf_puts(b, "<h3>What produced it</h3>\n");
+    table_open(b, "made");
+    buf_puts(b, "<tbody>\n<tr><th>model</th><td>");
     if (c->model[0])
-        esc(b, c->model);
+        shown_html(b, c->model);
     else
         buf_puts(b, "-");
     buf_puts(b, "</td></tr>\n<tr><th>tool file</th><td><code>");
-    esc(b, c->tools_path);
+    shown_html(b, c->tools_path);
     buf_puts(b, "</code></td></tr>\n<tr><th>file hash</th><td><code>");
-    esc(b, c->file_sha256);
+    shown_html(b, c->file_sha256);
     buf_puts(b, "</code></td></tr>\n<tr><th>contract hash</th><td><code>");
-    esc(b, c->contract_sha256);
+    shown_html(b, c->contract_sha256);
     buf_printf(b, "</code></td></tr>\n<tr><th>generator</th><td>%d, "
                   "fingerprint <code>",
                c->generator_version);
-    esc(b, c->fingerprint);
+    shown_html(b, c->fingerprint);
     buf_puts(b, "</code></td></tr>\n<tr><th>replayed</th><td>");
-    esc(b, c->replayed_at);
-    buf_puts(b, "</td></tr>\n</tbody></table>\n");
+    shown_html(b, c->replayed_at);
+    buf_puts(b, "</td></tr>\n");
+    table_close(b);
 }
 
-/* x in [lo, hi] as an SVG x coordinate on the axis. */
-static double at(double x, double lo, double hi)
-{
-    return LABEL_W + AXIS_W * (x - lo) / (hi - lo);
-}
-
-/* Grid lines and labels of an axis from lo to hi, each label followed by
- * unit. */
-static void axis(buf *b, int lo, int hi, int step, double bottom,
-                 const char *unit)
-{
-    for (int v = lo; v <= hi; v += step) {
-        double x = at(v, lo, hi);
-        buf_printf(b, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
-                      "y2=\"%.1f\"/><text x=\"%.1f\" y=\"%d\" "
-                      "text-anchor=\"middle\">%s%d%s</text>\n",
-                   v == 0 && lo < 0 ? "zero" : "grid", x, TOP - 6, x, bottom,
-                   x, TOP - 10, v > 0 && lo < 0 ? "+" : "", v, unit);
-    }
-}
-
-/* A mark with its whisker at row y: a circle (shape 0) or a square. */
-static void mark(buf *b, const char *cls, int shape, double x, double lo,
-                 double hi, double y)
-{
-    buf_printf(b, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-                  "y2=\"%.1f\" stroke-width=\"2\"/>",
-               cls, lo, y, hi, y);
-    if (shape == 0)
-        buf_printf(b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" "
-                      "r=\"4\"/>\n",
-                   cls, x, y);
-    else
-        buf_printf(b, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"8\" "
-                      "height=\"8\"/>\n",
-                   cls, x - 4, y - 4);
-}
-
-/* The plot of pass (circles) and reached (squares) per arm, with their
- * 95% intervals as whiskers, arms in the card's order (by dial, then
- * level). */
+/* The picture of pass (circles) and reached (squares), all episodes and
+ * per arm, with their 95% intervals. */
 static void arm_plot(buf *b, const card *c, int n)
 {
-    double bottom = TOP + (double)c->narms * ROW_H;
-    buf_printf(b, "<svg role=\"img\" aria-labelledby=\"arms-t%d arms-d%d\" "
-                  "viewBox=\"0 0 %d %.0f\" width=\"%d\">\n"
-                  "<title id=\"arms-t%d\">Pass (circles) and reached "
-                  "(squares) per arm, with 95%% intervals</title>\n"
-                  "<desc id=\"arms-d%d\">",
-               n, n, PLOT_W, bottom + 8, PLOT_W, n, n);
+    plot_row *rows = calloc(c->narms + 1, sizeof *rows);
+    buf desc = BUF_INIT;
+    if (!rows) {
+        b->failed = 1;
+        return;
+    }
+    rows[0] = (plot_row){.label = "all", .overall = 1, .nmarks = 2,
+                         .marks = {rate_mark(c->pass, c->simulated, 0),
+                                   rate_mark(c->reached, c->simulated, 1)}};
+    if (!c->simulated) /* a rate of nothing is no figure */
+        rows[0] = (plot_row){.label = "all", .overall = 1,
+                             .none = "no episodes"};
+    buf_puts(&desc, "all: pass ");
+    rate_text(&desc, c->pass, c->simulated);
+    buf_puts(&desc, ", reached ");
+    rate_text(&desc, c->reached, c->simulated);
     for (size_t i = 0; i < c->narms; i++) {
         const card_arm *a = &c->arms[i];
-        esc(b, a->arm);
-        buf_puts(b, ": pass ");
-        rate_text(b, a->pass, a->episodes);
-        buf_puts(b, ", reached ");
-        rate_text(b, a->reached, a->episodes);
-        buf_puts(b, i + 1 < c->narms ? "; " : ".");
+        plot_row *r = &rows[i + 1];
+        r->label = a->arm;
+        r->group_break = i && new_dial(c->arms[i - 1].arm, a->arm);
+        if (a->episodes) {
+            r->nmarks = 2;
+            r->marks[0] = rate_mark(a->pass, a->episodes, 0);
+            r->marks[1] = rate_mark(a->reached, a->episodes, 1);
+        } else {
+            r->none = "no episodes";
+        }
+        buf_puts(&desc, "; ");
+        shown_html(&desc, a->arm);
+        buf_puts(&desc, ": pass ");
+        rate_text(&desc, a->pass, a->episodes);
+        buf_puts(&desc, ", reached ");
+        rate_text(&desc, a->reached, a->episodes);
     }
-    buf_puts(b, "</desc>\n");
-    axis(b, 0, 100, 25, bottom, "%");
-    /* the legend: shapes and words, not colour alone */
-    buf_printf(b, "<circle class=\"a\" cx=\"%d\" cy=\"%d\" r=\"4\"/>"
-                  "<text x=\"%d\" y=\"%d\">pass</text><rect class=\"b\" "
-                  "x=\"%d\" y=\"%d\" width=\"8\" height=\"8\"/><text "
-                  "x=\"%d\" y=\"%d\">reached</text>\n",
-               4, TOP - 14, 12, TOP - 10, 50, TOP - 18, 62, TOP - 10);
-    const char *dial_before = "";
-    size_t dial_len = 0;
-    for (size_t i = 0; i < c->narms; i++) {
-        const card_arm *a = &c->arms[i];
-        double y = TOP + (double)i * ROW_H + ROW_H / 2.0;
-        size_t len = strcspn(a->arm, ":");
-        if (i && (len != dial_len || strncmp(a->arm, dial_before, len) != 0))
-            buf_printf(b, "<line class=\"grid\" x1=\"0\" y1=\"%.1f\" "
-                          "x2=\"%d\" y2=\"%.1f\"/>\n",
-                       y - ROW_H / 2.0, PLOT_W, y - ROW_H / 2.0);
-        dial_before = a->arm;
-        dial_len = len;
-        buf_printf(b, "<text x=\"0\" y=\"%.1f\">", y + 4);
-        esc(b, a->arm);
-        buf_puts(b, "</text>\n");
-        if (a->episodes == 0)
-            continue;
-        interval p = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
-        interval r = wilson((unsigned long)a->reached,
-                            (unsigned long)a->episodes);
-        mark(b, "a", 0, at(pct(a->pass, a->episodes), 0, 100),
-             at(100 * p.lo, 0, 100), at(100 * p.hi, 0, 100), y - 4);
-        mark(b, "b", 1, at(pct(a->reached, a->episodes), 0, 100),
-             at(100 * r.lo, 0, 100), at(100 * r.hi, 0, 100), y + 4);
-    }
-    buf_puts(b, "</svg>\n");
+    buf_putc(&desc, '.');
+    char id[32];
+    snprintf(id, sizeof id, "arms%d", n);
+    plot_spec s = {.id = id,
+                   .title = "Pass (circles) and reached (squares), all "
+                            "episodes and per arm, with 95% intervals",
+                   .desc = desc.failed || !desc.data ? "" : desc.data,
+                   .lo = 0,
+                   .hi = 100,
+                   .step = 25,
+                   .unit = "%",
+                   .axis_title = "Share of the episodes, %; bars: 95% "
+                                 "Wilson intervals",
+                   .series = {"pass", "reached"}};
+    b->failed |= desc.failed;
+    plot_rows(b, &s, rows, c->narms + 1);
+    buf_free(&desc);
+    free(rows);
 }
 
-/* Fill colours of the outcomes, told apart by their labels as well. */
-static const char *const outcome_fill[10] = {
-    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00",
-    "#56b4e9", "#f0e442", "#7f7f7f", "#b07aa1", "#bab0ac"};
-
-/* One bar per dial: its events split by outcome, each part labelled. */
-static void dial_plot(buf *b, const card *c, int n)
+/* A row's opening: the rows the headline stands on are set in bold. */
+static void row_open(buf *b, int key)
 {
-    double bottom = TOP + (double)c->ndials * ROW_H;
-    buf_printf(b, "<svg role=\"img\" aria-labelledby=\"dials-t%d dials-d%d\" "
-                  "viewBox=\"0 0 %d %.0f\" width=\"%d\">\n"
-                  "<title id=\"dials-t%d\">The outcomes of each dial's "
-                  "events</title>\n<desc id=\"dials-d%d\">",
-               n, n, PLOT_W, bottom + 8, PLOT_W, n, n);
-    for (size_t i = 0; i < c->ndials; i++) {
-        const card_dial *d = &c->dials[i];
-        buf_printf(b, "%s: %ld events, ", d->dial, d->events);
-        card_outcomes_text(b, d);
-        buf_puts(b, i + 1 < c->ndials ? "; " : ".");
-    }
-    buf_puts(b, "</desc>\n");
-    axis(b, 0, 100, 25, bottom, "%");
-    for (size_t i = 0; i < c->ndials; i++) {
-        const card_dial *d = &c->dials[i];
-        double y = TOP + (double)i * ROW_H;
-        long total = 0;
-        for (int o = 0; o < 10; o++)
-            total += d->outcomes[o];
-        buf_printf(b, "<text x=\"0\" y=\"%.1f\">%s</text>\n", y + 15, d->dial);
-        double x = LABEL_W;
-        for (int o = 0; o < 10 && total; o++) {
-            if (!d->outcomes[o])
-                continue;
-            double w = (double)AXIS_W * (double)d->outcomes[o] / (double)total;
-            buf_printf(b, "<rect class=\"seg\" x=\"%.1f\" y=\"%.1f\" "
-                          "width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s "
-                          "%ld</title></rect>\n",
-                       x, y + 3, w, ROW_H - 6, outcome_fill[o],
-                       card_outcomes[o], d->outcomes[o]);
-            /* the label inside when it fits, in black on these fills */
-            if (w >= 7.0 * (double)(strlen(card_outcomes[o]) + 4))
-                buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" "
-                              "style=\"fill:#000\">%s %ld</text>\n",
-                           x + 4, y + 15, card_outcomes[o], d->outcomes[o]);
-            x += w;
-        }
-    }
-    buf_puts(b, "</svg>\n");
+    buf_puts(b, key ? "<tr class=\"key\"><td>" : "<tr><td>");
 }
 
 /* A row of the result table: name (": detail"), a count. */
-static void count_row(buf *b, const char *name, const char *detail, long n)
+static void count_row(buf *b, const char *name, const char *detail, long n,
+                      int key)
 {
-    buf_printf(b, "<tr><td>%s%s%s</td><td>%ld</td><td></td><td></td></tr>\n",
-               name, detail ? ": " : "", detail ? detail : "", n);
+    row_open(b, key);
+    buf_printf(b, "%s%s%s</td><td>%ld</td><td></td><td></td></tr>\n", name,
+               detail ? ": " : "", detail ? detail : "", n);
 }
 
 /* A row of the result table: a count of episodes, its rate and interval
  * (none of either when there are no episodes). */
-static void rate_row(buf *b, const char *name, long x, long n)
+static void rate_row(buf *b, const char *name, long x, long n, int key)
 {
     interval w = wilson((unsigned long)x, (unsigned long)n);
+    row_open(b, key);
     if (n == 0)
-        buf_printf(b, "<tr><td>%s</td><td>-</td><td>-</td><td>no episodes"
-                      "</td></tr>\n",
+        buf_printf(b, "%s</td><td>-</td><td>-</td><td>no episodes</td></tr>\n",
                    name);
     else
-        buf_printf(b, "<tr><td>%s</td><td>%ld</td><td>%.1f%%</td>"
+        buf_printf(b, "%s</td><td>%ld</td><td>%.1f%%</td>"
                       "<td>%.1f-%.1f%%</td></tr>\n",
                    name, x, pct(x, n), 100 * w.lo, 100 * w.hi);
 }
@@ -297,29 +273,29 @@ static void html_observed(buf *b, const card *c)
                       "against something other than the simulator: no "
                       "simulator figure applies; %ld calls.",
                    c->observed, c->observed_calls);
-        for (int k = 1; k < 2; k++)
-            if (c->harness[k].rewarded && isfinite(c->harness[k].mean_reward))
-                buf_printf(b, " Harness reward: %.3f mean, over %ld "
-                              "episodes.",
-                           c->harness[k].mean_reward, c->harness[k].rewarded);
-            else if (c->harness[k].rewarded)
-                buf_printf(b, " Harness reward: over %ld episodes, their "
-                              "mean is not a finite number.",
-                           c->harness[k].rewarded);
+        const card_harness *h = &c->harness[1];
+        if (h->rewarded && isfinite(h->mean_reward))
+            buf_printf(b, " Harness reward: %.3f mean, over %ld episodes.",
+                       h->mean_reward, h->rewarded);
+        else if (h->rewarded)
+            buf_printf(b, " Harness reward: over %ld episodes, their mean "
+                          "is not a finite number.",
+                       h->rewarded);
         buf_puts(b, "</p>\n");
         if (c->ntools) {
             int guessed = 0;
-            buf_puts(b, "<table class=\"tools\"><thead><tr><th>tool</th>"
-                        "<th>kind</th><th>kind from</th><th>calls</th>"
+            table_open(b, "tools");
+            buf_puts(b, "<thead><tr><th>tool</th><th>kind</th>"
+                        "<th>kind from</th><th>calls</th>"
                         "<th>invalid arguments</th>"
                         "<th>answers off schema</th><th>commonest rule broken"
                         "</th></tr></thead><tbody>\n");
             for (size_t i = 0; i < c->ntools; i++) {
                 const card_tool *t = &c->tools[i];
                 buf_puts(b, "<tr><td>");
-                esc(b, t->tool);
+                shown_html(b, t->tool);
                 buf_puts(b, t->kind_ok ? "</td><td>" : "</td><td>?");
-                esc(b, t->kind ? t->kind : "");
+                shown_html(b, t->kind ? t->kind : "");
                 buf_printf(b, "</td><td>%s</td><td>%ld</td><td>",
                            t->kind_from ? t->kind_from : "-", t->calls);
                 if (t->args_checked)
@@ -333,11 +309,11 @@ static void html_observed(buf *b, const card *c)
                     buf_putc(b, '-');
                 buf_puts(b, "</td><td>");
                 if (t->rule)
-                    esc(b, t->rule);
+                    shown_html(b, t->rule);
                 buf_puts(b, "</td></tr>\n");
                 guessed |= t->kind_from && strcmp(t->kind_from, "name") == 0;
             }
-            buf_puts(b, "</tbody></table>\n");
+            table_close(b);
             if (guessed)
                 buf_puts(b, "<p>A kind from the name is a guess from the "
                             "name&#39;s first word (get, list, search... "
@@ -348,7 +324,7 @@ static void html_observed(buf *b, const card *c)
             size_t shown = c->nunknown < 10 ? c->nunknown : 10;
             for (size_t i = 0; i < shown; i++) {
                 buf_puts(b, i ? ", <code>" : "<code>");
-                esc(b, c->unknown[i].tool);
+                shown_html(b, c->unknown[i].tool);
                 buf_printf(b, "</code> &#215;%ld", c->unknown[i].calls);
             }
             if (c->nunknown > shown)
@@ -359,327 +335,456 @@ static void html_observed(buf *b, const card *c)
     for (int k = 0; k < 2; k++) {
         if (c->passk_largest[k] < 2)
             continue;
-        buf_printf(b, "<h3>Trials: %s</h3>\n<table class=\"passk\"><thead>"
-                      "<tr><th>k</th><th>%s</th><th>tasks</th></tr></thead>"
-                      "<tbody>\n",
-                   names[k], names[k]);
+        buf_printf(b, "<h3>Trials: %s</h3>\n", names[k]);
+        table_open(b, "passk");
+        buf_printf(b, "<thead><tr><th>k</th><th>%s</th><th>tasks</th></tr>"
+                      "</thead><tbody>\n",
+                   names[k]);
         for (size_t i = 0; i < c->npassk[k]; i++)
             buf_printf(b, "<tr><td>%ld</td><td>%.1f%%</td><td>%ld</td></tr>\n",
                        c->passk[k][i].k, 100 * c->passk[k][i].rate,
                        c->passk[k][i].tasks);
-        buf_puts(b, "</tbody></table>\n");
+        table_close(b);
     }
 }
 
-void html_card(buf *b, const card *c, int n)
+/* The result table. */
+static void result_table(buf *b, const card *c)
 {
-    buf_puts(b, "<section class=\"card\">\n<h2>Card: ");
-    esc(b, c->run);
-    buf_puts(b, "</h2>\n");
-    made_with(b, c);
-
-    buf_printf(b, "<h3>Result: %ld episode%s</h3>\n<table class=\"result\">"
-                  "<thead><tr><th></th><th>count</th><th>rate</th>"
-                  "<th>95%% CI</th></tr></thead><tbody>\n",
-               c->episodes, c->episodes == 1 ? "" : "s");
+    buf_printf(b, "<h3>Result: %ld episode%s</h3>\n", c->episodes,
+               c->episodes == 1 ? "" : "s");
+    table_open(b, "result");
+    buf_puts(b, "<thead><tr><th></th><th>count</th><th>rate</th>"
+                "<th>95% CI</th></tr></thead><tbody>\n");
     if (c->observed) {
-        count_row(b, "replayed against tasks", NULL, c->simulated);
-        count_row(b, "observed", NULL, c->observed);
+        count_row(b, "replayed against tasks", NULL, c->simulated, 0);
+        count_row(b, "observed", NULL, c->observed, 0);
     }
     int sim = c->simulated || !c->observed; /* simulator figures apply */
     if (sim) {
-        rate_row(b, "pass", c->pass, c->simulated);
-        rate_row(b, "reached", c->reached, c->simulated);
+        rate_row(b, "pass", c->pass, c->simulated, 1);
+        rate_row(b, "reached", c->reached, c->simulated, 1);
     }
     for (int k = 0; k < 2; k++)
         if (c->harness[k].judged)
             rate_row(b, k ? "harness success (observed)"
                           : "harness success (replayed)",
-                     c->harness[k].successes, c->harness[k].judged);
+                     c->harness[k].successes, c->harness[k].judged,
+                     !c->simulated);
     if (sim && c->simulated) { /* none: nothing was measured */
-        count_row(b, "side effects", NULL, c->side_effects);
-        count_row(b, "duplicate writes", NULL, c->duplicates);
-        count_row(b, "errors", NULL, c->errors);
+        count_row(b, "side effects", NULL, c->side_effects, 1);
+        count_row(b, "duplicate writes", NULL, c->duplicates, 1);
+        count_row(b, "errors", NULL, c->errors, 0);
         for (int i = 0; i < CARD_CODES; i++)
             if (c->by_code[i])
-                count_row(b, "errors", card_codes[i], c->by_code[i]);
+                count_row(b, "errors", card_codes[i], c->by_code[i], 0);
     }
-    count_row(b, "unfinished", NULL, c->unfinished);
+    count_row(b, "unfinished", NULL, c->unfinished, 0);
     if (sim && c->simulated && !c->compared_episodes) {
         buf_puts(b, "<tr><td>diverged episodes</td><td>-</td><td></td>"
                     "<td>no call had an answer logged</td></tr>\n");
     } else if (sim && c->simulated) {
-        count_row(b, "diverged episodes", NULL, c->diverged_episodes);
-        count_row(b, "episodes compared", NULL, c->compared_episodes);
-        count_row(b, "diverged calls", NULL, c->diverged_calls);
-        count_row(b, "calls compared", NULL, c->compared_calls);
-        count_row(b, "calls with no answer logged", NULL, c->unlogged_calls);
+        count_row(b, "diverged episodes", NULL, c->diverged_episodes, 1);
+        count_row(b, "episodes compared", NULL, c->compared_episodes, 0);
+        count_row(b, "diverged calls", NULL, c->diverged_calls, 0);
+        count_row(b, "calls compared", NULL, c->compared_calls, 0);
+        count_row(b, "calls with no answer logged", NULL, c->unlogged_calls,
+                  0);
     }
-    count_row(b, "problems", NULL, c->problems);
+    count_row(b, "problems", NULL, c->problems, 0);
     if (c->problems_no_run)
         count_row(b, "problems that name no run (in the database)", NULL,
-                  c->problems_no_run);
-    buf_puts(b, "</tbody></table>\n");
+                  c->problems_no_run, 0);
+    table_close(b);
+}
 
+static void arms_table(buf *b, const card *c)
+{
+    table_open(b, "arms");
+    buf_puts(b, "<thead><tr><th>arm</th><th>episodes</th><th>pass</th>"
+                "<th>95% CI</th><th>reached</th><th>95% CI</th>"
+                "<th>side effects</th><th>duplicate writes</th></tr>"
+                "</thead><tbody>\n");
+    for (size_t i = 0; i < c->narms; i++) {
+        const card_arm *a = &c->arms[i];
+        interval w = wilson((unsigned long)a->pass, (unsigned long)a->episodes);
+        interval v = wilson((unsigned long)a->reached,
+                            (unsigned long)a->episodes);
+        buf_puts(b, "<tr><td>");
+        shown_html(b, a->arm);
+        buf_printf(b, "</td><td>%ld</td><td>%ld</td><td>%.1f-%.1f%%</td>"
+                      "<td>%ld</td><td>%.1f-%.1f%%</td><td>%ld</td>"
+                      "<td>%ld</td></tr>\n",
+                   a->episodes, a->pass, 100 * w.lo, 100 * w.hi, a->reached,
+                   100 * v.lo, 100 * v.hi, a->side_effects, a->duplicates);
+    }
+    table_close(b);
+}
+
+static void dials_table(buf *b, const card *c)
+{
+    table_open(b, "dials");
+    buf_puts(b, "<thead><tr><th>dial</th><th>events</th><th>fired</th>"
+                "<th>outcomes</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < c->ndials; i++) {
+        const card_dial *d = &c->dials[i];
+        buf_puts(b, "<tr><td>");
+        shown_html(b, d->dial);
+        buf_printf(b, "</td><td>%ld</td><td>%ld</td><td>", d->events,
+                   d->fired);
+        card_outcomes_text(b, d);
+        buf_puts(b, "</td></tr>\n");
+    }
+    table_close(b);
+}
+
+static void problems_list(buf *b, const card *c)
+{
+    buf_printf(b, "<h3>Problems (first %zu)</h3>\n<ul class=\"problems\">",
+               c->nfirst);
+    for (size_t i = 0; i < c->nfirst; i++) {
+        buf_puts(b, "<li><code>");
+        shown_html(b, c->first_problems[i].file);
+        buf_printf(b, ":%ld</code>: ", c->first_problems[i].line);
+        shown_html(b, c->first_problems[i].message);
+        buf_puts(b, "</li>\n");
+    }
+    if (c->problems > (long)c->nfirst) {
+        buf q = BUF_INIT;
+        for (const char *p = c->run; *p; p++) {
+            if (*p == '\'')
+                buf_putc(&q, '\'');
+            buf_putc(&q, *p);
+        }
+        buf_printf(b, "<li>... and %ld more (<code>SELECT * FROM problems "
+                      "WHERE run = &#39;",
+                   c->problems - (long)c->nfirst);
+        shown_html(b, q.failed || !q.data ? "" : q.data);
+        b->failed |= q.failed;
+        buf_puts(b, "&#39;</code>)</li>\n");
+        buf_free(&q);
+    }
+    buf_puts(b, "</ul>\n");
+}
+
+void html_card(buf *b, const card *c, int n)
+{
+    buf_puts(b, "<section class=\"card\">\n<h2>Card: ");
+    shown_html(b, c->run);
+    buf_puts(b, "</h2>\n");
+    buf sentence = BUF_INIT;
+    card_headline(&sentence, c);
+    headline(b, &sentence);
+    buf_free(&sentence);
+    /* the provenance in a line: the whole of it is at the end */
+    buf_puts(b, "<p class=\"note\">");
+    if (c->model[0]) {
+        buf_puts(b, "Model ");
+        shown_html(b, c->model);
+        buf_puts(b, ", tool file <code>");
+    } else {
+        buf_puts(b, "Tool file <code>");
+    }
+    shown_html(b, c->tools_path);
+    buf_puts(b, "</code>, replayed ");
+    shown_html(b, c->replayed_at);
+    buf_puts(b, ".</p>\n");
+
+    result_table(b, c);
     if (c->narms) {
         buf_puts(b, "<h3>Per arm</h3>\n");
         arm_plot(b, c, n);
-        buf_puts(b, "<table class=\"arms\"><thead><tr><th>arm</th>"
-                    "<th>episodes</th><th>pass</th><th>95% CI</th>"
-                    "<th>reached</th><th>95% CI</th><th>side effects</th>"
-                    "<th>duplicate writes</th></tr></thead><tbody>\n");
-        for (size_t i = 0; i < c->narms; i++) {
-            const card_arm *a = &c->arms[i];
-            interval w = wilson((unsigned long)a->pass,
-                                (unsigned long)a->episodes);
-            interval v = wilson((unsigned long)a->reached,
-                                (unsigned long)a->episodes);
-            buf_puts(b, "<tr><td>");
-            esc(b, a->arm);
-            buf_printf(b, "</td><td>%ld</td><td>%ld</td><td>%.1f-%.1f%%</td>"
-                          "<td>%ld</td><td>%.1f-%.1f%%</td><td>%ld</td>"
-                          "<td>%ld</td></tr>\n",
-                       a->episodes, a->pass, 100 * w.lo, 100 * w.hi,
-                       a->reached, 100 * v.lo, 100 * v.hi, a->side_effects,
-                       a->duplicates);
-        }
-        buf_puts(b, "</tbody></table>\n");
+        arms_table(b, c);
     }
     if (c->ndials) {
         buf_puts(b, "<h3>Per dial</h3>\n");
-        dial_plot(b, c, n);
-        buf_puts(b, "<table class=\"dials\"><thead><tr><th>dial</th>"
-                    "<th>events</th><th>fired</th><th>outcomes</th></tr>"
-                    "</thead><tbody>\n");
-        for (size_t i = 0; i < c->ndials; i++) {
-            const card_dial *d = &c->dials[i];
-            buf_printf(b, "<tr><td>%s</td><td>%ld</td><td>%ld</td><td>",
-                       d->dial, d->events, d->fired);
-            card_outcomes_text(b, d);
-            buf_puts(b, "</td></tr>\n");
-        }
-        buf_puts(b, "</tbody></table>\n");
+        plot_dials(b, c, n);
+        dials_table(b, c);
     }
     html_observed(b, c);
-    if (c->nfirst) {
-        buf_printf(b, "<h3>Problems (first %zu)</h3>\n<ul class=\"problems\">",
-                   c->nfirst);
-        for (size_t i = 0; i < c->nfirst; i++) {
-            buf_puts(b, "<li><code>");
-            esc(b, c->first_problems[i].file);
-            buf_printf(b, ":%ld</code>: ", c->first_problems[i].line);
-            esc(b, c->first_problems[i].message);
-            buf_puts(b, "</li>\n");
-        }
-        if (c->problems > (long)c->nfirst) {
-            buf q = BUF_INIT;
-            for (const char *p = c->run; *p; p++) {
-                if (*p == '\'')
-                    buf_putc(&q, '\'');
-                buf_putc(&q, *p);
-            }
-            buf_printf(b, "<li>... and %ld more (<code>SELECT * FROM problems "
-                          "WHERE run = &#39;",
-                       c->problems - (long)c->nfirst);
-            esc(b, q.failed || !q.data ? "" : q.data);
-            buf_puts(b, "&#39;</code>)</li>\n");
-            buf_free(&q);
-        }
-        buf_puts(b, "</ul>\n");
-    }
+    if (c->nfirst)
+        problems_list(b, c);
+    made_with(b, c);
     buf_puts(b, "</section>\n");
 }
 
-/* The paired analysis: a table per measure. */
-static void html_paired(buf *b, const card *a, const card *c,
-                        const card_paired *r, size_t n)
+/* -------------------------------------------------------- a compare */
+
+/* The harness's success over both kinds of a run's episodes. */
+static void success_of(const card *c, long *x, long *n)
 {
-    int open = 0;
-    for (size_t i = 0; i < n; i++) {
-        const card_paired *x = &r[i];
-        const card_pairs *q = &x->pairs;
-        if (i == 0 || strcmp(x->measure, r[i - 1].measure) != 0) {
-            if (open)
-                buf_puts(b, "</tbody></table>\n");
-            buf_printf(b, "<h3>Paired, by task (%s)</h3>\n<p>%ld tasks in "
-                          "both runs, %ld only in ",
-                       strcmp(x->measure, "pass") == 0
-                           ? "pass"
-                           : "the harness&#39;s success",
-                       x->shared, x->only_a);
-            esc(b, a->run);
-            buf_printf(b, ", %ld only in ", x->only_b);
-            esc(b, c->run);
-            if (x->shared == 0) {
-                buf_puts(b, ". No task is in both runs: nothing to pair, "
-                            "and no paired figure.</p>\n");
-                open = 0;
-                continue;
-            }
-            open = 1;
-            buf_puts(b, x->one_trial
-                            ? ". One trial of each task in each run: A - B "
-                              "with Tango&#39;s score interval; the pairs by "
-                              "outcome, and McNemar&#39;s exact p.</p>\n"
-                            : ". Several trials of a task: A - B is the mean "
-                              "of per-task differences, its interval "
-                              "clustered by task; the pairs by outcome and "
-                              "McNemar&#39;s exact p are of each task&#39;s "
-                              "first trial.</p>\n");
-            buf_puts(b, "<table class=\"paired\"><thead><tr><th>arm</th>"
-                        "<th>tasks</th><th>A - B (points)</th><th>95% CI</th>"
-                        "<th>A only</th><th>B only</th><th>both</th>"
-                        "<th>neither</th><th>McNemar p</th></tr></thead>"
-                        "<tbody>\n");
+    *x = c->harness[0].successes + c->harness[1].successes;
+    *n = c->harness[0].judged + c->harness[1].judged;
+}
+
+/* Each run's pass rate and the harness's success, as a picture and a
+ * table: what the differences below are differences of. */
+static void html_rates(buf *b, const card_compared *x)
+{
+    const card *both[2] = {x->a, x->b};
+    int pass = x->a->simulated || x->b->simulated;
+    long sx[2], sn[2];
+    success_of(x->a, &sx[0], &sn[0]);
+    success_of(x->b, &sx[1], &sn[1]);
+    int success = sn[0] || sn[1];
+    if (!pass && !success)
+        return;
+    plot_row rows[2];
+    buf desc = BUF_INIT;
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i < 2; i++) {
+        const card *c = both[i];
+        rows[i].label = c->run;
+        rows[i].suffix = i ? " (B)" : " (A)";
+        if (i)
+            buf_puts(&desc, "; ");
+        shown_html(&desc, c->run);
+        buf_puts(&desc, i ? " (B):" : " (A):");
+        if (pass) {
+            buf_puts(&desc, " pass ");
+            rate_text(&desc, c->pass, c->simulated);
+            if (c->simulated)
+                rows[i].marks[rows[i].nmarks++] =
+                    rate_mark(c->pass, c->simulated, 0);
         }
-        if (!open)
+        if (success) {
+            buf_puts(&desc, pass ? ", the harness's success " :
+                                   " the harness's success ");
+            rate_text(&desc, sx[i], sn[i]);
+            if (sn[i])
+                rows[i].marks[rows[i].nmarks++] = rate_mark(sx[i], sn[i], 1);
+        }
+        if (!rows[i].nmarks)
+            rows[i].none = "no episodes";
+    }
+    buf_putc(&desc, '.');
+    plot_spec s = {.id = "rates",
+                   .title = "Each run's rates, with 95% intervals",
+                   .desc = desc.failed || !desc.data ? "" : desc.data,
+                   .lo = 0,
+                   .hi = 100,
+                   .step = 25,
+                   .unit = "%",
+                   .axis_title = "Share of the run's episodes, %; bars: 95% "
+                                 "Wilson intervals",
+                   .series = {pass ? "pass" : NULL,
+                              success ? "the harness's success" : NULL}};
+    b->failed |= desc.failed;
+    buf_puts(b, "<h3>Each run</h3>\n");
+    plot_rows(b, &s, rows, 2);
+    table_open(b, "rates");
+    buf_puts(b, "<thead><tr><th>run</th><th>measure</th><th>count</th>"
+                "<th>of</th><th>rate</th><th>95% CI</th></tr></thead>"
+                "<tbody>\n");
+    for (int m = 0; m < 2; m++) {
+        if (!(m ? success : pass))
             continue;
+        for (int i = 0; i < 2; i++) {
+            long cx = m ? sx[i] : both[i]->pass;
+            long cn = m ? sn[i] : both[i]->simulated;
+            buf_puts(b, "<tr><td>");
+            shown_html(b, both[i]->run);
+            buf_printf(b, " (%c)</td><td>%s</td>", i ? 'B' : 'A',
+                       m ? "the harness&#39;s success" : "pass");
+            if (cn) {
+                interval w = wilson((unsigned long)cx, (unsigned long)cn);
+                buf_printf(b, "<td>%ld</td><td>%ld</td><td>%.1f%%</td>"
+                              "<td>%.1f-%.1f%%</td></tr>\n",
+                           cx, cn, pct(cx, cn), 100 * w.lo, 100 * w.hi);
+            } else {
+                buf_puts(b, "<td>-</td><td>0</td><td>-</td><td>no episodes"
+                            "</td></tr>\n");
+            }
+        }
+    }
+    table_close(b);
+    buf_free(&desc);
+}
+
+/* A difference A - B as a plot's mark, in percentage points. */
+static plot_mark diff_mark(double diff, interval ci)
+{
+    return (plot_mark){100 * diff, 100 * ci.lo, 100 * ci.hi, 0};
+}
+
+/* A difference and its interval for a text alternative. */
+static void diff_text(buf *b, double diff, interval ci)
+{
+    buf_printf(b, "%+.1f points, 95%% CI %+.1f to %+.1f", 100 * diff,
+               100 * ci.lo, 100 * ci.hi);
+}
+
+/* The spec of a difference plot: -100 to +100 points, favours B on the
+ * left, A on the right. */
+static plot_spec diff_spec(const card_compared *x, const char *id,
+                           const char *title, const char *axis_title,
+                           const char *desc)
+{
+    return (plot_spec){.id = id,
+                       .title = title,
+                       .desc = desc,
+                       .lo = -100,
+                       .hi = 100,
+                       .step = 50,
+                       .unit = "",
+                       .signed_ticks = 1,
+                       .axis_title = axis_title,
+                       .favours_a = x->a->run,
+                       .favours_b = x->b->run};
+}
+
+/* The paired rows of one measure, [from, to): a picture and a table. */
+static void paired_measure(buf *b, const card_compared *x, size_t from,
+                           size_t to)
+{
+    const card_paired *r = x->paired;
+    const card_paired *first = &r[from];
+    int pass = strcmp(first->measure, "pass") == 0;
+    buf_printf(b, "<h3>Paired, by task (%s)</h3>\n<p>%ld tasks in both runs, "
+                  "%ld only in ",
+               pass ? "pass" : "the harness&#39;s success", first->shared,
+               first->only_a);
+    shown_html(b, x->a->run);
+    buf_printf(b, ", %ld only in ", first->only_b);
+    shown_html(b, x->b->run);
+    if (first->shared == 0) {
+        buf_puts(b, ". No task is in both runs: nothing to pair, and no "
+                    "paired figure.</p>\n");
+        return;
+    }
+    buf_puts(b, first->one_trial
+                    ? ". One trial of each task in each run: A - B with "
+                      "Tango&#39;s score interval; the pairs by outcome, and "
+                      "McNemar&#39;s exact p.</p>\n"
+                    : ". Several trials of a task: A - B is the mean of "
+                      "per-task differences, its interval clustered by task; "
+                      "the pairs by outcome and McNemar&#39;s exact p are of "
+                      "each task&#39;s first trial.</p>\n");
+    size_t n = to - from;
+    plot_row *rows = calloc(n, sizeof *rows);
+    buf desc = BUF_INIT;
+    if (!rows) {
+        b->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const card_paired *p = &r[from + i];
+        rows[i].label = p->arm;
+        rows[i].overall = i == 0 && strcmp(p->arm, "all") == 0;
+        rows[i].group_break = i > 1 && new_dial(r[from + i - 1].arm, p->arm);
+        if (i)
+            buf_puts(&desc, "; ");
+        shown_html(&desc, p->arm);
+        buf_puts(&desc, ": ");
+        if (p->shared == 0) {
+            rows[i].none = "no shared task";
+            buf_puts(&desc, "no shared task");
+            continue;
+        }
+        rows[i].nmarks = 1;
+        rows[i].marks[0] = diff_mark(p->diff, p->ci);
+        diff_text(&desc, p->diff, p->ci);
+        buf_printf(&desc, ", %ld tasks", p->shared);
+    }
+    buf_putc(&desc, '.');
+    char id[32];
+    snprintf(id, sizeof id, "paired-%s", pass ? "pass" : "success");
+    plot_spec s = diff_spec(x, id,
+                            pass ? "Paired by task: pass rate A - B, all "
+                                   "tasks and per arm, with 95% intervals"
+                                 : "Paired by task: the harness's success "
+                                   "A - B, with its 95% interval",
+                            first->one_trial
+                                ? "A - B, percentage points; bars: 95% "
+                                  "intervals (Tango's)"
+                                : "A - B, percentage points; bars: 95% "
+                                  "intervals (clustered by task)",
+                            desc.failed || !desc.data ? "" : desc.data);
+    b->failed |= desc.failed;
+    plot_rows(b, &s, rows, n);
+    free(rows);
+    buf_free(&desc);
+    table_open(b, "paired");
+    buf_puts(b, "<thead><tr><th>arm</th><th>tasks</th><th>A - B (points)"
+                "</th><th>95% CI</th><th>A only</th><th>B only</th>"
+                "<th>both</th><th>neither</th><th>McNemar p</th></tr>"
+                "</thead><tbody>\n");
+    for (size_t i = from; i < to; i++) {
+        const card_paired *p = &r[i];
+        const card_pairs *q = &p->pairs;
         buf_puts(b, "<tr><td>");
-        esc(b, x->arm);
-        if (x->shared == 0) {
+        shown_html(b, p->arm);
+        if (p->shared == 0) {
             buf_puts(b, "</td><td>0</td><td>-</td><td>-</td><td></td><td></td>"
                         "<td></td><td></td><td></td></tr>\n");
             continue;
         }
         buf_printf(b, "</td><td>%ld</td><td>%+.1f</td><td>%+.1f to %+.1f</td>"
                       "<td>%ld</td><td>%ld</td><td>%ld</td><td>%ld</td><td>",
-                   x->shared, 100 * x->diff, 100 * x->ci.lo, 100 * x->ci.hi,
+                   p->shared, 100 * p->diff, 100 * p->ci.lo, 100 * p->ci.hi,
                    q->a_only, q->b_only, q->both, q->neither);
         if (q->n == 0)
             buf_putc(b, '-');
-        else if (q->p >= 0.001)
-            buf_printf(b, "%.3g", q->p);
         else
-            buf_printf(b, "%.1e", q->p);
+            card_p_text(b, q->p);
         buf_puts(b, "</td></tr>\n");
     }
-    if (open)
-        buf_puts(b, "</tbody></table>\n");
+    table_close(b);
 }
 
-/* The hashes of both runs, as the refusal gives them. */
-static void both_hashes(buf *b, const card *a, const card *c,
-                        enum compare_case k)
+/* The unpaired per-arm differences: a picture and a table. */
+static void html_unpaired(buf *b, const card_compared *x)
 {
-    const card *both[2] = {a, c};
-    buf_puts(b, "<table class=\"hashes\"><tbody>\n");
-    for (int i = 0; i < 2; i++) {
-        const card *x = both[i];
-        buf_puts(b, "<tr><th colspan=\"2\">");
-        esc(b, x->run);
-        buf_puts(b, "</th></tr>\n<tr><td>file hash</td><td><code>");
-        esc(b, x->file_sha256);
-        buf_puts(b, "</code></td></tr>\n");
-        if (k == COMPARE_CONTRACTS) {
-            buf_puts(b, "<tr><td>contract</td><td><code>");
-            esc(b, x->contract_sha256);
-            buf_puts(b, "</code></td></tr>\n");
-        }
-        if (k == COMPARE_GENERATORS) {
-            buf_printf(b, "<tr><td>generator</td><td>%d</td></tr>\n"
-                          "<tr><td>fingerprint</td><td><code>",
-                       x->generator_version);
-            esc(b, x->fingerprint);
-            buf_puts(b, "</code></td></tr>\n");
-        }
-    }
-    buf_puts(b, "</tbody></table>\n");
-}
-
-static void name_list(buf *b, const char *what, char **names, size_t n)
-{
-    if (n == 0)
-        return;
-    buf_printf(b, "<li>%s: ", what);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            buf_puts(b, ", ");
-        esc(b, names[i]);
-    }
-    buf_puts(b, "</li>\n");
-}
-
-void html_compare(buf *b, const card_compared *x)
-{
-    const card *a = x->a, *c = x->b;
-    enum compare_case k = x->k;
-    const contract_diff *d = &x->d;
-    buf_puts(b, "<section class=\"compare\">\n<h2>Compare: ");
-    esc(b, a->run);
-    buf_puts(b, " (A) and ");
-    esc(b, c->run);
-    buf_puts(b, " (B)</h2>\n<p>");
-    if (k != COMPARE_SAME) {
-        buf why = BUF_INIT;
-        card_refusal(&why, a, c, k);
-        esc(b, why.failed ? "" : why.data);
-        b->failed |= why.failed;
-        buf_free(&why);
-        buf_puts(b, "</p>\n");
-        if (k == COMPARE_CONTRACTS) {
-            buf_puts(b, "<ul class=\"tools\">\n");
-            if (d->nadded + d->nremoved + d->nchanged == 0)
-                buf_printf(b, "<li>%s</li>\n", card_same_tools);
-            name_list(b, "added", d->added, d->nadded);
-            name_list(b, "removed", d->removed, d->nremoved);
-            name_list(b, "changed", d->changed, d->nchanged);
-            buf_puts(b, "</ul>\n");
-        }
-        both_hashes(b, a, c, k);
-        buf_puts(b, "</section>\n");
-        return;
-    }
-    if (!a->simulated && !c->simulated) {
-        buf_puts(b, "Same tool file; observed episodes, paired by the "
-                    "harness's names of their tasks.</p>\n");
-        html_paired(b, a, c, x->paired, x->npaired);
-        buf_puts(b, "</section>\n");
-        return;
-    }
-    buf_puts(b, "Same tool file and generator: the same tasks, side by "
-                "side. Unpaired, per arm: each row is the difference of pass "
-                "rates A - B, in percentage points, with its 95% interval "
-                "(Newcombe's, for two independent proportions).</p>\n");
     const card_row *rows = x->rows;
     size_t n = x->nrows;
+    buf_puts(b, "<h3>Unpaired, per arm</h3>\n<p>Each row is the difference "
+                "of pass rates A - B over the runs&#39; episodes, as two "
+                "independent samples, in percentage points, with its 95% "
+                "interval (Newcombe&#39;s): less sensitive than the paired "
+                "difference above.</p>\n");
+    plot_row *pr = calloc(n ? n : 1, sizeof *pr);
+    buf desc = BUF_INIT;
+    if (!pr) {
+        b->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pr[i].label = rows[i].arm;
+        pr[i].overall = i == 0;
+        pr[i].group_break = i > 1 && new_dial(rows[i - 1].arm, rows[i].arm);
+        if (i)
+            buf_puts(&desc, "; ");
+        shown_html(&desc, rows[i].arm);
+        if (rows[i].measured) {
+            pr[i].nmarks = 1;
+            pr[i].marks[0] = diff_mark(rows[i].diff, rows[i].ci);
+            buf_puts(&desc, ": ");
+            diff_text(&desc, rows[i].diff, rows[i].ci);
+        } else {
+            pr[i].none = rows[i].na ? "only in A" : "only in B";
+            buf_printf(&desc, ": only in %s, no difference",
+                       rows[i].na ? "A" : "B");
+        }
+    }
+    buf_putc(&desc, '.');
+    plot_spec s = diff_spec(x, "diff",
+                            "Unpaired: pass rate A - B, all episodes and "
+                            "per arm, with 95% intervals",
+                            "A - B, percentage points; bars: 95% intervals "
+                            "(Newcombe's)",
+                            desc.failed || !desc.data ? "" : desc.data);
+    b->failed |= desc.failed;
+    plot_rows(b, &s, pr, n);
+    free(pr);
+    buf_free(&desc);
     int lone = 0;
-    double bottom = TOP + (double)n * ROW_H;
-    buf_printf(b, "<svg role=\"img\" aria-labelledby=\"diff-t diff-d\" "
-                  "viewBox=\"0 0 %d %.0f\" width=\"%d\">\n<title id=\"diff-t\">"
-                  "Pass rate A - B per arm in percentage points, with 95%% "
-                  "intervals</title>\n"
-                  "<desc id=\"diff-d\">",
-               PLOT_W, bottom + 8, PLOT_W);
-    for (size_t i = 0; i < n; i++) {
-        esc(b, rows[i].arm);
-        if (rows[i].measured)
-            buf_printf(b, ": %+.1f points, 95%% CI %+.1f to %+.1f%s",
-                       100 * rows[i].diff, 100 * rows[i].ci.lo,
-                       100 * rows[i].ci.hi, i + 1 < n ? "; " : ".");
-        else
-            buf_printf(b, ": only in %s, no difference%s",
-                       rows[i].na ? "A" : "B", i + 1 < n ? "; " : ".");
-    }
-    buf_puts(b, "</desc>\n");
-    axis(b, -100, 100, 50, bottom, "");
-    for (size_t i = 0; i < n; i++) {
-        double y = TOP + (double)i * ROW_H + ROW_H / 2.0;
-        buf_printf(b, "<text x=\"0\" y=\"%.1f\">", y + 4);
-        esc(b, rows[i].arm);
-        buf_puts(b, "</text>\n");
-        if (!rows[i].measured)
-            continue;
-        mark(b, "a", 0, at(100 * rows[i].diff, -100, 100),
-             at(100 * rows[i].ci.lo, -100, 100),
-             at(100 * rows[i].ci.hi, -100, 100), y);
-    }
-    buf_puts(b, "</svg>\n<table class=\"diffs\"><thead><tr><th>arm</th>"
-                "<th>A pass</th><th>B pass</th><th>A - B (points)</th>"
-                "<th>95% CI</th>"
-                "<th>excludes 0</th></tr></thead><tbody>\n");
+    table_open(b, "diffs");
+    buf_puts(b, "<thead><tr><th>arm</th><th>A pass</th><th>B pass</th>"
+                "<th>A - B (points)</th><th>95% CI</th><th>excludes 0</th>"
+                "</tr></thead><tbody>\n");
     for (size_t i = 0; i < n; i++) {
         buf_puts(b, "<tr><td>");
-        esc(b, rows[i].arm);
+        shown_html(b, rows[i].arm);
         buf_printf(b, "</td><td>%ld/%ld</td><td>%ld/%ld</td>", rows[i].xa,
                    rows[i].na, rows[i].xb, rows[i].nb);
         if (rows[i].measured) {
@@ -694,10 +799,237 @@ void html_compare(buf *b, const card_compared *x)
                        rows[i].na ? "A" : "B");
         }
     }
-    buf_puts(b, "</tbody></table>\n");
+    table_close(b);
     if (lone)
         buf_puts(b, "<p>An arm only one run has episodes of has no "
                     "difference to show.</p>\n");
-    html_paired(b, a, c, x->paired, x->npaired);
+}
+
+/* The hashes of both runs, as the refusal gives them. */
+static void both_hashes(buf *b, const card *a, const card *c,
+                        enum compare_case k)
+{
+    const card *both[2] = {a, c};
+    table_open(b, "hashes");
+    buf_puts(b, "<tbody>\n");
+    for (int i = 0; i < 2; i++) {
+        const card *x = both[i];
+        buf_puts(b, "<tr><th colspan=\"2\">");
+        shown_html(b, x->run);
+        buf_puts(b, "</th></tr>\n<tr><td>file hash</td><td><code>");
+        shown_html(b, x->file_sha256);
+        buf_puts(b, "</code></td></tr>\n");
+        if (k == COMPARE_CONTRACTS) {
+            buf_puts(b, "<tr><td>contract</td><td><code>");
+            shown_html(b, x->contract_sha256);
+            buf_puts(b, "</code></td></tr>\n");
+        }
+        if (k == COMPARE_GENERATORS) {
+            buf_printf(b, "<tr><td>generator</td><td>%d</td></tr>\n"
+                          "<tr><td>fingerprint</td><td><code>",
+                       x->generator_version);
+            shown_html(b, x->fingerprint);
+            buf_puts(b, "</code></td></tr>\n");
+        }
+    }
+    table_close(b);
+}
+
+static void name_list(buf *b, const char *what, char **names, size_t n)
+{
+    if (n == 0)
+        return;
+    buf_printf(b, "<li>%s: ", what);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            buf_puts(b, ", ");
+        shown_html(b, names[i]);
+    }
+    buf_puts(b, "</li>\n");
+}
+
+/* A link to a page of the night's, named by card (no text from the
+ * database in it but escaped). */
+static void page_link(buf *b, const char *page, const char *run)
+{
+    buf_puts(b, "<a href=\"");
+    shown_html(b, page);
+    buf_puts(b, "\">");
+    shown_html(b, run);
+    buf_puts(b, "</a>");
+}
+
+void html_compare(buf *b, const card_compared *x, const char *page_a,
+                  const char *page_b)
+{
+    const card *a = x->a, *c = x->b;
+    enum compare_case k = x->k;
+    const contract_diff *d = &x->d;
+    buf_puts(b, "<section class=\"compare\">\n<h2>Compare: ");
+    shown_html(b, a->run);
+    buf_puts(b, " (A) and ");
+    shown_html(b, c->run);
+    buf_puts(b, " (B)</h2>\n");
+    buf sentence = BUF_INIT;
+    card_verdict_text(&sentence, x);
+    headline(b, &sentence);
+    buf_free(&sentence);
+    if (page_a && page_b) {
+        buf_puts(b, "<p class=\"note\">The runs&#39; cards: ");
+        page_link(b, page_a, a->run);
+        buf_puts(b, " (A), ");
+        page_link(b, page_b, c->run);
+        buf_puts(b, " (B).</p>\n");
+    }
+    if (k != COMPARE_SAME) { /* the headline says why */
+        if (k == COMPARE_CONTRACTS) {
+            buf_puts(b, "<ul class=\"tools\">\n");
+            if (d->nadded + d->nremoved + d->nchanged == 0)
+                buf_printf(b, "<li>%s</li>\n", card_same_tools);
+            name_list(b, "added", d->added, d->nadded);
+            name_list(b, "removed", d->removed, d->nremoved);
+            name_list(b, "changed", d->changed, d->nchanged);
+            buf_puts(b, "</ul>\n");
+        }
+        both_hashes(b, a, c, k);
+        buf_puts(b, "</section>\n");
+        return;
+    }
+    if (!a->simulated && !c->simulated)
+        buf_puts(b, "<p>Same tool file; observed episodes, paired by the "
+                    "harness&#39;s names of their tasks.</p>\n");
+    else
+        buf_puts(b, "<p>Same tool file and generator: the same tasks, side "
+                    "by side.</p>\n");
+    html_rates(b, x);
+    /* the paired analysis first: on the same tasks, it is the more
+     * sensitive */
+    for (size_t i = 0; i < x->npaired;) {
+        size_t j = i + 1;
+        while (j < x->npaired &&
+               strcmp(x->paired[j].measure, x->paired[i].measure) == 0)
+            j++;
+        paired_measure(b, x, i, j);
+        i = j;
+    }
+    if (x->nrows)
+        html_unpaired(b, x);
+    buf_puts(b, "</section>\n");
+}
+
+/* ---------------------------------------------------------- the index */
+
+void html_index(buf *b, const html_entry *runs, size_t n,
+                const card *baseline, long no_run)
+{
+    long episodes = 0;
+    for (size_t i = 0; i < n; i++)
+        episodes += runs[i].c->episodes;
+    buf_printf(b, "<section class=\"night\">\n<h1>The night&#39;s runs</h1>\n"
+                  "<p class=\"headline\">%zu run%s, %ld episode%s",
+               n, n == 1 ? "" : "s", episodes, episodes == 1 ? "" : "s");
+    if (baseline) {
+        buf_puts(b, "; each compared with ");
+        shown_html(b, baseline->run);
+        buf_puts(b, " where their tasks are the same");
+    }
+    buf_puts(b, ".</p>\n<p class=\"note\">Each run&#39;s figure is its pass "
+                "rate (the harness&#39;s success for a run of observed "
+                "episodes only), drawn with its 95% interval on one axis "
+                "for all; two runs can be compared when their tasks are "
+                "the same (the same tool file bytes and generator).</p>\n");
+    table_open(b, "index");
+    buf_puts(b, "<thead><tr><th>run</th><th>model</th><th>tool file</th>"
+                "<th>episodes</th><th class=\"fig\">figure (95% CI)");
+    plot_index_axis(b);
+    buf_puts(b, "</th><th>same tasks as</th>");
+    if (baseline) {
+        buf_puts(b, "<th>against ");
+        shown_html(b, baseline->run);
+        buf_puts(b, "</th>");
+    }
+    buf_puts(b, "</tr></thead><tbody>\n");
+    for (size_t i = 0; i < n; i++) {
+        const card *c = runs[i].c;
+        card_figure f;
+        card_headline_figure(c, &f);
+        buf_puts(b, "<tr><td class=\"run\">");
+        page_link(b, runs[i].page, c->run);
+        buf sentence = BUF_INIT;
+        card_headline(&sentence, c);
+        buf_puts(b, "<div class=\"note\">");
+        shown_html(b, sentence.failed || !sentence.data ? "" : sentence.data);
+        b->failed |= sentence.failed;
+        buf_free(&sentence);
+        buf_puts(b, "</div></td><td data-label=\"model\">");
+        shown_html(b, c->model[0] ? c->model : "-");
+        buf_puts(b, "</td><td data-label=\"tool file\">");
+        shown_html(b, c->tools_path);
+        buf_printf(b, "</td><td data-label=\"episodes\">%ld</td>"
+                      "<td class=\"fig\" data-label=\"",
+                   c->episodes);
+        if (f.measure)
+            buf_printf(b, "%s\">%.1f%% (%.1f-%.1f%%)", f.measure,
+                       pct(f.x, f.n), 100 * f.ci.lo, 100 * f.ci.hi);
+        else
+            buf_puts(b, "figure\">");
+        plot_index_mark(b, &f);
+        buf_puts(b, "</td><td data-label=\"same tasks as\">");
+        /* the first ten by name, then how many more */
+        size_t same = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (j == i || card_compare_case(c, runs[j].c) != COMPARE_SAME)
+                continue;
+            if (same++ < 10) {
+                if (same > 1)
+                    buf_puts(b, ", ");
+                shown_html(b, runs[j].c->run);
+            }
+        }
+        if (same > 10)
+            buf_printf(b, " and %zu more", same - 10);
+        if (!same)
+            buf_puts(b, "none");
+        buf_puts(b, "</td>");
+        if (baseline) {
+            buf_puts(b, "<td data-label=\"against ");
+            shown_html(b, baseline->run);
+            buf_puts(b, "\">");
+            const card_verdict *v = runs[i].vs ? &runs[i].vs->verdict : NULL;
+            if (c == baseline)
+                buf_puts(b, "the baseline");
+            else if (!v || v->basis == VERDICT_REFUSED)
+                buf_puts(b, "not comparable");
+            else {
+                buf_puts(b, "<a href=\"");
+                shown_html(b, runs[i].compare_page);
+                buf_puts(b, "\">");
+                if (v->basis == VERDICT_NOTHING)
+                    buf_puts(b, "nothing to compare");
+                else
+                    buf_printf(b, "%+.1f points (%+.1f to %+.1f), %s%s",
+                               100 * v->diff, 100 * v->ci.lo, 100 * v->ci.hi,
+                               v->basis == VERDICT_PAIRED ? "paired"
+                                                          : "unpaired",
+                               v->excludes_zero ? ": a difference" : "");
+                buf_puts(b, "</a>");
+            }
+            buf_puts(b, "</td>");
+        }
+        buf_puts(b, "</tr>\n");
+    }
+    table_close(b);
+    if (baseline)
+        buf_puts(b, "<p class=\"note\">Against the baseline: the "
+                    "verdict&#39;s difference A - B, A the run and B the "
+                    "baseline, in percentage points, with its 95% interval "
+                    "(paired by task where the runs share tasks); &quot;a "
+                    "difference&quot; when the interval excludes zero. The "
+                    "link leads to the compare.</p>\n");
+    if (no_run)
+        buf_printf(b, "<p class=\"note\">%ld problem%s in the database name%s "
+                      "no run: <code>%s</code></p>\n",
+                   no_run, no_run == 1 ? "" : "s", no_run == 1 ? "s" : "",
+                   card_no_run_query);
     buf_puts(b, "</section>\n");
 }

@@ -252,6 +252,42 @@ void shown_json(buf *b, const char *s)
     buf_putc(b, '"');
 }
 
+void shown_html_raw(buf *b, const char *shown)
+{
+    for (const char *p = shown; *p; p++) {
+        if (*p == '&')
+            buf_puts(b, "&amp;");
+        else if (*p == '<')
+            buf_puts(b, "&lt;");
+        else if (*p == '>')
+            buf_puts(b, "&gt;");
+        else if (*p == '"')
+            buf_puts(b, "&quot;");
+        else if (*p == '\'')
+            buf_puts(b, "&#39;");
+        else
+            buf_putc(b, *p);
+    }
+}
+
+/* s shown in a buffer of its own, whose running out of memory is b's */
+void shown_html_fit(buf *b, const char *s, size_t cols)
+{
+    buf t = BUF_INIT;
+    utf8_shown(&t, s, strlen(s), (size_t)-1);
+    if (t.failed)
+        b->failed = 1;
+    else
+        shown_html_raw(b, cols ? shown_fit(t.data ? t.data : "", cols)
+                               : t.data ? t.data : "");
+    buf_free(&t);
+}
+
+void shown_html(buf *b, const char *s)
+{
+    shown_html_fit(b, s, 0);
+}
+
 void shown_json_number(buf *b, const char *fmt, double x)
 {
     if (isfinite(x))

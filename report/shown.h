@@ -13,6 +13,9 @@
  *    cells, strikethrough) and breaks what GitHub would make a link of
  *    (http://, www., mailto:, xmpp:, an e-mail address); inside code,
  *    where a backslash is a backslash, only "|" is escaped;
+ *  - HTML shows it through utf8_shown() too, then writes "&", "<", ">",
+ *    '"' and "'" as character references, so that it is text (or an
+ *    attribute's value), never markup;
  *  - JSON writes a string that is always valid JSON: controls escaped,
  *    and a byte that is not UTF-8 written as the lone surrogate
  *    \udcNN that Python's "surrogateescape" gives it (PEP 383).
@@ -72,6 +75,16 @@ void shown_wrap(buf *b, const char *prefix, const char *text, int width,
  * line b holds already (a table's last column). */
 void shown_wrap_from(buf *b, const char *text, int col, int width, int indent,
                      int max_lines);
+
+/* Appends s as HTML text (or a quoted attribute's value). */
+void shown_html(buf *b, const char *s);
+
+/* shown_html of s cut to at most cols columns (shown_fit); 0: whole. */
+void shown_html_fit(buf *b, const char *s, size_t cols);
+
+/* Appends text already shown, or a page's own words, for HTML: the five
+ * characters above as character references. */
+void shown_html_raw(buf *b, const char *shown);
 
 /* Appends s as a JSON string, valid whatever its bytes. */
 void shown_json(buf *b, const char *s);

@@ -11,8 +11,14 @@
  *  - Markdown: a raw control, or two rows of one table whose cells
  *    (unescaped "|") differ in number;
  *  - JSON: output that is not UTF-8 or that json_load cannot read;
- *  - HTML: a "<script", a raw control, or <tr>, <td>, <table> and
- *    <section> tags that do not balance.
+ *  - HTML: a "<script", a raw control, tags that do not balance (<tr>,
+ *    <td>, <table>, <section>, <svg>, <g>, <text>, <figure>, <div>,
+ *    <ul>, <li>, <a>), a dial's part without exactly one label, a link
+ *    to anything but a page's file name, or a picture's coordinate that
+ *    is not a finite number (the index too, of both runs and their
+ *    compare);
+ *  - a page's file name with a character other than a letter, a digit,
+ *    "-", "_" or ".", or not ending ".html".
  */
 #include <math.h>
 #include <stdint.h>
@@ -24,6 +30,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "carddata.h"
+#include "folder.h"
 #include "html.h"
 #include "json.h"
 #include "json_load.h"
@@ -305,13 +312,51 @@ static void check_html(const buf *b)
     check_shown(b, 0);
     if (count(b, "<script"))
         fail(b, "a <script");
-    static const char *const tags[][2] = {{"<tr>", "</tr>"},
-                                          {"<td", "</td>"},
-                                          {"<table", "</table>"},
-                                          {"<section", "</section>"}};
-    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
-        if (count(b, tags[i][0]) != count(b, tags[i][1]))
-            fail(b, tags[i][0]);
+    static const char *const tags[] = {"tr",  "td", "table", "section",
+                                       "svg", "g",  "text",  "figure",
+                                       "div", "ul", "li",    "a"};
+    for (size_t i = 0; i < sizeof tags / sizeof *tags; i++) {
+        char open[16], spaced[16], closed[16];
+        snprintf(open, sizeof open, "<%s>", tags[i]);
+        snprintf(spaced, sizeof spaced, "<%s ", tags[i]);
+        snprintf(closed, sizeof closed, "</%s>", tags[i]);
+        if (count(b, open) + count(b, spaced) != count(b, closed))
+            fail(b, tags[i]);
+    }
+    /* every part of a dial's bar has one label, inside it or under */
+    if (count(b, "<g class=\"part\"") !=
+        count(b, "<text class=\"in ") + count(b, "<text class=\"out\""))
+        fail(b, "a dial's part without exactly one label");
+    /* an attribute's value that printf made of a NaN or an infinity
+     * (text from the input cannot hold '="': its quote is escaped) */
+    static const char *const bad[] = {"=\"nan",   "=\"-nan",  "=\"inf",
+                                      "=\"-inf",  "d=\"Mnan", "d=\"M-nan",
+                                      "d=\"Minf", "d=\"M-inf"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (count(b, bad[i]))
+            fail(b, "a coordinate that is not a number");
+    /* links lead to a night's pages only */
+    const char *s = b->data ? b->data : "";
+    while ((s = strstr(s, "href=\""))) {
+        s += 6;
+        size_t n = strcspn(s, "\"");
+        if (n < 5 || strncmp(s + n - 5, ".html", 5) != 0 ||
+            strcspn(s, "/:\\") < n)
+            fail(b, "a link to something other than a page");
+    }
+}
+
+/* A page's file name: letters, digits, "-", "_", "." and ".html". */
+static void check_page_name(const buf *name)
+{
+    const char *s = name->data ? name->data : "";
+    if (name->failed)
+        return;
+    size_t n = strlen(s);
+    if (n < 6 || strcmp(s + n - 5, ".html") != 0 ||
+        strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                  "0123456789-_.") != n)
+        fail(name, "a page's file name that is not safe");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -388,9 +433,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_json(&b);
     buf_reset(&b);
     html_begin(&b, "compare");
-    html_compare(&b, &x);
+    html_compare(&b, &x, NULL, NULL);
     html_end(&b);
     check_html(&b);
+
+    /* the index of both runs, the second the baseline, with their
+     * compare and page names made of their names */
+    buf names[3] = {BUF_INIT, BUF_INIT, BUF_INIT};
+    folder_page_name(&names[0], "run", c[0].run, NULL);
+    folder_page_name(&names[1], "run", c[1].run, NULL);
+    folder_page_name(&names[2], "compare", c[0].run, c[1].run);
+    for (int i = 0; i < 3; i++)
+        check_page_name(&names[i]);
+    html_entry entries[2] = {
+        {&c[0], names[0].data ? names[0].data : "x.html", &x,
+         names[2].data ? names[2].data : "y.html"},
+        {&c[1], names[1].data ? names[1].data : "z.html", NULL, NULL}};
+    buf_reset(&b);
+    html_begin(&b, "index");
+    html_index(&b, entries, 2, byte(&in) & 1 ? &c[1] : NULL,
+               number(&in, 0));
+    html_end(&b);
+    check_html(&b);
+    buf_reset(&b);
+    html_begin(&b, "compare");
+    html_back(&b);
+    html_compare(&b, &x, entries[0].page, entries[1].page);
+    html_end(&b);
+    check_html(&b);
+    for (int i = 0; i < 3; i++)
+        buf_free(&names[i]);
     card_compared_free(&x);
 
     /* the list of both runs */
