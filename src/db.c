@@ -1,7 +1,9 @@
 /* db: see db.h; the schema is sql/schema.sql. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "db.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +104,9 @@ struct db {
     sqlite3 *h;
     char *path;
     int uri; /* opened by db_open_merge: ATTACH takes URIs */
+    /* merging: the folders of the shard being merged and of this
+     * database, resolved, for tr_rekey (NULL: keys are kept as they are) */
+    char *rekey_from, *rekey_to;
     int migrated; /* the version it had, when db_open migrated it */
     /* loading into a new database: the two lookup indexes are left out
      * until db_load_end (or until a lookup by name needs them) */
@@ -380,6 +385,8 @@ static int complete(db *d, err *e)
 /* db_open, and with uri set db_open_merge: the connection then reads
  * filenames as URIs (path is given as one), so that db_merge can attach
  * a shard read-only. */
+static void rekey_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+
 static int open_db(db **out, const char *path, int uri, err *e)
 {
     db *d = calloc(1, sizeof *d);
@@ -409,6 +416,13 @@ static int open_db(db **out, const char *path, int uri, err *e)
         goto bad;
     }
     sqlite3_busy_timeout(d->h, 10000);
+    /* merging: a shard's problem keys made this database's (rekey_fn) */
+    if (uri && sqlite3_create_function(d->h, "tr_rekey", 1,
+                                       SQLITE_UTF8, d,
+                                       rekey_fn, NULL, NULL) != SQLITE_OK) {
+        fail(d, e, "set it up");
+        goto bad;
+    }
     /* The page size takes effect only in a new database, and only before
      * WAL is turned on (which writes the header); one made before keeps
      * its own. */
@@ -500,6 +514,8 @@ int db_close(db *d, err *e)
         err_set(e, ERR_IO, "%s: cannot close it: %s", d->path,
                 sqlite3_errstr(rc));
     free(d->path);
+    free(d->rekey_from);
+    free(d->rekey_to);
     free(d);
     return rc == SQLITE_OK && copied == 0 ? 0 : -1;
 }
@@ -1510,6 +1526,65 @@ int db_is_empty(db *d)
     return empty;
 }
 
+/* A problem's file is keyed from its database's folder when it lies
+ * under it (replay/night.c, file_key), else by its absolute path.  A
+ * shard's keys are its own folder's; merged, they become this database's,
+ * so that a merge gives the keys one process writing here gives:
+ * tr_rekey(key) is key read from rekey_from, written for rekey_to. */
+static void rekey_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const db *d = sqlite3_user_data(ctx);
+    const char *key = (const char *)sqlite3_value_text(argv[0]);
+    if (!key || !d->rekey_from || !d->rekey_to ||
+        strcmp(key, "<stdin>") == 0 ||
+        strcmp(d->rekey_from, d->rekey_to) == 0) {
+        sqlite3_result_value(ctx, argv[0]);
+        return;
+    }
+    buf path = BUF_INIT;
+    if (key[0] != '/') /* from the shard's folder */
+        buf_printf(&path, "%s%s", d->rekey_from,
+                   d->rekey_from[strlen(d->rekey_from) - 1] == '/' ? "" : "/");
+    buf_puts(&path, key);
+    if (path.failed) {
+        buf_free(&path);
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    const char *to = d->rekey_to;
+    size_t n = strlen(to);
+    if (n && to[n - 1] == '/')
+        n--; /* "/" */
+    const char *p = path.data;
+    if (strncmp(p, to, n) == 0 && p[n] == '/')
+        p += n + 1; /* under this database's folder */
+    sqlite3_result_text(ctx, p, -1, SQLITE_TRANSIENT);
+    buf_free(&path);
+}
+
+/* The resolved folder of the file at path (which exists), or NULL. */
+static char *folder_of(const char *path)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return NULL;
+    char *slash = strrchr(real, '/');
+    if (slash)
+        *(slash == real ? slash + 1 : slash) = '\0'; /* "/" stays */
+    return strdup(real);
+}
+
+/* Sets the folders tr_rekey reads keys from and writes them for: the
+ * shard's and this database's.  Either unknown: keys are kept. */
+static void rekey_between(db *d, const char *shard)
+{
+    free(d->rekey_from);
+    free(d->rekey_to);
+    d->rekey_from = folder_of(shard);
+    d->rekey_to = folder_of(d->path);
+}
+
 int db_copy_from(db *d, const char *shard, err *e)
 {
     sqlite3 *src = NULL;
@@ -1539,7 +1614,12 @@ int db_copy_from(db *d, const char *shard, err *e)
     if (read_page_size(d, e) < 0)
         return -1;
     sqlite3_wal_autocheckpoint(d->h, auto_frames(d));
-    return 0;
+    /* and its problems' keys, made from its own folder */
+    rekey_between(d, shard);
+    return exec(d, "UPDATE main.problems SET source_file = "
+                   "tr_rekey(source_file) WHERE source_file IS NOT "
+                   "tr_rekey(source_file)",
+                e, "merge");
 }
 
 int db_build_begin(db *d, err *e)
@@ -1669,8 +1749,10 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
         "FROM shard.outcome_rows o "
         "WHERE o.episode_id IN (SELECT sid FROM temp.pick) "
         "ORDER BY o.episode_id, o.event",
-        "INSERT OR IGNORE INTO main.problems SELECT * FROM shard.problems",
+        "INSERT OR IGNORE INTO main.problems SELECT tr_rekey(source_file), "
+        "source_line, run, episode, message, line FROM shard.problems",
     };
+    rekey_between(d, shard);
     size_t nsteps = sizeof steps / sizeof steps[0];
     long long before = ok ? count_of(d, "SELECT count(*) FROM "
                                         "main.episode_rows")

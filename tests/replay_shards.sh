@@ -327,5 +327,45 @@ if check_eq "a shard that is OUT.partial" "$want" "$got" &&
    cmp -s "$TEST_TMP/s1.db" "$TEST_TMP/fresh.db.partial"
 then ok; else ko "a shard that is OUT.partial"; fi
 
+# Problems are keyed from their database's folder (under it: the path
+# from there; else absolute).  Shards written beside their night, merged
+# into a database elsewhere or above it, get the keys one process writing
+# there gives.
+mkdir -p "$TEST_TMP/k/night" "$TEST_TMP/k/out" || exit 99
+cp "$TOP_SRCDIR/samples/tools/shop.json" "$TEST_TMP/k/night/" || exit 99
+for i in 0 1; do
+    { echo '{"type":"run","run":"r","tools":"shop.json"}'
+      echo "{\"type\":\"episode\",\"run\":\"r\",\"episode\":\"e$i\",\"seed\":$i,\"arm\":\"base\"}"
+      echo "{\"type\":\"end\",\"run\":\"r\",\"episode\":\"e$i\"}"
+      echo "{\"type\":\"bogus$i\"}"
+    } > "$TEST_TMP/k/night/n$i.jsonl"
+done
+(cd "$TEST_TMP/k/night" && for i in 0 1; do
+    "$REPLAY" --quiet --problems-ok --shard "$i/2" --db "s$i.db" . 2>/dev/null
+done)
+for where in out/merged.db merged.db; do
+    (cd "$TEST_TMP/k" && rm -f "$where" &&
+        "$REPLAY" merge --quiet "$where" night/s0.db night/s1.db &&
+        rm -f "${where%.db}-one.db" &&
+        "$REPLAY" --quiet --problems-ok --db "${where%.db}-one.db" night \
+            2>/dev/null)
+done
+k=$(cd "$TEST_TMP/k" && pwd -P)
+if check_eq "problem keys, merged into another folder" \
+       "$k/night/n0.jsonl|4
+$k/night/n1.jsonl|4" \
+       "$(sqlite3 "$TEST_TMP/k/out/merged.db" "SELECT source_file, source_line FROM problems ORDER BY 1")" &&
+   check_eq "... as one process writing there keys them" \
+       "$(sqlite3 "$TEST_TMP/k/out/merged-one.db" "SELECT * FROM problems ORDER BY 1")" \
+       "$(sqlite3 "$TEST_TMP/k/out/merged.db" "SELECT * FROM problems ORDER BY 1")" &&
+   check_eq "problem keys, merged into the folder above" \
+       "night/n0.jsonl|4
+night/n1.jsonl|4" \
+       "$(sqlite3 "$TEST_TMP/k/merged.db" "SELECT source_file, source_line FROM problems ORDER BY 1")" &&
+   check_eq "... as one process writing there keys them" \
+       "$(sqlite3 "$TEST_TMP/k/merged-one.db" "SELECT * FROM problems ORDER BY 1")" \
+       "$(sqlite3 "$TEST_TMP/k/merged.db" "SELECT * FROM problems ORDER BY 1")"
+then ok; else ko "problem keys after a merge"; fi
+
 echo "shards: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -248,11 +248,13 @@ expect_merge() {
     (cd "$T/local-$1" && replay merge results.db shards/shard-*.db) \
         >"$T/expect-$1-merge" 2>&1
 }
-# one NIGHT: the database one process writes, and its dump
+# one NIGHT: the database one process writes in a folder beside the
+# merge's (problems are keyed from the database's folder), and its dump
 one() {
-    replay --quiet --tools-dir "$D/tools" --db "$T/one-$1.db" "$D/$1" \
-        2>/dev/null
-    db_dump "$T/one-$1.db" >"$T/one-$1.dump"
+    mkdir -p "$T/one-$1" || return 1
+    replay --quiet --tools-dir "$D/tools" --db "$T/one-$1/results.db" \
+        "$D/$1" 2>/dev/null
+    db_dump "$T/one-$1/results.db" >"$T/one-$1.dump"
 }
 # logs_as_expected WORK JOB I...: each task's log as expected
 logs_as_expected() {
@@ -273,7 +275,7 @@ episodes_once() {
     check_eq "episodes in more than one shard" "" \
         "$(uniq -d "$T/$1.episodes")" &&
     check_eq "episodes over the shards" \
-        "$(sqlite3 "$T/one-$2.db" 'SELECT count(*) FROM episodes')" \
+        "$(sqlite3 "$T/one-$2/results.db" 'SELECT count(*) FROM episodes')" \
         "$(wc -l <"$T/$1.episodes" | tr -d ' ')"
 }
 # What one process says and writes is made while Slurm works (in the
