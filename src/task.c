@@ -398,13 +398,16 @@ static int has_arg(const tool *t, const char *name)
  * argument, else "id", else one whose name says id, else the first free
  * string field v fits; first among the fields not named as one of r's
  * arguments (whose echo the handed value would hide), then among all
- * (*shared set).  "id" when r has no output schema. */
+ * (*shared set).  "id" when r has no output schema: the only field such
+ * an answer has, so *shared says whether r takes an argument named id. */
 static const char *hand_field(struct maker *m, const tool *r, const value *v,
                               int *shared)
 {
     *shared = 0;
-    if (!r->output_schema)
+    if (!r->output_schema) {
+        *shared = has_arg(r, "id");
         return "id";
+    }
     const chain_tool *ct = chain_tool_of(m->ts, r);
     const shape *sh = &ct->out;
     for (int any = 0; any < 2; any++)

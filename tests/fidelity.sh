@@ -83,6 +83,24 @@ if [ -f "$link" ]; then
         "$(handing "$link")"
 fi
 
+# --- a read without output schema that takes an id, as Docker's
+# --- ContainerArchive does: its answer's id is the only field that can
+# --- hand the value, so the task says it is named as an argument, and on
+# --- a baddata arm that id says the (wrong, then right) handed value
+got=$(r tasks "$cases/handed-id.yaml" --seeds 1 --arms baddata:b2 |
+    grep -o '"hands":{[^}]*}')
+ok "handed: the id of a read without output schema, said in the task" \
+    '"hands":{"argument":"remote","field":"id","field_named_as_argument":true,"value":"harbor"}' \
+    "$got"
+archive='{"name":"ContainerArchive","arguments":{"id":"O-1343","path":"willow signal juniper"}}'
+got=$(printf '%s\n' "$archive" "$archive" \
+    '{"name":"ImageBuild","arguments":{"remote":"harbor"}}' |
+    r sim "$cases/handed-id.yaml" --seed 1 --arm baddata:b2 2>&1)
+ok "handed: that id says the handed value" '{"id":"lantern lantern","ok":true,"path":"willow signal juniper"}
+{"id":"harbor","ok":true,"path":"willow signal juniper"}
+{"id":"D-5112","ok":true,"remote":"harbor"}
+replay sim: 3 calls; reached, a pass (0 side effects, 0 duplicate writes); baddata caught' "$got"
+
 # --- a chain the seed draws that cannot be built gives way to another
 # --- (get_short's id is too short for any ref_id): every seed builds
 got=$(r tasks "$cases/chains.json" --seeds 1-12 --arms depth:d2 |
