@@ -489,8 +489,10 @@ static value *draw_handed(struct maker *m, const char *label,
 static value *off_by_one(struct maker *m, const value *v)
 {
     char *s = arena_memdup(m->a, v->u.str.ptr, v->u.str.len);
-    if (!s)
+    if (!s) {
+        m->oom = 1;
         return NULL;
+    }
     for (int letters = 0; letters < 2; letters++)
         for (size_t i = v->u.str.len; i-- > 0;) {
             char c = s[i];
@@ -501,8 +503,77 @@ static value *off_by_one(struct maker *m, const value *v)
             } else {
                 continue;
             }
-            return vb_strn(m->a, s, v->u.str.len);
+            value *off = vb_strn(m->a, s, v->u.str.len);
+            if (!off)
+                m->oom = 1;
+            return off;
         }
+    return NULL;
+}
+
+/* The days of month mo (1-12) of year y. */
+static int month_days(int y, int mo)
+{
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return days[mo - 1] + (mo == 2 && leap);
+}
+
+/* The number of the n digits at s, or -1 when one is not a digit. */
+static int digits_at(const char *s, int n)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)s[i]))
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+/* Writes v in n decimal digits at p, zeros in front. */
+static void put_number(char *p, int v, int n)
+{
+    while (n-- > 0) {
+        p[n] = (char)('0' + v % 10);
+        v /= 10;
+    }
+}
+
+/* The handed value with the first date it holds (YYYY-MM-DD, a real day)
+ * moved one day earlier, or NULL when it holds none: baddata level 3 when
+ * the last digit off by one makes no date, as on a month's last day
+ * (2026-03-31 would become 2026-03-32; it becomes 2026-03-30). */
+static value *day_earlier(struct maker *m, const value *v)
+{
+    const char *s = v->u.str.ptr;
+    size_t n = v->u.str.len;
+    for (size_t i = 0; i + 10 <= n; i++) {
+        int y = digits_at(s + i, 4), mo = digits_at(s + i + 5, 2),
+            d = digits_at(s + i + 8, 2);
+        if (y < 0 || s[i + 4] != '-' || s[i + 7] != '-' || mo < 1 ||
+            mo > 12 || d < 1 || d > month_days(y, mo))
+            continue;
+        if (--d == 0) {
+            if (--mo == 0) {
+                mo = 12;
+                y--;
+            }
+            d = month_days(y, mo);
+        }
+        if (y < 0)
+            return NULL; /* 0000-01-01 has no day before it to write */
+        char *out = arena_memdup(m->a, s, n);
+        if (out) { /* the same width, written in place */
+            put_number(out + i, y, 4);
+            put_number(out + i + 5, mo, 2);
+            put_number(out + i + 8, d, 2);
+        }
+        value *moved = out ? vb_strn(m->a, out, n) : NULL;
+        if (!moved)
+            m->oom = 1;
+        return moved;
+    }
     return NULL;
 }
 
@@ -815,6 +886,8 @@ static int plan_baddata(struct maker *m)
     task *t = m->t;
     if (t->arm.level == 3) {
         t->wrong = off_by_one(m, t->handed);
+        if (t->wrong && !fits_writes(m, t->wrong))
+            t->wrong = day_earlier(m, t->handed);
         if (t->wrong && !fits_writes(m, t->wrong))
             t->wrong = NULL;
     }

@@ -101,6 +101,15 @@ ok "handed: that id says the handed value" '{"id":"lantern lantern","ok":true,"p
 {"id":"D-5112","ok":true,"remote":"harbor"}
 replay sim: 3 calls; reached, a pass (0 side effects, 0 duplicate writes); baddata caught' "$got"
 
+# --- baddata:b3 changes one small thing: a handed date's last digit, or,
+# --- when that makes no date (31 October has no 32nd), a day earlier;
+# --- b2's wrong value is another date
+got=$(r tasks "$cases/b3-date.json" --seeds 37 --arms baddata:b3,baddata:b2 |
+    grep -o '"baddata":{[^}]*}\|"hands":{[^}]*}')
+ok "b3: a month's last day, a day earlier" '"baddata":{"wrong":"2025-10-30"}
+"hands":{"argument":"ship_on","field":"id","value":"2025-10-31"}
+"baddata":{"wrong":"2025-11-05"}
+"hands":{"argument":"ship_on","field":"id","value":"2025-10-31"}' "$got"
 # --- a chain the seed draws that cannot be built gives way to another
 # --- (get_short's id is too short for any ref_id): every seed builds
 got=$(r tasks "$cases/chains.json" --seeds 1-12 --arms depth:d2 |

@@ -302,6 +302,49 @@ START_TEST(tasks_hold_together)
 }
 END_TEST
 
+/* A read without output schema hands the value in its answer's id; when
+ * it takes an argument named id, that is the argument's name too, and the
+ * task says so.  baddata:b3 changes the last digit of a handed date, or,
+ * when that makes no date (a month's last day), moves it a day earlier. */
+START_TEST(a_handed_date_through_an_id)
+{
+    static const char text[] =
+        "[{\"name\":\"get_box\",\"inputSchema\":{\"type\":\"object\","
+        "\"required\":[\"id\"],\"properties\":{\"id\":{\"type\":"
+        "\"string\"}}}},"
+        "{\"name\":\"ship_box\",\"inputSchema\":{\"type\":\"object\","
+        "\"required\":[\"ship_on\"],\"properties\":{\"ship_on\":{"
+        "\"type\":\"string\",\"format\":\"date\"}}}}]";
+    static const struct {
+        uint64_t seed;
+        const char *handed, *wrong;
+    } cases[] = {
+        {1, "\"2026-01-02\"", "\"2026-01-03\""},   /* the last digit up */
+        {4, "\"2026-08-09\"", "\"2026-08-08\""},   /* a 9 down */
+        {108, "\"2026-03-30\"", "\"2026-03-31\""}, /* up: 31 March is */
+        {22, "\"2026-03-31\"", "\"2026-03-30\""},  /* no 32 March: a day
+                                                    earlier */
+        {57, "\"2025-11-30\"", "\"2025-11-29\""},  /* nor 31 November */
+        {106, "\"2025-12-31\"", "\"2025-12-30\""},
+    };
+    struct tf f;
+    tf_open_text(&f, text);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const task *t = make(&f, cases[i].seed, "baddata:b3");
+        ck_assert_str_eq(t->steps[0].tool->name, "get_box");
+        ck_assert_str_eq(t->hand_field, "id");
+        ck_assert_int_eq(t->hand_field_is_arg, 1);
+        ck_assert_str_eq(json_of(&f, t->handed), cases[i].handed);
+        ck_assert_str_eq(json_of(&f, t->wrong), cases[i].wrong);
+    }
+    ck_assert(strstr(task_json(&f, make(&f, 22, "baddata:b3")),
+                     "\"hands\":{\"argument\":\"ship_on\",\"field\":\"id\","
+                     "\"field_named_as_argument\":true,\"value\":"
+                     "\"2026-03-31\"}"));
+    tf_close(&f);
+}
+END_TEST
+
 /* task_write_json writes straight what canon_write makes of task_to_value,
  * byte for byte: every arm, 40 seeds, the three sample files, and a task
  * with a baddata value but no wrong arguments (b2 and up). */
@@ -357,6 +400,7 @@ Suite *task_suite(void)
     tcase_add_test(tc, dial_events_are_planned_by_the_arm);
     tcase_add_test(tc, tasks_hold_together);
     tcase_add_test(tc, the_task_json_is_written_straight);
+    tcase_add_test(tc, a_handed_date_through_an_id);
     suite_add_tcase(s, tc);
     return s;
 }
