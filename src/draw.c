@@ -252,13 +252,44 @@ static struct bounds bounds_of(const schema_keywords *K)
     return b;
 }
 
+/* The range of an integer format people write (int8 ... int64, uint8 ...
+ * uint64) in [*lo, *hi]: 1, or 0 for any other format. */
+static int format_range(const value *fmt, double *lo, double *hi)
+{
+    if (!fmt || fmt->kind != V_STRING)
+        return 0;
+    static const char *const names[] = {"int8",  "int16",  "int32",  "int64",
+                                        "uint8", "uint16", "uint32", "uint64"};
+    for (int i = 0; i < 8; i++)
+        if (fmt->u.str.len == strlen(names[i]) &&
+            memcmp(fmt->u.str.ptr, names[i], fmt->u.str.len) == 0) {
+            int sign = i < 4;
+            double span = ldexp(1, 8 << (i % 4)); /* 2^bits */
+            *lo = sign ? -span / 2 : 0;
+            *hi = sign ? span / 2 - 1 : span - 1;
+            return 1;
+        }
+    return 0;
+}
+
 static value *draw_integer(struct dctx *c, const schema_keywords *K)
 {
     struct bounds b = bounds_of(K);
+    /* an integer format narrows the bounds, never the default 1 to 1000
+     * where it holds them: a uint8 is at most 255, a uint32 never
+     * negative */
+    double flo, fhi;
+    int ranged = format_range(schema_keyword(K, SK_FORMAT), &flo, &fhi);
     double lo = b.has_lo ? (b.ex_lo ? floor(b.lo) + 1 : ceil(b.lo)) : 1;
+    if (ranged && lo < flo)
+        lo = flo;
     double hi = b.has_hi ? (b.ex_hi ? ceil(b.hi) - 1 : floor(b.hi)) : lo + 999;
+    if (ranged && hi > fhi)
+        hi = fhi;
     if (!b.has_lo && b.has_hi && hi < lo)
         lo = hi - 999;
+    if (ranged && lo < flo)
+        lo = flo;
     double step = 1, m;
     if (num_of(schema_keyword(K, SK_MULTIPLE_OF), &m) && m > 0 && m == floor(m))
         step = m;
@@ -433,10 +464,33 @@ static void fit(buf *b, draw_stream *st, size_t min, size_t max)
     }
 }
 
+/* Appends the base64 of n bytes at p (RFC 4648, with padding). */
+static void put_base64(buf *b, const char *p, size_t n)
+{
+    static const char digits[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t x = (uint32_t)(unsigned char)p[i] << 16;
+        if (i + 1 < n)
+            x |= (uint32_t)(unsigned char)p[i + 1] << 8;
+        if (i + 2 < n)
+            x |= (unsigned char)p[i + 2];
+        buf_putc(b, digits[x >> 18 & 63]);
+        buf_putc(b, digits[x >> 12 & 63]);
+        buf_putc(b, i + 1 < n ? digits[x >> 6 & 63] : '=');
+        buf_putc(b, i + 2 < n ? digits[x & 63] : '=');
+    }
+}
+
+/* A value of the string format fmt into b: 1, or 0 for a format not
+ * known here.  Besides the formats JSON Schema names, those people write
+ * in OpenAPI files are drawn as what they say: "dateTime" (a date-time),
+ * "url" and "uriref" (a uri), "ip-address" (an IPv4 address), "cidr" and
+ * "CIDR" (an IPv4 network), "byte" and "base64" (base64 text). */
 static int format_string(buf *b, draw_stream *st, const char *fmt)
 {
     static const char hex[] = "0123456789abcdef";
-    if (strcmp(fmt, "date-time") == 0) {
+    if (strcmp(fmt, "date-time") == 0 || strcmp(fmt, "dateTime") == 0) {
         make_datetime(b, st, 1, 1);
     } else if (strcmp(fmt, "date") == 0) {
         make_datetime(b, st, 1, 0);
@@ -452,7 +506,8 @@ static int format_string(buf *b, draw_stream *st, const char *fmt)
             buf_putc(b, (char)tolower((unsigned char)*p));
         buf_puts(b, "@example.com");
     } else if (strcmp(fmt, "uri") == 0 || strcmp(fmt, "url") == 0 ||
-               strcmp(fmt, "uri-reference") == 0) {
+               strcmp(fmt, "uri-reference") == 0 ||
+               strcmp(fmt, "uriref") == 0) {
         buf_puts(b, "https://example.com/");
         buf_puts(b, words[draw_below(st, sizeof words / sizeof *words)]);
         buf_putc(b, '/');
@@ -472,11 +527,19 @@ static int format_string(buf *b, draw_stream *st, const char *fmt)
         buf_printf(b, "%s-%u.example.com",
                    words[draw_below(st, sizeof words / sizeof *words)],
                    (unsigned)draw_below(st, 10));
-    } else if (strcmp(fmt, "ipv4") == 0) {
+    } else if (strcmp(fmt, "ipv4") == 0 || strcmp(fmt, "ip-address") == 0) {
         buf_puts(b, "192.0.2.");
         put_padded(b, (long)(1 + draw_below(st, 254)), 1);
     } else if (strcmp(fmt, "ipv6") == 0) {
         buf_printf(b, "2001:db8::%x", (unsigned)(1 + draw_below(st, 0xfffe)));
+    } else if (strcmp(fmt, "cidr") == 0 || strcmp(fmt, "CIDR") == 0) {
+        /* the networks set aside for documentation (RFC 5737) */
+        static const char *const nets[] = {"192.0.2.0/24", "198.51.100.0/24",
+                                           "203.0.113.0/24"};
+        buf_puts(b, nets[draw_below(st, 3)]);
+    } else if (strcmp(fmt, "byte") == 0 || strcmp(fmt, "base64") == 0) {
+        const char *w = words[draw_below(st, sizeof words / sizeof *words)];
+        put_base64(b, w, strlen(w));
     } else {
         return 0;
     }

@@ -110,6 +110,36 @@ ok "b3: a month's last day, a day earlier" '"baddata":{"wrong":"2025-10-30"}
 "hands":{"argument":"ship_on","field":"id","value":"2025-10-31"}
 "baddata":{"wrong":"2025-11-05"}
 "hands":{"argument":"ship_on","field":"id","value":"2025-10-31"}' "$got"
+# --- and on every format a handed value can have, seeds 1-300: each
+# --- format's tasks, and how many of them change one small thing (a digit
+# --- or letter one up or down, a date one day) into a value of the format
+got=$(r tasks "$cases/b3-formats.json" --seeds 1-300 --arms baddata:b3 |
+    "${PYTHON3:-python3}" -c '
+import collections, json, sys
+sys.path.insert(0, sys.argv[1])
+import rules
+tools = {t["function"]["name"]: t["function"]["parameters"]
+         for t in json.load(open(sys.argv[2]))}
+n, small = collections.Counter(), collections.Counter()
+for line in sys.stdin:
+    t = json.loads(line)
+    h, wrong = t["steps"][0]["hands"], t["baddata"]["wrong"]
+    arg = tools[t["steps"][1]["tool"]]["properties"][h["argument"]]
+    f = arg.get("format", "(none)")
+    n[f] += 1
+    small[f] += rules.one_small_thing(h["value"], wrong) and \
+        rules.STRING_FORMATS.get(f, lambda v: True)(wrong)
+print(", ".join("%s %d/%d" % (f, small[f], n[f]) for f in sorted(n)))
+' "$TOP_SRCDIR/tests" "$cases/b3-formats.json")
+ok "b3: one small thing on every format" "(none) 26/26, byte 23/23, cidr 28/28, date 17/17, date-time 14/14, email 23/23, hostname 24/24, ip-address 22/22, ipv4 22/22, ipv6 14/14, time 25/25, uri 22/22, url 19/19, uuid 21/21" "$got"
+
+# --- the formats people write besides JSON Schema's are drawn as what
+# --- they say: an IPv4 address, a network, a URL, base64 text, a
+# --- date-time, integers within their width
+got=$(echo '{"name":"get_node","arguments":{"node":"n1"}}' |
+    r sim "$cases/formats.json" --arm depth:d1 2>/dev/null)
+ok "formats: as what they say" '{"cert":"c3VtbWl0","docs":"https://example.com/falcon/6356","home":"https://example.com/lumen/2208","inodes":454,"ip":"192.0.2.50","offset":-116,"port":318,"seen":"2025-10-30T04:25:12Z","subnet":"198.51.100.0/24","weight":225}' "$got"
+
 # --- a chain the seed draws that cannot be built gives way to another
 # --- (get_short's id is too short for any ref_id): every seed builds
 got=$(r tasks "$cases/chains.json" --seeds 1-12 --arms depth:d2 |

@@ -70,6 +70,61 @@ START_TEST(any_part_of_the_key_changes_the_value)
 }
 END_TEST
 
+/* The formats people write besides JSON Schema's are drawn as what they
+ * say; an integer format bounds the integer. */
+START_TEST(written_formats_are_what_they_say)
+{
+    static const char *const cases[][2] = {
+        {"{\"type\":\"string\",\"format\":\"ip-address\"}", "\"192.0.2.134\""},
+        {"{\"type\":\"string\",\"format\":\"cidr\"}", "\"203.0.113.0/24\""},
+        {"{\"type\":\"string\",\"format\":\"CIDR\"}", "\"203.0.113.0/24\""},
+        {"{\"type\":\"string\",\"format\":\"byte\"}", "\"Y29wcGVy\""},
+        {"{\"type\":\"string\",\"format\":\"base64\"}", "\"Y29wcGVy\""},
+        {"{\"type\":\"string\",\"format\":\"url\"}",
+         "\"https://example.com/copper/0306\""},
+        {"{\"type\":\"string\",\"format\":\"uriref\"}",
+         "\"https://example.com/copper/0306\""},
+        {"{\"type\":\"string\",\"format\":\"dateTime\"}",
+         "\"2026-04-27T08:39:50Z\""},
+        /* 1 to 1000 by default, but a uint8 is at most 255 (a plain
+         * integer of this key is 48: another span) and an int8 at
+         * least -128 */
+        {"{\"type\":\"integer\",\"format\":\"uint8\"}", "213"},
+        {"{\"type\":\"integer\",\"format\":\"uint8\",\"minimum\":250}",
+         "255"},
+        {"{\"type\":\"integer\",\"format\":\"int8\",\"minimum\":-1000}",
+         "71"},
+        {"{\"type\":\"integer\",\"format\":\"uint32\",\"maximum\":-5}",
+         NULL},
+        /* and the default where the format holds it: as with no format */
+        {"{\"type\":\"integer\",\"format\":\"int32\"}", "48"},
+        {"{\"type\":\"integer\"}", "48"},
+    };
+    buf out = BUF_INIT;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (!cases[i][1]) { /* no integer is both */
+            arena *a = arena_new();
+            value *schema = NULL, *v = NULL;
+            err e;
+            draw_key k;
+            ck_assert_int_eq(json_load(&schema, a, cases[i][0],
+                                       strlen(cases[i][0]), &e), 0);
+            draw_key_init(&k, FILE_A, 7, "t", "{}", 2);
+            ck_assert_int_eq(draw_value(&v, a, schema, schema, &k, "$", &e),
+                             -1);
+            ck_assert_str_eq(e.msg, "no value can be drawn at $: no integer "
+                                    "lies within its bounds");
+            arena_free(a);
+            continue;
+        }
+        drawn(FILE_A, 7, "t", "{}", cases[i][0], &out);
+        ck_assert_msg(strcmp(out.data, cases[i][1]) == 0, "%s: %s, not %s",
+                      cases[i][0], out.data, cases[i][1]);
+    }
+    buf_free(&out);
+}
+END_TEST
+
 START_TEST(draws_spread_evenly)
 {
     draw_key k;
@@ -91,6 +146,7 @@ Suite *draw_suite(void)
     tcase_add_test(tc, same_key_same_value);
     tcase_add_test(tc, any_part_of_the_key_changes_the_value);
     tcase_add_test(tc, draws_spread_evenly);
+    tcase_add_test(tc, written_formats_are_what_they_say);
     suite_add_tcase(s, tc);
     return s;
 }
