@@ -33,7 +33,18 @@ static const char style[] =
     ".headline{font-size:1.15rem;font-weight:600;line-height:1.4;"
     "margin:.5rem 0 1rem;padding-left:.75rem;border-left:4px solid "
     "var(--a)}"
-    ".scroll{overflow-x:auto}"
+    /* a table wider than the column scrolls in its box, a shadow at the
+     * side where more of it is (the local backgrounds cover the shadows
+     * at the ends) */
+    ".scroll{overflow-x:auto;background:"
+    "linear-gradient(to right,var(--bg) 30%,transparent) left/2rem 100% "
+    "no-repeat local,"
+    "linear-gradient(to left,var(--bg) 30%,transparent) right/2rem 100% "
+    "no-repeat local,"
+    "radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.3),transparent) "
+    "left/.6rem 100% no-repeat scroll,"
+    "radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.3),transparent) "
+    "right/.6rem 100% no-repeat scroll}"
     "table{border-collapse:collapse;margin:.5rem 0}"
     "th,td{padding:.15rem .6rem;border-bottom:1px solid var(--grid);"
     "text-align:right;vertical-align:top}"
@@ -59,10 +70,12 @@ static const char style[] =
     "body:has(.night){max-width:72rem}"
     ".index th{text-align:left}.index .run{min-width:14rem}"
     "th+th,td+td{white-space:nowrap}"
-    ".made td,.index td,.index th{white-space:normal}"
+    ".made td,.hashes td,.result td+td+td+td,.index td,.index th"
+    "{white-space:normal}"
     ".index .fig{white-space:nowrap}"
     "tr.key td{font-weight:600}"
     "@media (max-width:42rem){.plot .wide{display:none}"
+    "th,td{padding:.15rem .3rem}"
     ".plot .narrow{display:block}"
     ".index thead{display:none}"
     ".index,.index tbody,.index tr,.index td{display:block}"
@@ -73,7 +86,7 @@ static const char style[] =
     "@media print{:root{--fg:#000;--bg:#fff;--mute:#444;--grid:#bbb;"
     "--a:#0072b2;--b:#d55e00;--link:#000}"
     "body{max-width:none;margin:0}section,figure{break-inside:avoid-page}"
-    ".scroll{overflow:visible}}";
+    ".scroll{overflow:visible;background:none}}";
 
 static double pct(long x, long n)
 {

@@ -19,7 +19,7 @@ typedef struct layout {
 /* Every text is 12 px; the last tick's value must end within the width,
  * hence x1 a little short of it. */
 static const layout layouts[2] = {{"wide", 640, 160, 610, 22},
-                                  {"narrow", 340, 104, 318, 24}};
+                                  {"narrow", 340, 112, 318, 24}};
 
 #define FONT 12
 /* A character's width at 12 px, generous (DejaVu Sans, the widest of the

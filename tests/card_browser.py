@@ -266,6 +266,9 @@ MEASURE = r"""
       const b = t.getBoundingClientRect();
       if (b.left < r.left - 0.5 || b.right > r.right + 0.5) out.overlaps.push([t.textContent, 'past its picture']); }
   }
+  // the tables that scroll in their own box, wider than it
+  out.scrolling = [...document.querySelectorAll('.scroll')].filter(d => visible(d) &&
+    d.scrollWidth > d.clientWidth).map(d => d.firstElementChild.getAttribute('class'));
   for (const a of document.querySelectorAll('a[href]'))
     out.links.push({href: a.getAttribute('href'), text: a.textContent});
   return out;
