@@ -54,7 +54,16 @@ static const char probe[] =
     "\"sku\":{\"type\":\"string\",\"pattern\":\"^[A-Z]{3}$\"}}}},"
     "\"type\":\"object\",\"required\":[\"items\"],\"properties\":{"
     "\"items\":{\"type\":\"array\",\"items\":{\"$ref\":"
-    "\"#/$defs/Item\"}}}}}],"
+    "\"#/$defs/Item\"}}}}},"
+    /* the formats people write besides JSON Schema's */
+    "{\"name\":\"set_network\",\"inputSchema\":{\"type\":\"object\","
+    "\"properties\":{\"ip\":{\"type\":\"string\",\"format\":"
+    "\"ip-address\"},\"net\":{\"type\":\"string\",\"format\":\"cidr\"},"
+    "\"blob\":{\"type\":\"string\",\"format\":\"byte\"},\"link\":{"
+    "\"type\":\"string\",\"format\":\"url\"},\"since\":{\"type\":"
+    "\"string\",\"format\":\"dateTime\"},\"ttl\":{\"type\":"
+    "\"integer\",\"format\":\"uint8\"},\"delta\":{\"type\":"
+    "\"integer\",\"format\":\"int8\",\"minimum\":-1000}}}}],"
     "\"$defs\":{\"Person\":{\"allOf\":[{\"type\":\"object\",\"required\":["
     "\"id\"],\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":"
     "\"string\"}}},{\"properties\":{\"host\":{\"type\":\"string\",\"format\":"
@@ -150,6 +159,41 @@ static const char chains[] =
     "\"required\":[\"owner\",\"note\"],\"properties\":{\"owner\":{"
     "\"type\":\"string\",\"minLength\":8},\"note\":{\"type\":"
     "\"string\"}}}}]";
+
+/* The fourth probe: a read without output schema that takes an "id"
+ * (its answer's id hands the value), and a handed date, which baddata:b3
+ * moves by a day when its last digit cannot change. */
+static const char dated[] =
+    "[{\"name\":\"get_box\",\"inputSchema\":{\"type\":\"object\","
+    "\"required\":[\"id\"],\"properties\":{\"id\":{\"type\":"
+    "\"string\"}}}},"
+    "{\"name\":\"ship_box\",\"inputSchema\":{\"type\":\"object\","
+    "\"required\":[\"ship_on\"],\"properties\":{\"ship_on\":{"
+    "\"type\":\"string\",\"format\":\"date\"}}}}]";
+
+/* The tasks of baddata:b3 of the dated probe, seeds 1 to 64. */
+static int produce_dated(buf *out, const toolset *ts, err *e)
+{
+    arm b3;
+    if (arm_parse(&b3, "baddata:b3", strlen("baddata:b3"), e) < 0)
+        return -1;
+    for (uint64_t seed = 1; seed <= 64; seed++) {
+        arena *a = arena_new();
+        task *t = NULL;
+        value *v = NULL;
+        int rc = a ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+        if (rc == 0)
+            rc = task_make(&t, a, ts, seed, &b3, e);
+        if (rc == 0 && !(v = task_to_value(a, t, GENERATOR_VERSION)))
+            rc = err_set(e, ERR_NOMEM, "out of memory");
+        if (rc == 0)
+            rc = put_value(out, v, e);
+        arena_free(a);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
 
 /* The tasks of depth 2 of the chains probe, seeds 1 to 8. */
 static int produce_chains(buf *out, const toolset *ts, err *e)
@@ -269,6 +313,8 @@ int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e)
         rc = run_probe(&out, shop, sizeof shop - 1, produce_tasks, e);
     if (rc == 0)
         rc = run_probe(&out, chains, sizeof chains - 1, produce_chains, e);
+    if (rc == 0)
+        rc = run_probe(&out, dated, sizeof dated - 1, produce_dated, e);
     if (rc == 0 && sha256_hex(hex, out.data, out.len) < 0)
         rc = err_set(e, ERR_NOMEM, "SHA-256 is not available from OpenSSL");
     buf_free(&out);

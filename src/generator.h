@@ -10,8 +10,10 @@
  * arm for seeds 1 to 4, and a scripted episode of each through the
  * simulator, with its verdict; then the tasks of depth 2, seeds 1 to 8,
  * of a file whose chains, handed fields and stated values test the
- * choices of docs/simulator.md).  Any change to what it produces changes
- * the fingerprint; GENERATOR_VERSION is bumped with it, on purpose.
+ * choices of docs/simulator.md; then the baddata:b3 tasks, seeds 1 to 64,
+ * of a file that hands a date through the id of a read without output
+ * schema).  Any change to what it produces changes the fingerprint;
+ * GENERATOR_VERSION is bumped with it, on purpose.
  */
 #ifndef TR_GENERATOR_H
 #define TR_GENERATOR_H
@@ -19,7 +21,7 @@
 #include "err.h"
 #include "sha256.h"
 
-#define GENERATOR_VERSION 3
+#define GENERATOR_VERSION 4
 
 /* Computes the fingerprint (lower-case hex).  0, or -1 with e set. */
 int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e);

@@ -54,7 +54,7 @@ check "missing file" "/nonexistent/tools.json: cannot open: No such file or dire
 # the generator produces changes the fingerprint, and must come with a new
 # GENERATOR_VERSION (src/generator.h) and this line updated.
 got=$("$REPLAY" --version | sed -n 2p)
-check "generator fingerprint" "generator 3, fingerprint a01fe0aae9561efaf6ba59457e45e83b6d0c1038fd3976f13ec90b5d00f3249e" "$got"
+check "generator fingerprint" "generator 4, fingerprint dc841fa62b712dbae353e4ff6d036a346cd56bcc50be390b405300ec1567e4f6" "$got"
 
 # Usage errors: exit status 2.
 "$REPLAY" hash >/dev/null 2>&1

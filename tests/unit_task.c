@@ -89,7 +89,7 @@ START_TEST(a_task_is_pinned)
         task_json(&f, make(&f, 7, "depth:d3")),
         "{\"arm\":\"depth:d3\",\"depth\":3,\"events\":[],\"file_sha256\":"
         "\"4acacf4693dbcbc81c0cc9e98ed4d2e017a2189edcfa89e0fba05e7433e4fd54\","
-        "\"generator\":3,\"id\":\"t-01bf9de031d19776\",\"request\":\"Goal: "
+        "\"generator\":4,\"id\":\"t-01bf9de031d19776\",\"request\":\"Goal: "
         "refund_order (Refund part or all of an order). First call "
         "search_orders with query \\\"lumen willow summit\\\"; the \\\"id\\\" "
         "field of its answer holds the order_id you are not given. Then call "
