@@ -281,8 +281,9 @@ void plot_rows(buf *b, const plot_spec *s, const plot_row *rows, size_t n)
 /* The outcomes' fills (card_outcomes' order), one for every scheme:
  * each gives at least 3:1 against white and against the dark scheme's
  * #151515, and the ink written on it (black, or white where black would
- * give less than 4.5:1) at least 4.5:1.  Hues: the good outcomes blue
- * and green, the bad ones red and orange, not reached grey. */
+ * give less than 4.5:1) at least 4.5:1.  Hues: the good outcomes blue,
+ * green, teal and violet, the bad ones vermilion, crimson and pink, those
+ * in between olive and ochre, not reached grey. */
 static const struct {
     const char *fill;
     int white_ink;
