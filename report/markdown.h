@@ -1,9 +1,10 @@
 /*
  * markdown: cards, compares and the list of runs as GitHub-flavoured
- * Markdown (tables), the same figures as the text.  Text from the
- * database goes through shown_md or shown_md_code (shown.h): rendered, a
- * name reads as the text card shows it, and makes no markup, link or
- * cell.  A figure that was not measured is "-", never 0.
+ * Markdown (tables), the same figures as the text, each card and compare
+ * led by its headline in bold (card_headline, card_verdict_text).  Text
+ * from the database goes through shown_md or shown_md_code (shown.h):
+ * rendered, a name reads as the text card shows it, and makes no markup,
+ * link or cell.  A figure that was not measured is "-", never 0.
  */
 #ifndef TR_MARKDOWN_H
 #define TR_MARKDOWN_H

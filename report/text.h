@@ -1,5 +1,7 @@
 /*
- * text: cards, compares and the list of runs as a terminal shows them.
+ * text: cards, compares and the list of runs as a terminal shows them,
+ * each card and compare led by its headline (card_headline,
+ * card_verdict_text), wrapped like any prose.
  *
  * Every line fits the width asked for (60 columns and up; 80 by
  * default): prose wraps at spaces, continued lines indented; a table's
