@@ -8,16 +8,6 @@
 #include "shown.h"
 #include "stats.h"
 
-/* A count, or "-" when it was not measured. */
-static const char *count_or_dash(char *room, size_t size, int measured,
-                                 long n)
-{
-    if (!measured)
-        return "-";
-    snprintf(room, size, "%ld", n);
-    return room;
-}
-
 /* The harness's verdicts as result rows: "| harness success (observed) |". */
 static void md_harness(buf *out, const card_harness *h, const char *kind)
 {
@@ -60,9 +50,9 @@ static void md_observed(buf *out, const card *c)
                        shown_md(t->tool), t->kind_ok ? "" : "?",
                        shown_md(t->kind ? t->kind : ""),
                        t->kind_from ? t->kind_from : "-", t->calls,
-                       count_or_dash(inv, sizeof inv, t->args_checked > 0,
+                       shown_count(inv, sizeof inv, t->args_checked > 0,
                                      t->invalid),
-                       count_or_dash(off, sizeof off, t->answers_checked > 0,
+                       shown_count(off, sizeof off, t->answers_checked > 0,
                                      t->off_schema),
                        t->rule ? shown_md(t->rule) : "");
             guessed |= t->kind_from && strcmp(t->kind_from, "name") == 0;
@@ -185,14 +175,14 @@ void md_card(buf *out, const card *c)
     if (sim && n) {
         char d[24];
         buf_printf(out, "| diverged episodes | %s | |%s|\n",
-                   count_or_dash(d, sizeof d, c->compared_episodes > 0,
+                   shown_count(d, sizeof d, c->compared_episodes > 0,
                                  c->diverged_episodes),
                    c->compared_episodes ? " "
                                         : " no call had an answer logged ");
         buf_printf(out, "| episodes compared | %ld | | |\n",
                    c->compared_episodes);
         buf_printf(out, "| diverged calls | %s | | |\n",
-                   count_or_dash(d, sizeof d, c->compared_calls > 0,
+                   shown_count(d, sizeof d, c->compared_calls > 0,
                                  c->diverged_calls));
         buf_printf(out, "| calls compared | %ld | | |\n", c->compared_calls);
         buf_printf(out, "| calls with no answer logged | %ld | | |\n",
@@ -400,7 +390,7 @@ void md_list(buf *out, const card_listing *l)
         char pass[24];
         buf_printf(out, "| %s | %s | %ld | %s | %s |\n", shown_md(r->run),
                    r->model[0] ? shown_md(r->model) : "-", r->episodes,
-                   count_or_dash(pass, sizeof pass, r->pass >= 0, r->pass),
+                   shown_count(pass, sizeof pass, r->pass >= 0, r->pass),
                    shown_md(r->replayed_at));
     }
     if (l->no_run)

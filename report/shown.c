@@ -127,6 +127,14 @@ const char *shown_hash(const char *hash, int narrow)
     return shown_tx_max(hash, narrow ? 16 : (size_t)-1);
 }
 
+const char *shown_count(char *room, size_t size, int measured, long n)
+{
+    if (!measured)
+        return "-";
+    snprintf(room, size, "%ld", n);
+    return room;
+}
+
 size_t shown_columns(const char *s)
 {
     return utf8_count(s, strlen(s));

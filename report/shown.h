@@ -59,6 +59,10 @@ const char *shown_hash(const char *hash, int narrow);
  * first cols - 1 columns and an ellipsis ("\u2026"). */
 const char *shown_fit(const char *shown, size_t cols);
 
+/* A count as text and Markdown show it: its digits in room, or "-" when
+ * it was not measured. */
+const char *shown_count(char *room, size_t size, int measured, long n);
+
 /* Columns of text already shown: its code points (what is shown has no
  * controls; wide characters are rare in what a card quotes). */
 size_t shown_columns(const char *s);

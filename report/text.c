@@ -35,14 +35,17 @@ static void say(buf *out, int width, int indent, const char *fmt, ...)
     free(line);
 }
 
-/* A count, or "-" when it was not measured. */
-static const char *count_or_dash(char *room, size_t size, int measured,
-                                 long n)
+/* A sentence carddata made into s (which it frees), shown and wrapped
+ * after prefix, continued lines indented. */
+static void say_made(buf *out, buf *s, const char *prefix, int width,
+                     int indent)
 {
-    if (!measured)
-        return "-";
-    snprintf(room, size, "%ld", n);
-    return room;
+    if (s->failed)
+        out->failed = 1;
+    else
+        shown_wrap(out, prefix, shown_tx(s->data ? s->data : ""), width,
+                   indent, INT_MAX);
+    buf_free(s);
 }
 
 /* ------------------------------------------------------------ tables */
@@ -273,9 +276,9 @@ static void text_tools(buf *out, const card *c, int width)
         guessed |= x->kind_from && strcmp(x->kind_from, "name") == 0;
         table_row(&t, shown_tx(x->tool), kind,
                   x->kind_from ? x->kind_from : "-", calls,
-                  count_or_dash(invalid, sizeof invalid, x->args_checked > 0,
+                  shown_count(invalid, sizeof invalid, x->args_checked > 0,
                                 x->invalid),
-                  count_or_dash(off, sizeof off, x->answers_checked > 0,
+                  shown_count(off, sizeof off, x->answers_checked > 0,
                                 x->off_schema));
     }
     buf_puts(out, "\nper tool (observed calls)\n");
@@ -481,11 +484,7 @@ void text_card(buf *out, const card *c, int width)
     /* the sentence first, then what it stands on */
     buf headline = BUF_INIT;
     card_headline(&headline, c);
-    if (headline.failed)
-        out->failed = 1;
-    else
-        shown_wrap(out, "  ", shown_tx(headline.data), width, 2, INT_MAX);
-    buf_free(&headline);
+    say_made(out, &headline, "  ", width, 2);
     buf_putc(out, '\n');
     say(out, width, 15, "  model        %s",
         c->model[0] ? shown_tx(c->model) : "-");
@@ -709,11 +708,7 @@ void text_compare(buf *out, const card_compared *x, int width)
     }
     buf verdict = BUF_INIT;
     card_verdict_text(&verdict, x);
-    if (verdict.failed)
-        out->failed = 1;
-    else
-        shown_wrap(out, "", shown_tx(verdict.data), width, 0, INT_MAX);
-    buf_free(&verdict);
+    say_made(out, &verdict, "", width, 0);
     if (!x->a->simulated && !x->b->simulated)
         say(out, width, 0, "same tool file; observed episodes, paired by "
                            "the harness's names of their tasks");
@@ -743,7 +738,7 @@ void text_list(buf *out, const card_listing *l, int width)
         snprintf(eps, sizeof eps, "%ld", r->episodes);
         table_row(&t, shown_tx(r->run),
                   r->model[0] ? shown_tx(r->model) : "-", eps,
-                  count_or_dash(pass, sizeof pass, r->pass >= 0, r->pass),
+                  shown_count(pass, sizeof pass, r->pass >= 0, r->pass),
                   shown_tx(r->replayed_at));
     }
     table_print(out, &t, 0, width);

@@ -171,19 +171,20 @@ static const char dated[] =
     "\"required\":[\"ship_on\"],\"properties\":{\"ship_on\":{"
     "\"type\":\"string\",\"format\":\"date\"}}}}]";
 
-/* The tasks of baddata:b3 of the dated probe, seeds 1 to 64. */
-static int produce_dated(buf *out, const toolset *ts, err *e)
+/* The tasks of arm arm_text on the tools ts, seeds 1 to seeds. */
+static int produce_arm(buf *out, const toolset *ts, const char *arm_text,
+                       uint64_t seeds, err *e)
 {
-    arm b3;
-    if (arm_parse(&b3, "baddata:b3", strlen("baddata:b3"), e) < 0)
+    arm arm;
+    if (arm_parse(&arm, arm_text, strlen(arm_text), e) < 0)
         return -1;
-    for (uint64_t seed = 1; seed <= 64; seed++) {
+    for (uint64_t seed = 1; seed <= seeds; seed++) {
         arena *a = arena_new();
         task *t = NULL;
         value *v = NULL;
         int rc = a ? 0 : err_set(e, ERR_NOMEM, "out of memory");
         if (rc == 0)
-            rc = task_make(&t, a, ts, seed, &b3, e);
+            rc = task_make(&t, a, ts, seed, &arm, e);
         if (rc == 0 && !(v = task_to_value(a, t, GENERATOR_VERSION)))
             rc = err_set(e, ERR_NOMEM, "out of memory");
         if (rc == 0)
@@ -195,28 +196,16 @@ static int produce_dated(buf *out, const toolset *ts, err *e)
     return 0;
 }
 
+/* The tasks of baddata:b3 of the dated probe, seeds 1 to 64. */
+static int produce_dated(buf *out, const toolset *ts, err *e)
+{
+    return produce_arm(out, ts, "baddata:b3", 64, e);
+}
+
 /* The tasks of depth 2 of the chains probe, seeds 1 to 8. */
 static int produce_chains(buf *out, const toolset *ts, err *e)
 {
-    arm d2;
-    if (arm_parse(&d2, "depth:d2", strlen("depth:d2"), e) < 0)
-        return -1;
-    for (uint64_t seed = 1; seed <= 8; seed++) {
-        arena *a = arena_new();
-        task *t = NULL;
-        value *v = NULL;
-        int rc = a ? 0 : err_set(e, ERR_NOMEM, "out of memory");
-        if (rc == 0)
-            rc = task_make(&t, a, ts, seed, &d2, e);
-        if (rc == 0 && !(v = task_to_value(a, t, GENERATOR_VERSION)))
-            rc = err_set(e, ERR_NOMEM, "out of memory");
-        if (rc == 0)
-            rc = put_value(out, v, e);
-        arena_free(a);
-        if (rc < 0)
-            return -1;
-    }
-    return 0;
+    return produce_arm(out, ts, "depth:d2", 8, e);
 }
 
 /* One scripted call of the episode probe. */
