@@ -151,7 +151,7 @@ int cmd_import(int argc, char **argv)
         }
         im.out_name = out_path;
     }
-    log_sink sink = {write_line, say_problem, &im};
+    log_sink sink = {write_line, say_problem, &im, NULL};
     if (!(im.r = logr_new(&o, &sink))) {
         say("replay import: out of memory");
         status = EXIT_CANNOT;

@@ -35,6 +35,21 @@ static int feed_line(void *ctx, const char *file, const char *dir,
     return night_line(f->n, file, dir, line, text, len, e);
 }
 
+/* feed_line for a line with its tree (log_sink.record). */
+static int feed_record(void *ctx, const char *file, const char *dir,
+                       unsigned long line, const char *text, size_t len,
+                       const value *root, size_t answer_at,
+                       size_t answer_len, err *e)
+{
+    logfeed *f = ctx;
+    if (f->stop_flag && *f->stop_flag)
+        return 1;
+    if (len > TRANSCRIPT_LINE_LIMIT)
+        return night_long_line(f->n, file, line, text, 4096, len, e);
+    return night_record(f->n, file, dir, line, text, len, root, answer_at,
+                        answer_len, e);
+}
+
 static void keep_problem(void *ctx, const char *text)
 {
     logfeed *f = ctx;
@@ -58,6 +73,7 @@ logfeed *logfeed_new(const log_opts *o, volatile sig_atomic_t *stop_flag)
     f->o = *o;
     f->stop_flag = stop_flag;
     f->sink.line = feed_line;
+    f->sink.record = feed_record;
     f->sink.problem = keep_problem;
     f->sink.ctx = f;
     if (!(f->r = logr_new(&f->o, &f->sink))) {

@@ -3,6 +3,8 @@
 #include "logs.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 #include "log_inspect.h"
 #include "log_messages.h"
 #include "log_otlp.h"
+#include "pynum.h"
 #include "sha256.h"
 #include "utf8.h"
 #include "vbuild.h"
@@ -50,6 +53,11 @@ struct logr {
     const char *dir;      /* the current run's tool folder */
     char *dirs[2];        /* owned: rel_dir, or the tools' folder */
     buf line;
+    /* the line's value tree, for a sink that takes it (log_sink.record):
+     * NULL when the text is to be read instead */
+    arena *ta;
+    value *root;
+    size_t answer_at, answer_len; /* where the answer is in the line */
     unsigned long problems, unsaid;
     int stop;             /* --strict met a problem */
 };
@@ -308,6 +316,10 @@ logr *logr_new(const log_opts *o, const log_sink *sink)
         return NULL;
     r->o = o;
     r->sink = sink;
+    if (sink->record && !(r->ta = arena_new())) {
+        free(r);
+        return NULL;
+    }
     static const char *const units[] = {"samples", "spans", "records"};
     for (int i = 0; i < LOG_FORMATS; i++)
         r->counts[i].unit = units[i];
@@ -333,6 +345,7 @@ void logr_free(logr *r)
     free(r->dirs[0]);
     free(r->dirs[1]);
     buf_free(&r->line);
+    arena_free(r->ta);
     free(r);
 }
 
@@ -417,30 +430,259 @@ void logr_summary(const logr *r, const char *prefix)
 
 /* ------------------------------------------------------------ writing */
 
-static int put_str(buf *b, const char *s)
+/* The line's tree (log_sink.record) is made beside its text: the tree
+ * json_load reads the text as, so that the night need not read it.  A
+ * value is written by canon_append_loose, which sorts the members of
+ * objects, and is read back as the same value in every other respect
+ * but where the text cannot say so cheaply; there the tree is given up
+ * and the text is read, as for any line. */
+
+/* Members of a line, at most (an end line's seven). */
+#define LINE_MEMBERS 8
+/* Nesting past which the text is read: json_load's limit counts the
+ * line's own object and the members around a value. */
+#define TREE_DEPTH (VALUE_MAX_DEPTH - 8)
+
+/* Whether json_load reads the string that canon writes for v back as v:
+ * valid UTF-8, not flagged (a lone surrogate is written as an escape,
+ * and two of them may be read back as one character). */
+static int plain_string(const value *v)
 {
-    return canon_write_string(b, s, strlen(s));
+    if (v->flags)
+        return 0;
+    /* ASCII, as most is, needs no more look */
+    const unsigned char *p = (const unsigned char *)v->u.str.ptr;
+    const unsigned char *end = p + v->u.str.len;
+    uint64_t w;
+    while (end - p >= 8 && (memcpy(&w, p, 8), !(w & 0x8080808080808080u)))
+        p += 8;
+    while (p < end && *p < 0x80)
+        p++;
+    utf8_report rep;
+    return p == end ||
+           utf8_check(p, (size_t)(end - p), 0, &rep) == UTF8_OK;
 }
 
-/* {"type":"KIND","run":R[,"episode":E] */
-static void head(buf *b, const char *kind, const char *run,
+/* Whether json_load reads the digits of the integer v back as they are:
+ * no leading zero, no "-0" (read as "0"), not too long to be read. */
+static int plain_int(const value *v)
+{
+    const char *p = v->u.str.ptr;
+    size_t n = v->u.str.len;
+    if (n && p[0] == '-') {
+        p++;
+        n--;
+        if (n == 1 && p[0] == '0')
+            return 0;
+    }
+    if (n == 0 || n > PYINT_MAX_DIGITS || (n > 1 && p[0] == '0'))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < '0' || p[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* canon's order of keys: their bytes, then the shorter first. */
+static int key_cmp(const value *x, const value *y)
+{
+    size_t n = x->u.str.len < y->u.str.len ? x->u.str.len : y->u.str.len;
+    int c = memcmp(x->u.str.ptr, y->u.str.ptr, n);
+    if (c)
+        return c;
+    return x->u.str.len < y->u.str.len ? -1 : x->u.str.len > y->u.str.len;
+}
+
+static int member_cmp(const void *x, const void *y)
+{
+    return key_cmp(((const value_member *)x)->key,
+                   ((const value_member *)y)->key);
+}
+
+/* The tree json_load reads canon_append_loose's text of v as (line and
+ * column apart): v itself where it is that already, else a copy in a
+ * with the members of its objects in canon's order, sharing what has
+ * not changed.  NULL when the text is to be read instead (see above; or
+ * out of memory). */
+static const value *as_read(arena *a, const value *v, unsigned depth)
+{
+    if (v->flags || depth > TREE_DEPTH)
+        return NULL;
+    switch ((value_kind)v->kind) {
+    case V_NULL:
+    case V_BOOL:
+        return v;
+    case V_INT:
+        return plain_int(v) ? v : NULL;
+    case V_FLOAT: /* written as the shortest text that reads back as it */
+        return isfinite(v->u.d) ? v : NULL;
+    case V_STRING:
+        return plain_string(v) ? v : NULL;
+    case V_ARRAY: {
+        value **items = NULL;
+        size_t n = v->u.arr.len;
+        for (size_t i = 0; i < n; i++) {
+            const value *it = as_read(a, v->u.arr.items[i], depth + 1);
+            if (!it)
+                return NULL;
+            if (it != v->u.arr.items[i] && !items) {
+                if (!(items = arena_alloc(a, n * sizeof *items)))
+                    return NULL;
+                memcpy(items, v->u.arr.items, n * sizeof *items);
+            }
+            if (items)
+                items[i] = (value *)it;
+        }
+        if (!items)
+            return v;
+        value *c = value_new(a, V_ARRAY, 0, 0);
+        if (c) {
+            c->u.arr.items = items;
+            c->u.arr.len = n;
+        }
+        return c;
+    }
+    case V_OBJECT: {
+        size_t n = v->u.obj.len;
+        const value_member *m = v->u.obj.items;
+        value_member *copy = NULL;
+        int sorted = 1;
+        for (size_t i = 0; i < n; i++) {
+            if (m[i].key->kind != V_STRING || !plain_string(m[i].key))
+                return NULL;
+            if (i && key_cmp(m[i - 1].key, m[i].key) >= 0)
+                sorted = 0;
+        }
+        if (!sorted) {
+            if (!(copy = arena_alloc(a, n * sizeof *copy)))
+                return NULL;
+            memcpy(copy, m, n * sizeof *copy);
+            if (n > 16) {
+                qsort(copy, n, sizeof *copy, member_cmp);
+            } else { /* a few members: by insertion, without the calls */
+                for (size_t i = 1; i < n; i++) {
+                    value_member k = copy[i];
+                    size_t j = i;
+                    for (; j > 0 && key_cmp(copy[j - 1].key, k.key) > 0; j--)
+                        copy[j] = copy[j - 1];
+                    copy[j] = k;
+                }
+            }
+            m = copy;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const value *val = as_read(a, m[i].val, depth + 1);
+            if (!val)
+                return NULL;
+            if (val != m[i].val && !copy) {
+                if (!(copy = arena_alloc(a, n * sizeof *copy)))
+                    return NULL;
+                memcpy(copy, m, n * sizeof *copy);
+                m = copy;
+            }
+            if (copy)
+                copy[i].val = (value *)val;
+        }
+        if (!copy)
+            return v;
+        value *c = value_new(a, V_OBJECT, 0, 0);
+        if (c) {
+            c->u.obj.items = copy;
+            c->u.obj.len = n;
+        }
+        return c;
+    }
+    default: /* a date, binary data: not what JSON reads */
+        return NULL;
+    }
+}
+
+/* A member of the line's tree; v NULL gives the tree up. */
+static void tree_put(logr *r, const char *key, const value *v)
+{
+    if (!r->root)
+        return;
+    value *k = value_new(r->ta, V_STRING, 0, 0);
+    if (!v || !k || r->root->u.obj.len == LINE_MEMBERS) {
+        r->root = NULL;
+        return;
+    }
+    k->u.str.ptr = key;
+    k->u.str.len = strlen(key);
+    r->root->u.obj.items[r->root->u.obj.len++] = (value_member){k, (value *)v};
+}
+
+/* A string member of the line's tree: s, which outlives the line. */
+static void tree_str(logr *r, const char *key, const char *s)
+{
+    if (!r->root)
+        return;
+    value *v = value_new(r->ta, V_STRING, 0, 0);
+    if (v) {
+        v->u.str.ptr = s;
+        v->u.str.len = strlen(s);
+    }
+    tree_put(r, key, v && plain_string(v) ? v : NULL);
+}
+
+/* ,"key": (a key of ours, which needs no escape) */
+static void put_key(buf *b, const char *key)
+{
+    buf_puts(b, ",\"");
+    buf_puts(b, key);
+    buf_puts(b, "\":");
+}
+
+/* ,"key":"s" */
+static void put_str(logr *r, const char *key, const char *s)
+{
+    put_key(&r->line, key);
+    canon_write_string(&r->line, s, strlen(s));
+    tree_str(r, key, s);
+}
+
+/* {"type":"KIND","run":R[,"episode":E], and the tree begun */
+static void head(logr *r, const char *kind, const char *run,
                  const char *episode)
 {
+    buf *b = &r->line;
     buf_reset(b);
-    buf_printf(b, "{\"type\":\"%s\",\"run\":", kind);
-    put_str(b, run);
-    if (episode) {
-        buf_puts(b, ",\"episode\":");
-        put_str(b, episode);
+    r->root = NULL;
+    r->answer_len = 0;
+    if (r->sink->record) {
+        arena_reset(r->ta);
+        value *o = value_new(r->ta, V_OBJECT, 0, 0);
+        value_member *m = arena_alloc(r->ta, LINE_MEMBERS * sizeof *m);
+        if (o && m) {
+            o->u.obj.items = m;
+            r->root = o;
+        }
     }
+    buf_puts(b, "{\"type\":\"");
+    buf_puts(b, kind);
+    buf_putc(b, '"');
+    tree_str(r, "type", kind);
+    put_str(r, "run", run);
+    if (episode)
+        put_str(r, "episode", episode);
 }
 
 /* ,"key":V (a value written loose: what JSON can carry, as JSON reads
  * it back) */
-static int put_value(buf *b, const char *key, const value *v, err *e)
+static int put_value(logr *r, const char *key, const value *v, err *e)
 {
-    buf_printf(b, ",\"%s\":", key);
-    return canon_append_loose(b, v, e);
+    buf *b = &r->line;
+    put_key(b, key);
+    size_t at = b->len;
+    if (canon_append_loose(b, v, e) < 0)
+        return -1;
+    if (r->root)
+        tree_put(r, key, as_read(r->ta, v, 2));
+    if (strcmp(key, "answer") == 0) {
+        r->answer_at = at;
+        r->answer_len = b->len - at;
+    }
+    return 0;
 }
 
 static int emit(logr *r, err *e)
@@ -449,9 +691,12 @@ static int emit(logr *r, err *e)
         return err_set(e, ERR_NOMEM, "out of memory writing a transcript "
                                      "line");
     lr_counts(r, r->fmt)->lines++;
-    int rc = r->sink->line(r->sink->ctx, r->file, r->dir, ++r->lineno,
-                           r->line.data, r->line.len, e);
-    return rc;
+    if (r->root)
+        return r->sink->record(r->sink->ctx, r->file, r->dir, ++r->lineno,
+                               r->line.data, r->line.len, r->root,
+                               r->answer_at, r->answer_len, e);
+    return r->sink->line(r->sink->ctx, r->file, r->dir, ++r->lineno,
+                         r->line.data, r->line.len, e);
 }
 
 void lr_stem(const logr *r, char *out, size_t size)
@@ -697,11 +942,9 @@ int lr_run(logr *r, const char *name, const char *model, const value *meta,
             return -1;
         run->check = 1;
     }
-    buf *b = &r->line;
-    head(b, "run", name, NULL);
-    buf_puts(b, ",\"tools\":");
-    put_str(b, tools_path);
-    buf_printf(b, ",\"tools_sha256\":\"%s\"", sha);
+    head(r, "run", name, NULL);
+    put_str(r, "tools", tools_path);
+    put_str(r, "tools_sha256", sha);
     const value *m = NULL;
     value mv;
     if (o->model || model) {
@@ -713,9 +956,9 @@ int lr_run(logr *r, const char *name, const char *model, const value *meta,
         mv.u.str.len = strlen(text);
         m = &mv;
     }
-    if (m && put_value(b, "model", m, e) < 0)
+    if (m && put_value(r, "model", m, e) < 0)
         return -1;
-    if (meta && put_value(b, "meta", meta, e) < 0)
+    if (meta && put_value(r, "meta", meta, e) < 0)
         return -1;
     int sent = emit(r, e);
     return sent ? sent : rc;
@@ -724,11 +967,10 @@ int lr_run(logr *r, const char *name, const char *model, const value *meta,
 int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
                const value *arm, const value *task_name, err *e)
 {
-    buf *b = &r->line;
-    head(b, "episode", run->name, episode);
-    if ((seed && put_value(b, "seed", seed, e) < 0) ||
-        (arm && put_value(b, "arm", arm, e) < 0) ||
-        (task_name && put_value(b, "task_name", task_name, e) < 0))
+    head(r, "episode", run->name, episode);
+    if ((seed && put_value(r, "seed", seed, e) < 0) ||
+        (arm && put_value(r, "arm", arm, e) < 0) ||
+        (task_name && put_value(r, "task_name", task_name, e) < 0))
         return -1;
     lr_counts(r, r->fmt)->episodes++;
     return emit(r, e);
@@ -737,10 +979,9 @@ int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
 int lr_call(logr *r, lrun *run, const char *episode, const value *call,
             const value *answer, err *e)
 {
-    buf *b = &r->line;
-    head(b, "call", run->name, episode);
-    if (put_value(b, "call", call, e) < 0 ||
-        (answer && put_value(b, "answer", answer, e) < 0))
+    head(r, "call", run->name, episode);
+    if (put_value(r, "call", call, e) < 0 ||
+        (answer && put_value(r, "answer", answer, e) < 0))
         return -1;
     lr_counts(r, r->fmt)->calls++;
     return emit(r, e);
@@ -749,23 +990,22 @@ int lr_call(logr *r, lrun *run, const char *episode, const value *call,
 int lr_end(logr *r, lrun *run, const char *episode, const char *status,
            const char *final, int success, const double *reward, err *e)
 {
-    buf *b = &r->line;
-    head(b, "end", run->name, episode);
-    if (status) {
-        buf_puts(b, ",\"status\":");
-        put_str(b, status);
+    head(r, "end", run->name, episode);
+    if (status)
+        put_str(r, "status", status);
+    if (final)
+        put_str(r, "final", final);
+    value sv, rv;
+    if (success >= 0) {
+        value_init(&sv, V_BOOL, 0, 0);
+        sv.u.b = success;
+        if (put_value(r, "success", &sv, e) < 0)
+            return -1;
     }
-    if (final) {
-        buf_puts(b, ",\"final\":");
-        put_str(b, final);
-    }
-    if (success >= 0)
-        buf_puts(b, success ? ",\"success\":true" : ",\"success\":false");
     if (reward) {
-        value v;
-        value_init(&v, V_FLOAT, 0, 0);
-        v.u.d = *reward;
-        if (put_value(b, "reward", &v, e) < 0)
+        value_init(&rv, V_FLOAT, 0, 0);
+        rv.u.d = *reward;
+        if (put_value(r, "reward", &rv, e) < 0)
             return -1;
     }
     return emit(r, e);

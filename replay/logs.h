@@ -86,12 +86,21 @@ int log_option(log_opts *o, int argc, char **argv, int *i);
 /* Where the lines go.  line: one transcript line (no newline), its file
  * (the log, as named) and number in it, and dir, the folder its run
  * line's tool path is relative to; 0 to go on, 1 to stop (--strict),
- * -1 on failure (e set).  problem: a formatted problem line. */
+ * -1 on failure (e set).  problem: a formatted problem line.  record
+ * (NULL: none): the same line with the value tree its text reads as,
+ * made beside the text, which then need not be parsed again (for the
+ * night: night_record, and its promises of root, answer_at and
+ * answer_len); a line whose tree would cost more to be sure of than to
+ * read goes to line instead.  The tree lives until the call returns. */
 typedef struct log_sink {
     int (*line)(void *ctx, const char *file, const char *dir,
                 unsigned long line, const char *text, size_t len, err *e);
     void (*problem)(void *ctx, const char *text);
     void *ctx;
+    int (*record)(void *ctx, const char *file, const char *dir,
+                  unsigned long line, const char *text, size_t len,
+                  const value *root, size_t answer_at, size_t answer_len,
+                  err *e);
 } log_sink;
 
 typedef struct logr logr;

@@ -1454,8 +1454,11 @@ static const char *name_in(const value *root, const char *key)
                : NULL;
 }
 
-int night_line(night *n, const char *file, const char *dir,
-               unsigned long line, const char *text, size_t len, err *e)
+/* A line, read from its text (root NULL) or from its tree (night_record). */
+static int take_line(night *n, const char *file, const char *dir,
+                     unsigned long line, const char *text, size_t len,
+                     const value *root, size_t answer_at, size_t answer_len,
+                     err *e)
 {
     n->c.lines++;
     size_t i = 0;
@@ -1473,7 +1476,9 @@ int night_line(night *n, const char *file, const char *dir,
     err pe;
     err_clear(&pe);
     int rc;
-    if (tline_parse(&tl, a, text, len, n->o.default_run, &pe) < 0) {
+    if ((root ? tline_read(&tl, a, root, text, answer_at, answer_len,
+                           n->o.default_run, &pe)
+              : tline_parse(&tl, a, text, len, n->o.default_run, &pe)) < 0) {
         if (pe.code == ERR_NOMEM)
             rc = nomem(e);
         else
@@ -1514,6 +1519,21 @@ int night_line(night *n, const char *file, const char *dir,
         }
     }
     return rc;
+}
+
+int night_line(night *n, const char *file, const char *dir,
+               unsigned long line, const char *text, size_t len, err *e)
+{
+    return take_line(n, file, dir, line, text, len, NULL, 0, 0, e);
+}
+
+int night_record(night *n, const char *file, const char *dir,
+                 unsigned long line, const char *text, size_t len,
+                 const value *root, size_t answer_at, size_t answer_len,
+                 err *e)
+{
+    return take_line(n, file, dir, line, text, len, root, answer_at,
+                     answer_len, e);
 }
 
 /* The path of the resolved path real from the database's folder, when

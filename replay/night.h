@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "err.h"
+#include "value.h"
 
 typedef struct night night;
 
@@ -75,6 +76,20 @@ int night_open(night **out, const night_opts *o, err *e);
  * failed (e set). */
 int night_line(night *n, const char *file, const char *dir,
                unsigned long line, const char *text, size_t len, err *e);
+
+/* night_line for a line whose value tree its writer has at hand (the
+ * lines made from another harness's log): root is exactly the tree
+ * json_load_member(text, "answer") reads (json_load.h: kinds, bytes,
+ * flags, numbers, members and their order; only line and column may
+ * differ), and answer_at and answer_len what it says of where the
+ * answer is written (answer_len 0: not known).  The text is not parsed
+ * again; it is still what is hashed, counted and quoted with a problem,
+ * and everything night_line promises holds, with the same outcome and
+ * the same rows.  Nothing of root is kept past the call. */
+int night_record(night *n, const char *file, const char *dir,
+                 unsigned long line, const char *text, size_t len,
+                 const value *root, size_t answer_at, size_t answer_len,
+                 err *e);
 
 /* A file (or standard input, "<stdin>") begins: the problems an earlier
  * replay recorded for its lines are replaced by the ones this one finds.

@@ -190,6 +190,15 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
                            e->col);
         return err_set(e, ERR_VALUE, "not JSON: %s", why);
     }
+    return tline_read(out, a, v, text, answer_at, answer_len, default_run,
+                      e);
+}
+
+int tline_read(tline *out, arena *a, const value *v, const char *text,
+               size_t answer_at, size_t answer_len, const char *default_run,
+               err *e)
+{
+    memset(out, 0, sizeof *out);
     if (v->kind != V_OBJECT)
         return err_set(e, ERR_VALUE, "a transcript line must be a JSON "
                                      "object, not %s",

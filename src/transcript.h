@@ -61,6 +61,16 @@ typedef struct tline {
 int tline_parse(tline *out, arena *a, const char *text, size_t len,
                 const char *default_run, err *e);
 
+/* tline_parse's second half, for a line whose value tree is known
+ * already: root is what json_load_member(text, "answer") reads (the
+ * members in their order, line and column apart), and answer_at and
+ * answer_len what it says of the answer's place in text (answer_len 0:
+ * not known).  The same record, or the same refusal, as tline_parse of
+ * text; what it makes is in a, and out points into root and text. */
+int tline_read(tline *out, arena *a, const value *root, const char *text,
+               size_t answer_at, size_t answer_len, const char *default_run,
+               err *e);
+
 /* The run and episode a line names, read from its first len bytes only
  * (a line too long to be read whole: its start is all there is): the
  * members at the start of its object, as far as they are strings, as

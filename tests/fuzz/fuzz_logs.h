@@ -5,8 +5,10 @@
  * opens it by its /proc path, as a file named on the command line).
  * Every line a reader makes must be a transcript line that
  * src/transcript.c reads (a run, episode, call or end line: never a line
- * the engine would call a problem of its shape), and every problem one
- * line with no newline.  The first byte chooses the tool file: odd, the
+ * the engine would call a problem of its shape); a line handed over with
+ * its value tree (log_sink.record, as replay --from takes it) must read
+ * as exactly that tree; and every problem one line with no newline.  The
+ * first byte chooses the tool file: odd, the
  * shop's (--tools); even, the log's own, written into a folder made once
  * and emptied after each input.  Checks that nothing crashes, leaks or
  * reads out of bounds; no state is kept between inputs but that folder.
@@ -20,6 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "json_load.h"
 #include "logs.h"
 #include "transcript.h"
 
@@ -55,6 +58,68 @@ static int check_line(void *ctx, const char *file, const char *dir,
     }
     arena_free(a);
     return 0;
+}
+
+/* Whether two trees are the same but for line and column. */
+static int same_tree(const value *x, const value *y)
+{
+    if (x->kind != y->kind || x->flags != y->flags)
+        return 0;
+    switch ((value_kind)x->kind) {
+    case V_NULL:
+        return 1;
+    case V_BOOL:
+        return !x->u.b == !y->u.b;
+    case V_FLOAT:
+        return memcmp(&x->u.d, &y->u.d, sizeof x->u.d) == 0;
+    case V_ARRAY:
+        if (x->u.arr.len != y->u.arr.len)
+            return 0;
+        for (size_t i = 0; i < x->u.arr.len; i++)
+            if (!same_tree(x->u.arr.items[i], y->u.arr.items[i]))
+                return 0;
+        return 1;
+    case V_OBJECT:
+        if (x->u.obj.len != y->u.obj.len)
+            return 0;
+        for (size_t i = 0; i < x->u.obj.len; i++)
+            if (!same_tree(x->u.obj.items[i].key, y->u.obj.items[i].key) ||
+                !same_tree(x->u.obj.items[i].val, y->u.obj.items[i].val))
+                return 0;
+        return 1;
+    default:
+        return x->u.str.len == y->u.str.len &&
+               memcmp(x->u.str.ptr, y->u.str.ptr, x->u.str.len) == 0;
+    }
+}
+
+/* A line with its tree (night_record's promise): the tree is the one
+ * json_load reads the text as, and the answer is where it says. */
+static int check_record(void *ctx, const char *file, const char *dir,
+                        unsigned long line, const char *text, size_t len,
+                        const value *root, size_t answer_at,
+                        size_t answer_len, err *e)
+{
+    arena *a = arena_new();
+    value *v = NULL;
+    size_t at, span;
+    err le;
+    if (!a)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    if (json_load_member(&v, a, text, len, "answer", &at, &span, &le) < 0) {
+        if (le.code != ERR_NOMEM) {
+            fprintf(stderr, "a line with a tree, but not JSON (%s): %.*s\n",
+                    le.msg, (int)len, text);
+            abort();
+        }
+    } else if (!same_tree(v, root) ||
+               (span && (span != answer_len || at != answer_at))) {
+        fprintf(stderr, "a line whose tree is not what it reads as: %.*s\n",
+                (int)len, text);
+        abort();
+    }
+    arena_free(a);
+    return check_line(ctx, file, dir, line, text, len, e);
 }
 
 static void check_problem(void *ctx, const char *text)
@@ -106,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.rel_dir = tools_folder();
     if (size && (data[0] & 1))
         o.tools = FUZZ_TOOLS_DIR "/shop.json";
-    log_sink sink = {check_line, check_problem, NULL};
+    log_sink sink = {check_line, check_problem, NULL, check_record};
     logr *r = logr_new(&o, &sink);
     err e;
     err_clear(&e);
