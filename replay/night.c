@@ -1001,11 +1001,25 @@ static const char *no_episode(char *msg, size_t size, const tline *tl)
     return msg;
 }
 
+/* Whether v's canonical JSON is the replayed answer's text: written in
+ * n->scratch, and kept nowhere (json_in would keep a copy in the
+ * episode's arena, for a text only compared). */
+static int canon_is(night *n, const value *v, const char *replayed, int *oom)
+{
+    err e;
+    if (canon_write(&n->scratch, v, &e) < 0) {
+        *oom |= e.code == ERR_NOMEM;
+        return 0;
+    }
+    return strlen(replayed) == n->scratch.len &&
+           memcmp(n->scratch.data, replayed, n->scratch.len) == 0;
+}
+
 /* Whether a logged answer that is a string (OpenAI and Anthropic tool
  * results are text) holds JSON whose canonical form is the replayed
  * answer: then it is the same answer, logged as text. */
-static int same_as_text(night *n, struct episode *ep, const value *logged,
-                        const char *replayed, int *oom)
+static int same_as_text(night *n, const value *logged, const char *replayed,
+                        int *oom)
 {
     value *v;
     err e;
@@ -1015,19 +1029,15 @@ static int same_as_text(night *n, struct episode *ep, const value *logged,
         *oom |= logged->kind == V_STRING && e.code == ERR_NOMEM;
         return 0;
     }
-    int bad = 0;
-    const char *text = json_in(n, ep, v, &bad);
-    *oom |= bad;
-    return text && strcmp(text, replayed) == 0;
+    return canon_is(n, v, replayed, oom);
 }
 
 /* Whether a logged answer is an MCP tools/call result that holds the
  * replayed answer: its "structuredContent", or else the JSON in its one
  * text content block (MCP servers send both; harnesses log the result
  * whole).  An error result is the replayed answer itself, compared as is. */
-static int same_as_mcp_result(night *n, struct episode *ep,
-                              const value *logged, const char *replayed,
-                              int *oom)
+static int same_as_mcp_result(night *n, const value *logged,
+                              const char *replayed, int *oom)
 {
     if (logged->kind != V_OBJECT)
         return 0;
@@ -1035,12 +1045,8 @@ static int same_as_mcp_result(night *n, struct episode *ep,
     if (err_flag && err_flag->kind == V_BOOL && err_flag->u.b)
         return 0;
     const value *sc = value_getz(logged, "structuredContent");
-    if (sc) {
-        int bad = 0;
-        const char *text = json_in(n, ep, sc, &bad);
-        *oom |= bad;
-        return text && strcmp(text, replayed) == 0;
-    }
+    if (sc)
+        return canon_is(n, sc, replayed, oom);
     const value *content = value_getz(logged, "content");
     if (!content || content->kind != V_ARRAY || content->u.arr.len != 1)
         return 0;
@@ -1050,7 +1056,7 @@ static int same_as_mcp_result(night *n, struct episode *ep,
     if (!type || type->kind != V_STRING || strcmp(type->u.str.ptr, "text") ||
         !text)
         return 0;
-    return same_as_text(n, ep, text, replayed, oom);
+    return same_as_text(n, text, replayed, oom);
 }
 
 /* The next call row of ep, zeroed, its NULLs set; NULL out of memory. */
@@ -1219,6 +1225,15 @@ static int on_call(night *n, const char *file, unsigned long line,
         /* written as replayed, byte for byte: the replayed answer is
          * canonical, so the logged one's canonical form is the same */
         c->diverged = 0;
+    } else if (tl->answer && tl->answer->kind == V_STRING &&
+               tl->answer->u.str.len == n->r.answer.len &&
+               memcmp(tl->answer->u.str.ptr, n->r.answer.data,
+                      n->r.answer.len) == 0) {
+        /* logged as text (tool results are text), and the text is the
+         * replayed answer's: canonical JSON reads back as itself, so
+         * same_as_text below would find the same, at the cost of a
+         * parse and two writes */
+        c->diverged = 0;
     } else if (tl->answer && canon_write(&n->scratch, tl->answer, &ce) == 0 &&
         n->scratch.len == n->r.answer.len &&
         memcmp(n->scratch.data, n->r.answer.data, n->r.answer.len) == 0) {
@@ -1228,8 +1243,8 @@ static int on_call(night *n, const char *file, unsigned long line,
         const char *logged = json_in(n, ep, tl->answer, &bad);
         oom |= bad;
         if (logged && strcmp(logged, c->answer) != 0 &&
-            (same_as_text(n, ep, tl->answer, c->answer, &oom) ||
-             same_as_mcp_result(n, ep, tl->answer, c->answer, &oom)))
+            (same_as_text(n, tl->answer, c->answer, &oom) ||
+             same_as_mcp_result(n, tl->answer, c->answer, &oom)))
             logged = c->answer;
         c->diverged = 0;
         if (!logged || strcmp(logged, c->answer) != 0) {
