@@ -43,6 +43,44 @@ static int problem_at(struct iread *m, const char *path, const char *fmt,
     return lr_problem(m->r, m->member, full, fmt, arg);
 }
 
+/* Where in a sample a message (k (size_t)-1) or one of its tool calls
+ * is: its JSON path is written only when a problem says it. */
+struct where {
+    size_t msg, call;
+};
+
+#define NO_CALL ((size_t)-1)
+
+static void where_text(const struct where *w, char *out, size_t size)
+{
+    if (w->call == NO_CALL)
+        snprintf(out, size, ".messages[%zu]", w->msg);
+    else
+        snprintf(out, size, ".messages[%zu].tool_calls[%zu]", w->msg,
+                 w->call);
+}
+
+static int problem_where(struct iread *m, const struct where *w,
+                         const char *fmt, const char *arg)
+{
+    char path[200];
+    where_text(w, path, sizeof path);
+    return problem_at(m, path, fmt, arg);
+}
+
+/* Where a call of m->calls is (lr_place_fn): the member, the sample's
+ * path and the call's. */
+static void call_place(void *ctx, const lr_call_item *it, char *out,
+                       size_t size)
+{
+    const struct iread *m = ctx;
+    struct where w = {it->at[0], it->at[1]};
+    char path[200];
+    where_text(&w, path, sizeof path);
+    snprintf(out, size, "%s%s%s%s", m->member ? m->member : "",
+             m->member ? ": " : "", m->at, path);
+}
+
 /* ------------------------------------------------------- attachments */
 
 #define ATTACHMENT "attachment://"
@@ -55,17 +93,21 @@ static int refers(const value *v)
 
 /* v with every attachment:// reference it holds replaced by the
  * attachment's content (the same node when it holds none); a reference
- * to no attachment stays as it is, and is a problem.  NULL out of
- * memory; *stop when --strict says stop. */
+ * to no attachment stays as it is, and is a problem at w (or, w NULL,
+ * at path).  NULL out of memory; *stop when --strict says stop. */
 static const value *resolve(struct iread *m, const value *v,
-                            const char *path, int *stop)
+                            const char *path, const struct where *w,
+                            int *stop)
 {
     if (refers(v)) {
         const char *hash = v->u.str.ptr + sizeof ATTACHMENT - 1;
         const value *got = value_getz(m->attachments, hash);
         if (got && got->kind == V_STRING)
             return got;
-        if (problem_at(m, path,
+        char at[200];
+        if (w)
+            where_text(w, at, sizeof at);
+        if (problem_at(m, w ? at : path,
                        "a reference to the attachment \"%s\", which the "
                        "sample's attachments do not hold: the reference is "
                        "kept as text",
@@ -76,7 +118,7 @@ static const value *resolve(struct iread *m, const value *v,
     if (v->kind == V_ARRAY) {
         value *copy = NULL;
         for (size_t i = 0; i < v->u.arr.len; i++) {
-            const value *it = resolve(m, v->u.arr.items[i], path, stop);
+            const value *it = resolve(m, v->u.arr.items[i], path, w, stop);
             if (!it)
                 return NULL;
             if (it != v->u.arr.items[i] && !copy) {
@@ -95,7 +137,7 @@ static const value *resolve(struct iread *m, const value *v,
         value *copy = NULL;
         for (size_t i = 0; i < v->u.obj.len; i++) {
             const value_member *mb = &v->u.obj.items[i];
-            const value *it = resolve(m, mb->val, path, stop);
+            const value *it = resolve(m, mb->val, path, w, stop);
             if (!it)
                 return NULL;
             if (it != mb->val && !copy) {
@@ -163,14 +205,13 @@ static value *offered(struct iread *m, const value *s)
 static int read_messages(struct iread *m, const value *msgs,
                          const char *episode, err *e)
 {
-    char path[128];
     int stop = 0;
     for (size_t i = 0; i < msgs->u.arr.len && !stop; i++) {
         const value *msg = msgs->u.arr.items[i];
         const value *role = value_getz(msg, "role");
         const char *rl = role && role->kind == V_STRING ? role->u.str.ptr
                                                         : "";
-        snprintf(path, sizeof path, ".messages[%zu]", i);
+        struct where path = {i, NO_CALL};
         if (strcmp(rl, "assistant") == 0) {
             const value *tc = value_getz(msg, "tool_calls");
             for (size_t k = 0; tc && tc->kind == V_ARRAY &&
@@ -180,27 +221,22 @@ static int read_messages(struct iread *m, const value *msgs,
                 const value *fn = value_getz(c, "function");
                 const value *id = value_getz(c, "id");
                 const value *args = value_getz(c, "arguments");
-                char cp[200];
-                snprintf(cp, sizeof cp, "%s.tool_calls[%zu]", path, k);
+                struct where cp = {i, k};
                 if (!fn || fn->kind != V_STRING) {
-                    if (problem_at(m, cp, "%s", "a tool call with no "
-                                                "function name: it is "
-                                                "skipped"))
+                    if (problem_where(m, &cp, "%s", "a tool call with no "
+                                                    "function name: it is "
+                                                    "skipped"))
                         return 1;
                     continue;
                 }
-                if (args && !(args = resolve(m, args, cp, &stop)))
+                if (args && !(args = resolve(m, args, NULL, &cp, &stop)))
                     return nomem(e);
                 value *call = vb_object(m->a);
                 if (vb_put(m->a, call, "name", vb_clone(m->a, fn)) < 0 ||
                     (args && vb_put(m->a, call, "arguments",
                                     (value *)args) < 0))
                     return nomem(e);
-                char place[600];
-                snprintf(place, sizeof place, "%s%s%s%s",
-                         m->member ? m->member : "", m->member ? ": " : "",
-                         m->at, cp);
-                int rc = lrc_add(&m->calls, call, id, place);
+                int rc = lrc_add(&m->calls, call, id, i, k);
                 if (rc < 0)
                     return nomem(e);
                 if (rc == 1) {
@@ -209,7 +245,7 @@ static int read_messages(struct iread *m, const value *msgs,
                              "a second tool call of id \"%.100s\" in "
                              "episode \"%.100s\": it is skipped",
                              id->u.str.ptr, episode);
-                    if (problem_at(m, cp, "%s", msgtext))
+                    if (problem_where(m, &cp, "%s", msgtext))
                         return 1;
                 }
             }
@@ -235,7 +271,8 @@ static int read_messages(struct iread *m, const value *msgs,
                 answer = outer;
             } else {
                 const value *content = value_getz(msg, "content");
-                if (content && !(content = resolve(m, content, path, &stop)))
+                if (content &&
+                    !(content = resolve(m, content, NULL, &path, &stop)))
                     return nomem(e);
                 buf t = BUF_INIT;
                 int rc = lr_content_text(&t, content);
@@ -258,14 +295,14 @@ static int read_messages(struct iread *m, const value *msgs,
                          "is skipped",
                          id && id->kind == V_STRING ? id->u.str.ptr : "",
                          episode);
-                if (problem_at(m, path, "%s", msgtext))
+                if (problem_where(m, &path, "%s", msgtext))
                     return 1;
             } else if (rc == 2) {
                 snprintf(msgtext, sizeof msgtext,
                          "a second answer to call \"%.100s\" of episode "
                          "\"%.100s\": it is skipped (the first stands)",
                          id->u.str.ptr, episode);
-                if (problem_at(m, path, "%s", msgtext))
+                if (problem_where(m, &path, "%s", msgtext))
                     return 1;
             }
         }
@@ -450,7 +487,8 @@ static int read_sample(struct iread *m, const value *s, err *e)
     if (completion && completion->kind == V_STRING &&
         completion->u.str.len) {
         int stop = 0;
-        const value *c = resolve(m, completion, ".output.completion", &stop);
+        const value *c = resolve(m, completion, ".output.completion", NULL,
+                                 &stop);
         if (!c)
             return nomem(e);
         final = (char *)c->u.str.ptr;
@@ -755,6 +793,8 @@ int inspect_read(logr *r, const char *path, const char *shown, err *e)
     memset(&m, 0, sizeof m);
     m.r = r;
     m.c = lr_counts(r, LOG_INSPECT);
+    m.calls.place = call_place;
+    m.calls.place_ctx = &m;
     m.ha = arena_new();
     m.a = arena_new();
     int rc;

@@ -13,7 +13,49 @@ struct mread {
     arena *a;     /* what is made for one record */
     lr_calls calls;
     char stem[256];
+    const char *place, *at; /* of the record being read, and of its
+                               messages (for the calls' places) */
+    char mat[96];           /* the path of the record's messages */
 };
+
+/* Where in a record a message is (part (size_t)-1), or a part of it:
+ * its path is written only when a problem says it. */
+enum part_kind { WHOLE, TOOL_CALL, FUNCTION_CALL, CONTENT };
+
+/* The path of message i of the messages at `at`, and of its part k. */
+static void where_text(const char *at, size_t i, enum part_kind kind,
+                       size_t k, char *out, size_t size)
+{
+    char where[160];
+    snprintf(where, sizeof where, "%s[%zu]", at, i);
+    switch (kind) {
+    case WHOLE:
+        snprintf(out, size, "%s", where);
+        break;
+    case TOOL_CALL:
+        snprintf(out, size, "%s.tool_calls[%zu]", where, k);
+        break;
+    case FUNCTION_CALL:
+        snprintf(out, size, "%s.function_call", where);
+        break;
+    case CONTENT:
+        snprintf(out, size, "%s.content[%zu]", where, k);
+        break;
+    }
+}
+
+/* Where a call of m->calls is (lr_place_fn): at[0] the message, at[1]
+ * its part (a kind and an index: kind + 4 * k). */
+static void call_place(void *ctx, const lr_call_item *it, char *out,
+                       size_t size)
+{
+    const struct mread *m = ctx;
+    char cw[200];
+    where_text(m->at, it->at[0], (enum part_kind)(it->at[1] % 4),
+               it->at[1] / 4, cw, sizeof cw);
+    snprintf(out, size, "%s%s%s", m->place ? m->place : "",
+             m->place ? ": " : "", cw);
+}
 
 static int is_name(const value *v)
 {
@@ -106,14 +148,15 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                          const value *msgs, const char *episode, err *e)
 {
     logr *r = m->r;
-    char where[160];
+    char where[160], cw[200];
+    m->place = place;
+    m->at = at;
     for (size_t i = 0; i < msgs->u.arr.len; i++) {
         const value *msg = msgs->u.arr.items[i];
         const value *role = value_getz(msg, "role");
         const value *content = value_getz(msg, "content");
         const char *rl = role && role->kind == V_STRING ? role->u.str.ptr
                                                         : "";
-        snprintf(where, sizeof where, "%s[%zu]", at, i);
         if (strcmp(rl, "assistant") == 0) {
             const value *tc = value_getz(msg, "tool_calls");
             for (size_t k = 0; tc && tc->kind == V_ARRAY && k < tc->u.arr.len;
@@ -121,9 +164,8 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 const value *c = tc->u.arr.items[k];
                 const value *f = value_getz(c, "function");
                 const value *n = value_getz(f, "name");
-                char cw[200];
-                snprintf(cw, sizeof cw, "%s.tool_calls[%zu]", where, k);
                 if (!n || n->kind != V_STRING) {
+                    where_text(at, i, TOOL_CALL, k, cw, sizeof cw);
                     if (lr_problem(r, place, cw, "a tool call with no tool "
                                                  "name: it is skipped"))
                         return 1;
@@ -145,12 +187,11 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 bad |= vb_put(m->a, call, "function", fn);
                 if (bad)
                     return err_set(e, ERR_NOMEM, "out of memory");
-                char pl[420];
-                snprintf(pl, sizeof pl, "%s%s%s", place ? place : "",
-                         place ? ": " : "", cw);
-                int rc = lrc_add(&m->calls, call, id, pl);
+                int rc = lrc_add(&m->calls, call, id, i, TOOL_CALL + 4 * k);
                 if (rc < 0)
                     return err_set(e, ERR_NOMEM, "out of memory");
+                if (rc == 1)
+                    where_text(at, i, TOOL_CALL, k, cw, sizeof cw);
                 if (rc == 1 &&
                     lr_problem(r, place, cw,
                                "a second tool call of id \"%s\" in episode "
@@ -167,10 +208,7 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                     (args && vb_put(m->a, call, "arguments",
                                     vb_clone(m->a, args)) < 0))
                     return err_set(e, ERR_NOMEM, "out of memory");
-                char pl[420];
-                snprintf(pl, sizeof pl, "%s%s%s.function_call",
-                         place ? place : "", place ? ": " : "", where);
-                if (lrc_add(&m->calls, call, NULL, pl) < 0)
+                if (lrc_add(&m->calls, call, NULL, i, FUNCTION_CALL) < 0)
                     return err_set(e, ERR_NOMEM, "out of memory");
             }
             for (size_t k = 0; content && content->kind == V_ARRAY &&
@@ -181,11 +219,10 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 if (!t || t->kind != V_STRING ||
                     strcmp(t->u.str.ptr, "tool_use") != 0)
                     continue;
-                char cw[200];
-                snprintf(cw, sizeof cw, "%s.content[%zu]", where, k);
                 const value *n = value_getz(b, "name");
                 const value *id = value_getz(b, "id");
                 if (!n || n->kind != V_STRING) {
+                    where_text(at, i, CONTENT, k, cw, sizeof cw);
                     if (lr_problem(r, place, cw, "a tool_use block with no "
                                                  "tool name: it is skipped"))
                         return 1;
@@ -201,12 +238,11 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                     bad |= vb_put(m->a, call, "input", vb_clone(m->a, input));
                 if (bad)
                     return err_set(e, ERR_NOMEM, "out of memory");
-                char pl[420];
-                snprintf(pl, sizeof pl, "%s%s%s", place ? place : "",
-                         place ? ": " : "", cw);
-                int rc = lrc_add(&m->calls, call, id, pl);
+                int rc = lrc_add(&m->calls, call, id, i, CONTENT + 4 * k);
                 if (rc < 0)
                     return err_set(e, ERR_NOMEM, "out of memory");
+                if (rc == 1)
+                    where_text(at, i, CONTENT, k, cw, sizeof cw);
                 if (rc == 1 &&
                     lr_problem(r, place, cw,
                                "a second tool_use block of id \"%s\" in "
@@ -223,6 +259,8 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                         : lrc_answer_next(&m->calls, ans);
             if (rc < 0)
                 return err_set(e, ERR_NOMEM, "out of memory");
+            if (rc)
+                where_text(at, i, WHOLE, 0, where, sizeof where);
             if (rc == 1 && id && id->kind == V_STRING &&
                 lr_problem(r, place, where,
                            "a tool message for call \"%s\", which no "
@@ -251,8 +289,6 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 if (!t || t->kind != V_STRING ||
                     strcmp(t->u.str.ptr, "tool_result") != 0)
                     continue;
-                char cw[200];
-                snprintf(cw, sizeof cw, "%s.content[%zu]", where, k);
                 const value *id = value_getz(b, "tool_use_id");
                 const value *is_err = value_getz(b, "is_error");
                 const value *ans =
@@ -263,6 +299,8 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 int rc = lrc_answer(&m->calls, id, ans);
                 if (rc < 0)
                     return err_set(e, ERR_NOMEM, "out of memory");
+                if (rc)
+                    where_text(at, i, CONTENT, k, cw, sizeof cw);
                 if (rc == 1 &&
                     lr_problem(r, place, cw,
                                "a tool_result for call %s%s%s, which no "
@@ -406,8 +444,8 @@ static int on_record(void *ctx, const char *place, const char *key,
                     field(rec, NULL, arm_keys), task, e);
     if (rc)
         return rc;
-    char mat[96];
-    snprintf(mat, sizeof mat, "%s.%s", place ? "$" : at,
+    char *mat = m->mat;
+    snprintf(m->mat, sizeof m->mat, "%s.%s", place ? "$" : at,
              o->messages_key ? o->messages_key
                              : value_getz(rec, "messages")     ? "messages"
                                : value_getz(rec, "traj") ? "traj"
@@ -455,6 +493,8 @@ int messages_read(logr *r, int fd, err *e)
     memset(&m, 0, sizeof m);
     m.r = r;
     m.c = lr_counts(r, LOG_MESSAGES);
+    m.calls.place = call_place;
+    m.calls.place_ctx = &m;
     m.a = arena_new();
     if (!m.a)
         return err_set(e, ERR_NOMEM, "out of memory");

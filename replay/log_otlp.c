@@ -31,6 +31,7 @@ struct oread {
     unsigned long seq;   /* spans seen, in order */
     lr_calls calls;
     const char *place;   /* of the record being read */
+    const struct span *spans; /* of the trace being written */
 };
 
 static int nomem(err *e)
@@ -431,12 +432,32 @@ static const char *text(const value *v)
     return v && v->kind == V_STRING ? v->u.str.ptr : NULL;
 }
 
-/* A call to write, with the time it is ordered by. */
+/* A call to write, with the time it is ordered by: the call of span
+ * (part 0), or the part-th of the tool calls its messages show. */
 struct pending {
     unsigned long long at, seq;
     const value *call, *id, *answer;
-    char place[96];
+    size_t span, part;
 };
+
+/* Where a call is, for a problem: its span, and which of its calls. */
+static void call_text(const struct span *sp, size_t span, size_t part,
+                      char *out, size_t size)
+{
+    if (part == 0)
+        snprintf(out, size, "span %s", sp[span].id);
+    else
+        snprintf(out, size, "span %s: its tool call %zu", sp[span].id,
+                 part - 1);
+}
+
+/* lr_place_fn of m->calls, while a trace is written. */
+static void call_place(void *ctx, const lr_call_item *it, char *out,
+                       size_t size)
+{
+    const struct oread *m = ctx;
+    call_text(m->spans, it->at[0], it->at[1], out, size);
+}
 
 static int by_time(const void *x, const void *y)
 {
@@ -584,8 +605,7 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                     name = value_getz(rec, "n");
                     args = value_getz(rec, "a");
                     id = value_getz(rec, "i");
-                    snprintf(p->place, sizeof p->place, "span %s",
-                             sp[i].id);
+                    p->span = i;
                     const value *res = value_getz(rec, "r");
                     const value *errc = value_getz(rec, "err");
                     if (errc) {
@@ -621,8 +641,8 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                     p->at = sp[i].end;
                     name = value_getz(c, "name");
                     args = value_getz(c, "arguments");
-                    snprintf(p->place, sizeof p->place,
-                             "span %s: its tool call %zu", sp[i].id, k);
+                    p->span = i;
+                    p->part = k + 1;
                     if (id && id->kind == V_STRING &&
                         keymap_get(&answers, id->u.str.ptr, id->u.str.len,
                                    &at)) {
@@ -631,7 +651,9 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                     }
                 }
                 if (!name || name->kind != V_STRING) {
-                    rc = lr_problem(r, p->place, NULL,
+                    char place[96];
+                    call_text(sp, p->span, p->part, place, sizeof place);
+                    rc = lr_problem(r, place, NULL,
                                     "a tool call with no tool name in "
                                     "trace %s: it is skipped",
                                     t->id);
@@ -658,7 +680,8 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
     for (size_t i = 0; i < ncalls && rc == 0; i++) {
         /* ids were checked above: a second call of one id is still a call
          * (two spans of one id: both ran), so the id is not given here */
-        if (lrc_add(&m->calls, calls[i].call, NULL, calls[i].place) < 0)
+        if (lrc_add(&m->calls, calls[i].call, NULL, calls[i].span,
+                    calls[i].part) < 0)
             rc = nomem(e);
         else if (calls[i].answer)
             m->calls.items[m->calls.n - 1].answer = calls[i].answer;
@@ -666,8 +689,10 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
             m->calls.items[m->calls.n - 1].id = calls[i].id;
     }
     free(calls);
+    m->spans = sp;
     if (rc == 0)
         rc = lrc_emit(r, run, episode, &m->calls, e);
+    m->spans = NULL;
     if (rc || !whole)
         return rc;
     /* the end: the head span's status, the harness's verdict */
@@ -794,17 +819,29 @@ static int close_oldest(struct oread *m, err *e)
 
 /* ------------------------------------------------------------ reading */
 
+/* Where a span is in the record: resource r's scope s's span k. */
+struct span_at {
+    size_t r, s, k;
+};
+
+static void span_path(const struct span_at *at, char *out, size_t size)
+{
+    snprintf(out, size, "$.resourceSpans[%zu].scopeSpans[%zu].spans[%zu]",
+             at->r, at->s, at->k);
+}
+
 static int read_span(struct oread *m, const value *span, const value *rattrs,
-                     const char *path, err *e)
+                     const struct span_at *at, err *e)
 {
     logr *r = m->r;
-    char tid[33], sid[17], pid[17] = "";
+    char tid[33], sid[17], pid[17] = "", path[128];
     int empty;
     m->c->records++;
     m->seq++;
     if (hex_id(value_getz(span, "traceId"), 32, tid, &empty) < 0 ||
         hex_id(value_getz(span, "spanId"), 16, sid, &empty) < 0) {
         m->c->refused++;
+        span_path(at, path, sizeof path);
         return lr_problem(r, m->place, path,
                           "a span without a traceId of 32 hex digits and a "
                           "spanId of 16 (OTLP JSON writes ids in hex, not "
@@ -813,6 +850,7 @@ static int read_span(struct oread *m, const value *span, const value *rattrs,
     if (hex_id(value_getz(span, "parentSpanId"), 16, pid, &empty) < 0 &&
         !empty) {
         m->c->refused++;
+        span_path(at, path, sizeof path);
         return lr_problem(r, m->place, path,
                           "a span whose parentSpanId is not 16 hex digits: "
                           "it is skipped");
@@ -872,7 +910,7 @@ static int read_span(struct oread *m, const value *span, const value *rattrs,
 }
 
 static int read_resource_spans(struct oread *m, const value *rs,
-                               const char *path, err *e)
+                               size_t index, err *e)
 {
     const value *rattrs = value_getz(value_getz(rs, "resource"),
                                      "attributes");
@@ -886,10 +924,8 @@ static int read_resource_spans(struct oread *m, const value *rs,
         for (size_t k = 0; spans && spans->kind == V_ARRAY &&
                            k < spans->u.arr.len;
              k++) {
-            char sp[128];
-            snprintf(sp, sizeof sp, "%s.scopeSpans[%zu].spans[%zu]", path,
-                     i, k);
-            int rc = read_span(m, spans->u.arr.items[k], rattrs, sp, e);
+            struct span_at at = {index, i, k};
+            int rc = read_span(m, spans->u.arr.items[k], rattrs, &at, e);
             if (rc)
                 return rc;
         }
@@ -904,12 +940,10 @@ static int on_record(void *ctx, const char *place, const char *key,
     m->place = place;
     if (!v)
         return lr_problem(m->r, place, NULL, "%s", bad);
-    char path[64];
     if (key) { /* one ResourceSpans of a document */
         if (strcmp(key, "resourceSpans") != 0 || index == (size_t)-1)
             return 0;
-        snprintf(path, sizeof path, "$.resourceSpans[%zu]", index);
-        return read_resource_spans(m, v, path, e);
+        return read_resource_spans(m, v, index, e);
     }
     const value *list = value_getz(v, "resourceSpans");
     if (!list || list->kind != V_ARRAY)
@@ -917,8 +951,7 @@ static int on_record(void *ctx, const char *place, const char *key,
                           "not an OTLP trace export: no \"resourceSpans\" "
                           "list; skipped");
     for (size_t i = 0; i < list->u.arr.len; i++) {
-        snprintf(path, sizeof path, "$.resourceSpans[%zu]", i);
-        int rc = read_resource_spans(m, list->u.arr.items[i], path, e);
+        int rc = read_resource_spans(m, list->u.arr.items[i], i, e);
         if (rc)
             return rc;
     }
@@ -931,6 +964,8 @@ int otlp_read(logr *r, int fd, err *e)
     memset(&m, 0, sizeof m);
     m.r = r;
     m.c = lr_counts(r, LOG_OTLP);
+    m.calls.place = call_place;
+    m.calls.place_ctx = &m;
     m.a = arena_new();
     if (!m.a)
         return nomem(e);

@@ -1118,8 +1118,8 @@ int logr_read(logr *r, const char *path, const char *shown,
 
 /* -------------------------------------------------------------- calls */
 
-int lrc_add(lr_calls *c, const value *call, const value *id,
-            const char *place)
+int lrc_add(lr_calls *c, const value *call, const value *id, size_t at0,
+            size_t at1)
 {
     if (id && id->kind == V_STRING) {
         size_t at = c->n;
@@ -1144,7 +1144,8 @@ int lrc_add(lr_calls *c, const value *call, const value *id,
     it->call = call;
     it->id = id;
     it->answer = NULL;
-    snprintf(it->place, sizeof it->place, "%s", place ? place : "");
+    it->at[0] = at0;
+    it->at[1] = at1;
     return 0;
 }
 
@@ -1186,8 +1187,13 @@ int lrc_emit(logr *r, lrun *run, const char *episode, lr_calls *c, err *e)
         int rc = lr_call(r, run, episode, it->call, it->answer, e);
         if (rc)
             return rc;
-        if (!it->answer &&
-            lr_problem(r, it->place[0] ? it->place : NULL, NULL,
+        if (it->answer)
+            continue;
+        /* a call's place is said in 159 bytes at most (logs.h) */
+        char place[160] = "";
+        if (c->place)
+            c->place(c->place_ctx, it, place, sizeof place);
+        if (lr_problem(r, place[0] ? place : NULL, NULL,
                        "call %s%.*s%s of episode \"%s\" has no answer in the "
                        "log: it is replayed, and its answer is not compared",
                        it->id ? "\"" : "", it->id ? (int)it->id->u.str.len : 0,

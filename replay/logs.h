@@ -210,20 +210,28 @@ typedef struct lr_call_item {
     const value *call;   /* in one of the transcript's shapes */
     const value *id;     /* a string, or NULL */
     const value *answer; /* NULL until answered */
-    char place[160];     /* where the call is, for a problem */
+    size_t at[2];        /* where the call is, in its reader's terms */
 } lr_call_item;
+
+/* Writes where a call is (from its at) into out, size bytes, for a
+ * problem: a place is written only when a problem names it, never for
+ * the calls that are in order. */
+typedef void (*lr_place_fn)(void *ctx, const lr_call_item *it, char *out,
+                            size_t size);
 
 typedef struct lr_calls {
     lr_call_item *items;
     size_t n, cap;
     strmap ids;
+    lr_place_fn place; /* NULL: no place is said */
+    void *place_ctx;   /* as the reader set them */
 } lr_calls;
 
-/* Adds a call (its id a string, or NULL); the values must outlive c.
- * 0, 1 when the id was given to another call already (not added), -1
- * out of memory. */
-int lrc_add(lr_calls *c, const value *call, const value *id,
-            const char *place);
+/* Adds a call (its id a string, or NULL) at (at0, at1) as c->place reads
+ * them; the values must outlive c.  0, 1 when the id was given to
+ * another call already (not added), -1 out of memory. */
+int lrc_add(lr_calls *c, const value *call, const value *id, size_t at0,
+            size_t at1);
 
 /* Answers the call of that id: 0; 1 no call has it; 2 it was answered
  * already; -1 out of memory. */
@@ -234,11 +242,13 @@ int lrc_answer(lr_calls *c, const value *id, const value *answer);
 int lrc_answer_next(lr_calls *c, const value *answer);
 
 /* Writes the calls in order; a call without an answer is written all
- * the same, and is a problem (file, its place).  0, 1 stop, -1. */
+ * the same, and is a problem (file, its place, at most 159 bytes of it).
+ * 0, 1 stop, -1. */
 int lrc_emit(logr *r, lrun *run, const char *episode, lr_calls *c,
              err *e);
 
-/* Forgets the calls (keeps the memory for the next episode). */
+/* Forgets the calls (keeps the memory, and the place function, for the
+ * next episode). */
 void lrc_reset(lr_calls *c);
 void lrc_free(lr_calls *c);
 
