@@ -437,6 +437,130 @@ static int write_value(struct walk *w, const value *v, const path_seg *where,
     return rc < 0 ? nomem(w) : 0;
 }
 
+/* ------------------------------------------------- lengths, unwritten */
+
+/* The length of the inside of a JSON string holding the bytes from p to
+ * end, as put_escaped writes them. */
+static size_t escaped_length(const unsigned char *p, const unsigned char *end)
+{
+    size_t n = (size_t)(end - p);
+    for (;;) {
+        p = plain_run(p, end);
+        if (p == end)
+            return n;
+        unsigned char c = *p++;
+        /* \" \\ \n \r \t \b \f, or \u00XX */
+        n += c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' ||
+                     c == '\b' || c == '\f'
+                 ? 1
+                 : 5;
+    }
+}
+
+/* The length of a string as written, quotes included: put_loose_string's
+ * when loose (each surrogate's escape is six bytes for its three). */
+static size_t string_length(const char *s, size_t len, int loose)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    if (!loose)
+        return 2 + escaped_length(p, end);
+    size_t n = 2;
+    for (const unsigned char *q = p; q < end; q++) {
+        if (q[0] != 0xED || end - q < 3 || q[1] < 0xA0)
+            continue;
+        n += escaped_length(p, q) + 6;
+        p = q + 3;
+        q += 2;
+    }
+    return n + escaped_length(p, end);
+}
+
+/* The length of what write_value writes for v (w->loose), added to
+ * *len; w->out is not used. */
+static int length_of(struct walk *w, const value *v, const path_seg *where,
+                     unsigned depth, size_t *len)
+{
+    if (++w->written > DOC_MAX_EXPANDED)
+        return fail_at(w, v, where, ERR_LIMIT,
+                       "the document holds more than 4000000 values once "
+                       "its aliases are expanded; this is the limit");
+    if (depth > VALUE_MAX_DEPTH)
+        return fail_at(w, v, where, ERR_LIMIT,
+                       "nesting deeper than 256 levels; this is the limit");
+    char tmp[PYFLOAT_REPR_MAX];
+    switch ((value_kind)v->kind) {
+    case V_NULL:
+        *len += 4;
+        return 0;
+    case V_BOOL:
+        *len += v->u.b ? 4 : 5;
+        return 0;
+    case V_INT:
+        *len += v->u.str.len;
+        return 0;
+    case V_FLOAT:
+        if (!isfinite(v->u.d) && !w->loose)
+            return refuse_float(w, v, where);
+        *len += isfinite(v->u.d) ? pyfloat_repr(v->u.d, tmp)
+                                 : strlen(nonfinite_text(v->u.d));
+        return 0;
+    case V_STRING:
+        if ((v->flags & VF_UNENCODABLE) && !w->loose)
+            return refuse_surrogate(w, v, where);
+        *len += string_length(v->u.str.ptr, v->u.str.len,
+                              (v->flags & VF_UNENCODABLE) != 0);
+        return 0;
+    case V_TIMESTAMP:
+        *len += string_length(v->u.str.ptr, v->u.str.len, 0);
+        return 0;
+    case V_ARRAY:
+        *len += 2 + (v->u.arr.len ? v->u.arr.len - 1 : 0);
+        for (size_t i = 0; i < v->u.arr.len; i++) {
+            path_seg seg = {where, NULL, 0, i};
+            if (length_of(w, v->u.arr.items[i], &seg, depth + 1, len) < 0)
+                return -1;
+        }
+        return 0;
+    case V_OBJECT: {
+        size_t n = v->u.obj.len;
+        /* braces, commas, a colon a member */
+        *len += 2 + (n ? n - 1 : 0) + n;
+        for (size_t i = 0; i < n; i++) {
+            const value_member *m = &v->u.obj.items[i];
+            struct keytext k;
+            char repr[PYFLOAT_REPR_MAX];
+            path_seg seg = {where, NULL, 0, i};
+            if (m->key->kind == V_STRING) {
+                seg.key = m->key->u.str.ptr;
+                seg.keylen = m->key->u.str.len;
+            }
+            if (key_text(w, &k, m, repr,
+                         m->key->kind == V_STRING ? &seg : where) < 0)
+                return -1;
+            *len += string_length(k.ptr, k.len,
+                                  w->loose && m->key->kind == V_STRING &&
+                                      (m->key->flags & VF_UNENCODABLE));
+            seg.index = 0;
+            seg.key = k.ptr;
+            seg.keylen = k.len;
+            if (length_of(w, m->val, &seg, depth + 1, len) < 0)
+                return -1;
+        }
+        return 0;
+    }
+    case V_BAD:
+        return fail_at(w, v, where, ERR_VALUE, v->u.str.ptr);
+    }
+    return 0;
+}
+
+int canon_loose_length(const value *v, size_t *len, err *e)
+{
+    struct walk w = {NULL, e, 0, 1};
+    *len = 0;
+    return length_of(&w, v, NULL, 0, len);
+}
+
 static int append(buf *out, const value *v, int loose, err *e)
 {
     struct walk w = {out, e, 0, loose};

@@ -33,6 +33,14 @@ int canon_append(buf *out, const value *v, err *e);
  * line), which must be one line of our own writing. */
 int canon_append_loose(buf *out, const value *v, err *e);
 
+/* The length of the text canon_append_loose writes for v, without
+ * writing it: 0 with *len set, or -1 (e set) for a tree it refuses.  It
+ * does not look for two keys that become one (which a tree read from
+ * JSON, its keys strings given once, cannot hold), and where it refuses
+ * v it may name another place in it than canon_append_loose would.  For
+ * what is counted as its JSON text without being kept as that. */
+int canon_loose_length(const value *v, size_t *len, err *e);
+
 /* Appends s as a JSON string (quotes, escapes of json.dumps). */
 int canon_write_string(buf *out, const char *s, size_t len);
 

@@ -170,6 +170,69 @@ START_TEST(loose_writes_what_readers_read_back)
 }
 END_TEST
 
+/* canon_loose_length: the length canon_append_loose writes, unwritten,
+ * for every kind of value, escape and key; and the limits refused. */
+START_TEST(loose_length_is_the_length_written)
+{
+    static const char *const texts[] = {
+        "null", "true", "false", "0", "-12345678901234567890123", "1.5",
+        "-0.0", "1e300", "5e-324", "\"\"", "\"\\u0000\\u001f\\\"\\\\\"",
+        "\"\\n\\r\\t\\b\\f\\u007f \\u00e9\\u20ac\\ud83d\\ude00\"",
+        "[]", "{}", "[[],{},[1,[2,[3]]]]",
+        "{\"b\":1,\"a\":[true,null],\"\\u00e9\":{\"\":\"\\n\"},\"a\\\"b\":2.25}",
+        "{\"m\":1,\"c\":2,\"q\":3,\"a\":4,\"k\":5,\"b\":6,\"p\":7,\"d\":8,"
+        "\"o\":9,\"e\":[0.1,-7,\"x\\ty\"]}",
+        "\"\\ud800\"", "{\"\\udc00k\\ud800\":\"a\\ud800b\\udfff\\ud83d\\ude00\"}",
+        "[NaN,Infinity,-Infinity]",
+    };
+    arena *a = arena_new();
+    buf out = BUF_INIT;
+    err e;
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        value *v = NULL;
+        size_t len = 0;
+        ck_assert_int_eq(json_load(&v, a, texts[i], strlen(texts[i]), &e), 0);
+        buf_reset(&out);
+        ck_assert_int_eq(canon_append_loose(&out, v, &e), 0);
+        ck_assert_int_eq(canon_loose_length(v, &len, &e), 0);
+        ck_assert_uint_eq(len, out.len);
+    }
+    /* the tree of loose_writes_what_readers_read_back: 101 bytes */
+    value *lone = str(a, "a\xed\xa0\x80\n\xed\xbf\xbfz\xc3\xa9", 11);
+    lone->flags = VF_UNENCODABLE;
+    value *key = str(a, "\xed\xb0\x80k", 4);
+    key->flags = VF_UNENCODABLE;
+    value *kv[] = {str(a, "nan", 3), num(a, NAN),
+                   str(a, "inf", 3), num(a, INFINITY),
+                   str(a, "minus", 5), num(a, -INFINITY),
+                   str(a, "s", 1), lone,
+                   key, num(a, 1.5),
+                   num(a, NAN), str(a, "float key", 9)};
+    size_t len = 0;
+    buf_reset(&out);
+    ck_assert_int_eq(canon_append_loose(&out, obj(a, 6, kv), &e), 0);
+    ck_assert_int_eq(canon_loose_length(obj(a, 6, kv), &len, &e), 0);
+    ck_assert_uint_eq(out.len, 101);
+    ck_assert_uint_eq(len, 101);
+    /* past the nesting limit, and binary data: refused, as written */
+    value *deep = value_new(a, V_NULL, 1, 1);
+    for (int i = 0; i < VALUE_MAX_DEPTH + 1; i++) {
+        value *arr = value_new(a, V_ARRAY, 1, 1);
+        arr->u.arr.items = arena_alloc(a, sizeof(value *));
+        arr->u.arr.items[0] = deep;
+        arr->u.arr.len = 1;
+        deep = arr;
+    }
+    ck_assert_int_eq(canon_loose_length(deep, &len, &e), -1);
+    ck_assert_int_eq(e.code, ERR_LIMIT);
+    value *bad = value_new_text(a, V_BAD, "binary data", 11, 1, 1);
+    ck_assert_int_eq(canon_loose_length(bad, &len, &e), -1);
+    ck_assert_str_eq(e.msg, "binary data");
+    buf_free(&out);
+    arena_free(a);
+}
+END_TEST
+
 START_TEST(strings_escape_anywhere)
 {
     /* Escapes first, last, in a row, and none, in strings long and short. */
@@ -357,6 +420,7 @@ Suite *canon_suite(void)
     tcase_add_test(tc, scalars_and_keys_as_text);
     tcase_add_test(tc, unrepresentable_values_are_refused);
     tcase_add_test(tc, loose_writes_what_readers_read_back);
+    tcase_add_test(tc, loose_length_is_the_length_written);
     suite_add_tcase(s, tc);
 
     /* buf has no suite of its own: the writer is its main user. */
