@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE /* getentropy */
 #include "log_otlp.h"
 
+#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +13,19 @@
 #include "canon.h"
 #include "json_load.h"
 #include "keymap.h"
+#include "pynum.h"
+#include "utf8.h"
 #include "vbuild.h"
 
-/* A trace kept open: its spans' records, one JSON object a line. */
+/* A trace kept open: its spans' records, packed (below), one after the
+ * other. */
 struct trace {
     char id[33];
     buf spans;
     unsigned long nspans;
+    size_t counted; /* what its records count against OTLP_KEPT_MAX */
+    int unreadable; /* a record holds what its JSON text would not read
+                       back as: the trace cannot be written */
 };
 
 struct oread {
@@ -27,7 +35,7 @@ struct oread {
     keymap ids;          /* trace id -> index in open[] */
     struct trace **open; /* first seen first; NULL once written */
     size_t head, n, cap;
-    size_t kept;         /* bytes of records kept */
+    size_t kept;         /* bytes of records kept, as counted */
     unsigned long seq;   /* spans seen, in order */
     lr_calls calls;
     const char *place;   /* of the record being read */
@@ -125,12 +133,6 @@ static value *attr_value(arena *a, const value *attrs, const char *key)
 {
     const value *av = attr(attrs, key);
     return av ? any_value(a, av, 0) : NULL;
-}
-
-static const char *attr_text(arena *a, const value *attrs, const char *key)
-{
-    value *v = attr_value(a, attrs, key);
-    return v && v->kind == V_STRING ? v->u.str.ptr : NULL;
 }
 
 /* A hex id of n digits, lower-cased into out; 0, or -1 when it is not
@@ -260,21 +262,117 @@ static int scan_messages(arena *a, const value *msgs, value *calls,
     return 0;
 }
 
-/* The record of a span: what a trace needs of it when it is written. */
+/* The attributes a record reads, each the first of its key in a list
+ * (as attr finds it): found in one pass over the list. */
+enum span_attr {
+    SA_OP, SA_ERROR_TYPE, SA_TOOL_NAME, SA_CALL_ID, SA_ARGUMENTS, SA_RESULT,
+    SA_RESPONSE_MODEL, SA_REQUEST_MODEL, SA_DEFINITIONS, SA_OUTPUT, SA_INPUT,
+    SA_SEED, SA_ARM, SA_TASK_NAME, SA_SUCCESS, SA_REWARD, SA_SERVICE,
+    SA_COUNT
+};
+
+#define KEY(text) {text, sizeof text - 1}
+static const struct {
+    const char *text;
+    size_t len;
+} span_attr_keys[SA_COUNT] = {
+    KEY("gen_ai.operation.name"), KEY("error.type"),
+    KEY("gen_ai.tool.name"), KEY("gen_ai.tool.call.id"),
+    KEY("gen_ai.tool.call.arguments"), KEY("gen_ai.tool.call.result"),
+    KEY("gen_ai.response.model"), KEY("gen_ai.request.model"),
+    KEY("gen_ai.tool.definitions"), KEY("gen_ai.output.messages"),
+    KEY("gen_ai.input.messages"), KEY("tasks.seed"), KEY("tasks.arm"),
+    KEY("tasks.task_name"), KEY("tasks.success"), KEY("tasks.reward"),
+    KEY("service.name")};
+#undef KEY
+
+/* got[k]: the AnyValue of key k's first attribute in attrs (NULL when
+ * there is none, or it has no "value"). */
+static void find_attrs(const value *attrs, const value *got[SA_COUNT])
+{
+    unsigned char seen[SA_COUNT] = {0};
+    for (size_t k = 0; k < SA_COUNT; k++)
+        got[k] = NULL;
+    for (size_t i = 0; attrs && attrs->kind == V_ARRAY &&
+                       i < attrs->u.arr.len;
+         i++) {
+        const value *key = value_getz(attrs->u.arr.items[i], "key");
+        if (!key || key->kind != V_STRING)
+            continue;
+        for (size_t k = 0; k < SA_COUNT; k++)
+            if (!seen[k] && key->u.str.len == span_attr_keys[k].len &&
+                memcmp(key->u.str.ptr, span_attr_keys[k].text,
+                       span_attr_keys[k].len) == 0) {
+                seen[k] = 1;
+                got[k] = value_getz(attrs->u.arr.items[i], "value");
+                break;
+            }
+    }
+}
+
+/* An attribute found as a tree (attr_value's), or NULL. */
+static value *found_value(arena *a, const value *av)
+{
+    return av ? any_value(a, av, 0) : NULL;
+}
+
+static const char *found_text(arena *a, const value *av)
+{
+    value *v = found_value(a, av);
+    return v && v->kind == V_STRING ? v->u.str.ptr : NULL;
+}
+
+/* The members of a record, in canon's order of their keys: the record
+ * is made in that order, as it is packed. */
+enum rec_member {
+    R_A, R_D, R_E, R_EM, R_ERR, R_I, R_K, R_M, R_N, R_O, R_P, R_Q, R_R, R_S,
+    R_SV, R_T, R_TC, R_TR, R_COUNT
+};
+
+static const char *const rec_keys[R_COUNT] = {
+    "a", "d", "e", "em", "err", "i", "k", "m", "n", "o", "p", "q", "r", "s",
+    "sv", "t", "tc", "tr"};
+
+/* An object of the members set among n (keys[i]: vals[i], NULL: none),
+ * in their order; NULL out of memory. */
+static value *members(arena *a, const char *const *keys, value **vals,
+                      size_t n)
+{
+    value *o = value_new(a, V_OBJECT, 0, 0);
+    value_member *m = o ? arena_alloc(a, (n + 1) * sizeof *m) : NULL;
+    if (!m)
+        return NULL;
+    o->u.obj.items = m;
+    for (size_t i = 0; i < n; i++) {
+        if (!vals[i])
+            continue;
+        value *k = vb_str(a, keys[i]);
+        if (!k)
+            return NULL;
+        m[o->u.obj.len++] = (value_member){k, vals[i]};
+    }
+    return o;
+}
+
+/* The record of a span: what a trace needs of it when it is written.
+ * res: the resource's attributes found (find_attrs). */
 static value *span_record(struct oread *m, const value *span,
-                          const value *resource_attrs, const char *sid,
+                          const value *const res[SA_COUNT], const char *sid,
                           const char *pid, int *genai)
 {
     arena *a = m->a;
-    const value *attrs = value_getz(span, "attributes");
-    value *rec = vb_object(a);
-    int bad = vb_put(a, rec, "s", vb_str(a, sid));
-    bad |= vb_put(a, rec, "p", vb_str(a, pid));
-    bad |= vb_put(a, rec, "t", nanos(a, value_getz(span,
-                                                  "startTimeUnixNano")));
-    bad |= vb_put(a, rec, "e", nanos(a, value_getz(span, "endTimeUnixNano")));
-    bad |= vb_put(a, rec, "q", vb_int(a, (long long)m->seq));
-    const char *op = attr_text(a, attrs, "gen_ai.operation.name");
+    const value *got[SA_COUNT];
+    find_attrs(value_getz(span, "attributes"), got);
+    value *rv[R_COUNT] = {NULL};
+    int bad = 0;
+    /* a member that must be there: NULL only out of memory */
+#define MUST(slot, v) (bad |= !(rv[slot] = (v)))
+    MUST(R_S, vb_str(a, sid));
+    MUST(R_P, vb_str(a, pid));
+    MUST(R_T, nanos(a, value_getz(span, "startTimeUnixNano")));
+    MUST(R_E, nanos(a, value_getz(span, "endTimeUnixNano")));
+    MUST(R_Q, vb_int(a, (long long)m->seq));
+    const char *op = found_text(a, got[SA_OP]);
     const value *name = value_getz(span, "name");
     const char *nm = name && name->kind == V_STRING ? name->u.str.ptr : "";
     if (!op) {
@@ -294,27 +392,26 @@ static value *span_record(struct oread *m, const value *span,
                        : strcmp(op, "create_agent") == 0     ? "other"
                        : strcmp(op, "embeddings") == 0       ? "other"
                                                              : "chat";
-    bad |= vb_put(a, rec, "o", vb_str(a, kind));
-    const char *service = attr_text(a, resource_attrs, "service.name");
+    MUST(R_O, vb_str(a, kind));
+    const char *service = found_text(a, res[SA_SERVICE]);
     if (service)
-        bad |= vb_put(a, rec, "sv", vb_str(a, service));
-    /* the harness's words about the episode, on any span */
-    static const char *const task_keys[] = {"tasks.seed", "tasks.arm",
-                                            "tasks.task_name",
-                                            "tasks.success", "tasks.reward"};
-    value *tasks = NULL;
+        MUST(R_SV, vb_str(a, service));
+    /* the harness's words about the episode, on any span (else the
+     * resource's), as an object of the keys in their order */
+    static const char *const task_keys[] = {"arm", "reward", "seed",
+                                            "success", "task_name"};
+    static const enum span_attr task_attrs[] = {SA_ARM, SA_REWARD, SA_SEED,
+                                                SA_SUCCESS, SA_TASK_NAME};
+    value *tv[5];
+    int any = 0;
     for (size_t i = 0; i < 5; i++) {
-        value *v = attr_value(a, attrs, task_keys[i]);
-        if (!v)
-            v = attr_value(a, resource_attrs, task_keys[i]);
-        if (!v)
-            continue;
-        if (!tasks)
-            tasks = vb_object(a);
-        bad |= vb_put(a, tasks, task_keys[i] + 6, v);
+        tv[i] = found_value(a, got[task_attrs[i]]);
+        if (!tv[i])
+            tv[i] = found_value(a, res[task_attrs[i]]);
+        any |= tv[i] != NULL;
     }
-    if (tasks)
-        bad |= vb_put(a, rec, "k", tasks);
+    if (any)
+        MUST(R_K, members(a, task_keys, tv, 5));
     const value *status = value_getz(span, "status");
     const value *code = value_getz(status, "code");
     /* STATUS_CODE_ERROR is 2; some writers give the enum's name */
@@ -324,41 +421,32 @@ static value *span_record(struct oread *m, const value *span,
                  strcmp(code->u.str.ptr, "STATUS_CODE_ERROR") == 0);
     if (error) {
         const value *msg = value_getz(status, "message");
-        const char *type = attr_text(a, attrs, "error.type");
-        bad |= vb_put(a, rec, "err", vb_str(a, type ? type : "error"));
-        bad |= vb_put(a, rec, "em",
-                      msg && msg->kind == V_STRING ? vb_clone(a, msg)
-                                                   : vb_str(a, ""));
+        const char *type = found_text(a, got[SA_ERROR_TYPE]);
+        MUST(R_ERR, vb_str(a, type ? type : "error"));
+        MUST(R_EM, msg && msg->kind == V_STRING ? vb_clone(a, msg)
+                                                : vb_str(a, ""));
     }
     if (strcmp(kind, "tool") == 0) {
-        value *v;
-        if ((v = attr_value(a, attrs, "gen_ai.tool.name")))
-            bad |= vb_put(a, rec, "n", v);
-        if ((v = attr_value(a, attrs, "gen_ai.tool.call.id")))
-            bad |= vb_put(a, rec, "i", v);
-        if ((v = attr_value(a, attrs, "gen_ai.tool.call.arguments")))
-            bad |= vb_put(a, rec, "a", v);
-        if ((v = attr_value(a, attrs, "gen_ai.tool.call.result")))
-            bad |= vb_put(a, rec, "r", v);
+        rv[R_N] = found_value(a, got[SA_TOOL_NAME]);
+        rv[R_I] = found_value(a, got[SA_CALL_ID]);
+        rv[R_A] = found_value(a, got[SA_ARGUMENTS]);
+        rv[R_R] = found_value(a, got[SA_RESULT]);
     }
     if (strcmp(kind, "chat") == 0 || strcmp(kind, "agent") == 0) {
-        const char *model = attr_text(a, attrs, "gen_ai.response.model");
+        const char *model = found_text(a, got[SA_RESPONSE_MODEL]);
         if (!model)
-            model = attr_text(a, attrs, "gen_ai.request.model");
+            model = found_text(a, got[SA_REQUEST_MODEL]);
         if (model)
-            bad |= vb_put(a, rec, "m", vb_str(a, model));
-        value *defs = attr_value(a, attrs, "gen_ai.tool.definitions");
-        const value *d = maybe_json(a, defs);
+            MUST(R_M, vb_str(a, model));
+        const value *d = maybe_json(a, found_value(a, got[SA_DEFINITIONS]));
         if (d && d->kind == V_ARRAY)
-            bad |= vb_put(a, rec, "d", (value *)d);
+            rv[R_D] = (value *)d;
         value *calls = vb_array(a), *answers = vb_array(a);
         if (!calls || !answers)
             return NULL;
-        static const char *const msg_keys[] = {"gen_ai.output.messages",
-                                               "gen_ai.input.messages"};
+        const enum span_attr msg_attrs[] = {SA_OUTPUT, SA_INPUT};
         for (size_t i = 0; i < 2; i++) {
-            const value *msgs = maybe_json(a, attr_value(a, attrs,
-                                                         msg_keys[i]));
+            const value *msgs = maybe_json(a, found_value(a, got[msg_attrs[i]]));
             if (msgs && scan_messages(a, msgs, calls, answers) < 0)
                 return NULL;
         }
@@ -405,11 +493,291 @@ static value *span_record(struct oread *m, const value *span,
                 return NULL;
         }
         if (calls->u.arr.len)
-            bad |= vb_put(a, rec, "tc", calls);
+            rv[R_TC] = calls;
         if (answers->u.arr.len)
-            bad |= vb_put(a, rec, "tr", answers);
+            rv[R_TR] = answers;
     }
-    return bad ? NULL : rec;
+#undef MUST
+    value *rec = bad ? NULL : members(a, rec_keys, rv, R_COUNT);
+    return rec;
+}
+
+/* ------------------------------------------------ records, packed */
+
+/* A span record is kept until its trace is written, and it counts
+ * against OTLP_KEPT_MAX as its JSON text (canon_append_loose's, and a
+ * newline: a line of the records' JSON Lines).  It is kept packed: tag
+ * bytes, lengths and the bytes of its texts as they are, so that
+ * keeping it and reading it back cost a copy, not a JSON writer and a
+ * parser; it reads back as the tree that parser would read the JSON
+ * text as (canon.h, json_load.h): the members of objects in canon's
+ * order, "-0" as 0, a NaN as NAN, a string holding a surrogate flagged
+ * as holding one (and two escaped halves of a pair joined), and an
+ * integer or a string that the text would not read back as at all
+ * makes the record unreadable, its trace not written. */
+
+enum { P_NULL, P_FALSE, P_TRUE, P_INT, P_FLOAT, P_STRING, P_FLAGGED,
+       P_ARRAY, P_OBJECT };
+
+static int put_size(buf *b, size_t n)
+{
+    unsigned char v[10];
+    size_t k = 0;
+    do {
+        v[k++] = (unsigned char)((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+        n >>= 7;
+    } while (n);
+    return buf_append(b, v, k);
+}
+
+/* A text and a NUL after it (so that it is read back where it is). */
+static int put_text(buf *b, int tag, const char *p, size_t len)
+{
+    if (len > SIZE_MAX - 16 || buf_reserve(b, len + 12) < 0)
+        return -1;
+    unsigned char *d = (unsigned char *)b->data + b->len, *start = d;
+    *d++ = (unsigned char)tag;
+    size_t n = len;
+    do {
+        *d++ = (unsigned char)((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+        n >>= 7;
+    } while (n);
+    memcpy(d, p, len);
+    d[len] = '\0';
+    b->len += (size_t)(d - start) + len + 1;
+    return 0;
+}
+
+/* Whether the 3 bytes at p are a surrogate (ED A0..BF xx), and which. */
+static unsigned surrogate_at(const unsigned char *p, const unsigned char *end)
+{
+    if (end - p < 3 || p[0] != 0xED || p[1] < 0xA0)
+        return 0;
+    return 0xD000u | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
+}
+
+/* A string as its JSON text reads back: 0, 1 unreadable, -1. */
+static int pack_string(buf *b, const value *v)
+{
+    const unsigned char *p = (const unsigned char *)v->u.str.ptr;
+    const unsigned char *end = p + v->u.str.len;
+    utf8_report rep;
+    if (!(v->flags & VF_UNENCODABLE)) {
+        /* written as it is: read back as it is, with its surrogates
+         * (kept apart) marked; ASCII, as most is, needs no more look */
+        const unsigned char *q = p;
+        uint64_t w;
+        while (end - q >= 8 && (memcpy(&w, q, 8), !(w & 0x8080808080808080u)))
+            q += 8;
+        while (q < end && *q < 0x80)
+            q++;
+        rep.surrogates = 0;
+        if (q < end && utf8_check(q, (size_t)(end - q), UTF8_SURROGATEPASS,
+                                  &rep) != UTF8_OK)
+            return 1;
+        return put_text(b, rep.surrogates ? P_FLAGGED : P_STRING,
+                        v->u.str.ptr, v->u.str.len);
+    }
+    /* its surrogates written as escapes: a high one right before a low
+     * one is read back as the character of the pair */
+    buf t = BUF_INIT;
+    int lone = 0;
+    for (const unsigned char *q = p; q < end;) {
+        unsigned hi = surrogate_at(q, end), lo = 0;
+        if (hi >= 0xD800 && hi <= 0xDBFF)
+            lo = surrogate_at(q + 3, end);
+        if (lo >= 0xDC00 && lo <= 0xDFFF) {
+            unsigned cp = 0x10000u + ((hi - 0xD800u) << 10) + (lo - 0xDC00u);
+            unsigned char u[4] = {(unsigned char)(0xF0 | (cp >> 18)),
+                                  (unsigned char)(0x80 | ((cp >> 12) & 0x3F)),
+                                  (unsigned char)(0x80 | ((cp >> 6) & 0x3F)),
+                                  (unsigned char)(0x80 | (cp & 0x3F))};
+            buf_append(&t, u, 4);
+            q += 6;
+            continue;
+        }
+        lone |= hi != 0;
+        buf_append(&t, q, hi ? 3 : 1);
+        q += hi ? 3 : 1;
+    }
+    int rc = t.failed ? -1
+                      : put_text(b, lone ? P_FLAGGED : P_STRING,
+                                 t.data ? t.data : "", t.len);
+    buf_free(&t);
+    return rc;
+}
+
+static int key_order(const void *x, const void *y)
+{
+    const value *a = (*(const value_member *const *)x)->key;
+    const value *b = (*(const value_member *const *)y)->key;
+    size_t n = a->u.str.len < b->u.str.len ? a->u.str.len : b->u.str.len;
+    int c = memcmp(a->u.str.ptr, b->u.str.ptr, n);
+    if (c)
+        return c;
+    return a->u.str.len < b->u.str.len ? -1 : a->u.str.len > b->u.str.len;
+}
+
+/* Packs v; 0, 1 when its text would not read back, -1 out of memory.
+ * Keys are strings, as every record's are (vb_put's, JSON's). */
+static int pack(buf *b, const value *v)
+{
+    unsigned char tag;
+    switch ((value_kind)v->kind) {
+    case V_NULL:
+        tag = P_NULL;
+        return buf_append(b, &tag, 1);
+    case V_BOOL:
+        tag = v->u.b ? P_TRUE : P_FALSE;
+        return buf_append(b, &tag, 1);
+    case V_INT: {
+        const char *d = v->u.str.ptr;
+        size_t n = v->u.str.len, k = n && d[0] == '-';
+        if (n == 2 && k && d[1] == '0')
+            return put_text(b, P_INT, "0", 1); /* JSON's -0 is 0 */
+        if (n == k || n - k > PYINT_MAX_DIGITS || (n - k > 1 && d[k] == '0'))
+            return 1;
+        for (size_t i = k; i < n; i++)
+            if (d[i] < '0' || d[i] > '9')
+                return 1;
+        return put_text(b, P_INT, d, n);
+    }
+    case V_FLOAT: {
+        double x = isnan(v->u.d) ? NAN : v->u.d;
+        tag = P_FLOAT;
+        return buf_append(b, &tag, 1) < 0 ? -1
+                                          : buf_append(b, &x, sizeof x);
+    }
+    case V_STRING:
+        return pack_string(b, v);
+    case V_ARRAY:
+        tag = P_ARRAY;
+        if (buf_append(b, &tag, 1) < 0 || put_size(b, v->u.arr.len) < 0)
+            return -1;
+        for (size_t i = 0; i < v->u.arr.len; i++) {
+            int rc = pack(b, v->u.arr.items[i]);
+            if (rc)
+                return rc;
+        }
+        return 0;
+    case V_OBJECT: {
+        size_t n = v->u.obj.len;
+        const value_member *small[16];
+        const value_member **order =
+            n <= 16 ? small : malloc(n * sizeof *order);
+        if (!order)
+            return -1;
+        int rc = 0;
+        for (size_t i = 0; i < n; i++) {
+            order[i] = &v->u.obj.items[i];
+            if (order[i]->key->kind != V_STRING)
+                rc = -1;
+        }
+        if (rc == 0 && n > 16) {
+            qsort(order, n, sizeof *order, key_order);
+        } else if (rc == 0) {
+            /* few members, often in order already: by insertion */
+            for (size_t i = 1; i < n; i++) {
+                const value_member *k = order[i];
+                size_t j = i;
+                for (; j > 0 && key_order(&order[j - 1], &k) > 0; j--)
+                    order[j] = order[j - 1];
+                order[j] = k;
+            }
+        }
+        /* two members of one key: canon refuses them, as it would */
+        for (size_t i = 1; i < n && rc == 0; i++)
+            if (key_order(&order[i - 1], &order[i]) == 0)
+                rc = -1;
+        tag = P_OBJECT;
+        if (rc == 0 && (buf_append(b, &tag, 1) < 0 || put_size(b, n) < 0))
+            rc = -1;
+        for (size_t i = 0; i < n && rc == 0; i++)
+            if ((rc = pack_string(b, order[i]->key)) == 0)
+                rc = pack(b, order[i]->val);
+        if (order != small)
+            free(order);
+        return rc;
+    }
+    default: /* not in a record */
+        return -1;
+    }
+}
+
+/* Reads a size; 0, or -1 past end. */
+static int get_size(const unsigned char **p, const unsigned char *end,
+                    size_t *n)
+{
+    *n = 0;
+    for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
+        unsigned char c = *(*p)++;
+        *n |= (size_t)(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            return 0;
+    }
+    return -1;
+}
+
+/* Reads back a packed value into a (its texts where they are in the
+ * packed bytes); NULL out of memory. */
+static value *unpack(arena *a, const unsigned char **p,
+                     const unsigned char *end)
+{
+    if (*p >= end)
+        return NULL;
+    int tag = *(*p)++;
+    size_t n;
+    value *v;
+    switch (tag) {
+    case P_NULL:
+        return value_new(a, V_NULL, 0, 0);
+    case P_FALSE:
+    case P_TRUE:
+        if ((v = value_new(a, V_BOOL, 0, 0)))
+            v->u.b = tag == P_TRUE;
+        return v;
+    case P_FLOAT:
+        if (end - *p < (ptrdiff_t)sizeof(double) ||
+            !(v = value_new(a, V_FLOAT, 0, 0)))
+            return NULL;
+        memcpy(&v->u.d, *p, sizeof(double));
+        *p += sizeof(double);
+        return v;
+    case P_INT:
+    case P_STRING:
+    case P_FLAGGED:
+        if (get_size(p, end, &n) < 0 || (size_t)(end - *p) <= n ||
+            !(v = value_new(a, tag == P_INT ? V_INT : V_STRING, 0, 0)))
+            return NULL;
+        v->flags = tag == P_FLAGGED ? VF_UNENCODABLE : 0;
+        v->u.str.ptr = (const char *)*p;
+        v->u.str.len = n;
+        *p += n + 1;
+        return v;
+    case P_ARRAY:
+        if (get_size(p, end, &n) < 0 || n > (size_t)(end - *p) ||
+            !(v = value_new(a, V_ARRAY, 0, 0)) ||
+            !(v->u.arr.items = arena_alloc(a, (n + 1) * sizeof(value *))))
+            return NULL;
+        for (size_t i = 0; i < n; i++)
+            if (!(v->u.arr.items[i] = unpack(a, p, end)))
+                return NULL;
+        v->u.arr.len = n;
+        return v;
+    case P_OBJECT:
+        if (get_size(p, end, &n) < 0 || n > (size_t)(end - *p) ||
+            !(v = value_new(a, V_OBJECT, 0, 0)) ||
+            !(v->u.obj.items = arena_alloc(a, (n + 1) * sizeof(value_member))))
+            return NULL;
+        for (size_t i = 0; i < n; i++)
+            if (!(v->u.obj.items[i].key = unpack(a, p, end)) ||
+                !(v->u.obj.items[i].val = unpack(a, p, end)))
+                return NULL;
+        v->u.obj.len = n;
+        return v;
+    default:
+        return NULL;
+    }
 }
 
 /* -------------------------------------------------- writing a trace */
@@ -721,14 +1089,14 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
     int rc = a ? 0 : nomem(e);
     if (rc == 0 && !(sp = calloc(t->nspans ? t->nspans : 1, sizeof *sp)))
         rc = nomem(e);
-    const char *p = t->spans.data;
-    const char *end = p ? p + t->spans.len : p;
-    while (rc == 0 && p && p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        value *v = NULL;
-        err le;
-        if (json_load(&v, a, p, (size_t)(nl - p), &le) < 0) {
-            rc = nomem(e); /* our own writing: only memory can fail */
+    if (rc == 0 && t->unreadable)
+        rc = nomem(e); /* as the text of its records would fail to read */
+    const unsigned char *p = (const unsigned char *)t->spans.data;
+    const unsigned char *end = p ? p + t->spans.len : p;
+    while (rc == 0 && n < t->nspans) {
+        value *v = unpack(a, &p, end);
+        if (!v) {
+            rc = nomem(e); /* our own packing: only memory can fail */
             break;
         }
         sp[n].rec = v;
@@ -741,7 +1109,6 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
         if (!sp[n].kind)
             sp[n].kind = "";
         n++;
-        p = nl + 1;
     }
     if (rc == 0 && n)
         qsort(sp, n, sizeof *sp, by_start);
@@ -790,7 +1157,7 @@ static void drop_trace(struct oread *m, size_t slot)
 {
     struct trace *t = m->open[slot];
     keymap_remove(&m->ids, t->id, strlen(t->id));
-    m->kept -= t->spans.len;
+    m->kept -= t->counted;
     buf_free(&t->spans);
     free(t);
     m->open[slot] = NULL;
@@ -830,7 +1197,8 @@ static void span_path(const struct span_at *at, char *out, size_t size)
              at->r, at->s, at->k);
 }
 
-static int read_span(struct oread *m, const value *span, const value *rattrs,
+static int read_span(struct oread *m, const value *span,
+                     const value *const res[SA_COUNT],
                      const struct span_at *at, err *e)
 {
     logr *r = m->r;
@@ -857,7 +1225,7 @@ static int read_span(struct oread *m, const value *span, const value *rattrs,
     }
     arena_reset(m->a);
     int genai;
-    value *rec = span_record(m, span, rattrs, sid, pid, &genai);
+    value *rec = span_record(m, span, res, sid, pid, &genai);
     if (!rec)
         return nomem(e);
     size_t slot;
@@ -900,11 +1268,19 @@ static int read_span(struct oread *m, const value *span, const value *rattrs,
         }
         m->n++;
     }
-    size_t before = t->spans.len;
-    if (canon_append_loose(&t->spans, rec, e) < 0 ||
-        buf_putc(&t->spans, '\n') < 0)
+    size_t text;
+    if (canon_loose_length(rec, &text, e) < 0)
         return nomem(e);
-    m->kept += t->spans.len - before;
+    size_t before = t->spans.len;
+    int got = pack(&t->spans, rec);
+    if (got < 0 || t->spans.failed)
+        return nomem(e);
+    if (got == 1) { /* kept as it was: the trace is unreadable anyway */
+        t->spans.len = before;
+        t->unreadable = 1;
+    }
+    m->kept += text + 1;
+    t->counted += text + 1;
     t->nspans++;
     return 0;
 }
@@ -912,8 +1288,8 @@ static int read_span(struct oread *m, const value *span, const value *rattrs,
 static int read_resource_spans(struct oread *m, const value *rs,
                                size_t index, err *e)
 {
-    const value *rattrs = value_getz(value_getz(rs, "resource"),
-                                     "attributes");
+    const value *res[SA_COUNT];
+    find_attrs(value_getz(value_getz(rs, "resource"), "attributes"), res);
     const value *scopes = value_getz(rs, "scopeSpans");
     if (!scopes) /* the name before OTLP 1.0 */
         scopes = value_getz(rs, "instrumentationLibrarySpans");
@@ -925,7 +1301,7 @@ static int read_resource_spans(struct oread *m, const value *rs,
                            k < spans->u.arr.len;
              k++) {
             struct span_at at = {index, i, k};
-            int rc = read_span(m, spans->u.arr.items[k], rattrs, &at, e);
+            int rc = read_span(m, spans->u.arr.items[k], res, &at, e);
             if (rc)
                 return rc;
         }
