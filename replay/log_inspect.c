@@ -232,7 +232,7 @@ static int read_messages(struct iread *m, const value *msgs,
                 if (args && !(args = resolve(m, args, NULL, &cp, &stop)))
                     return nomem(e);
                 value *call = vb_object(m->a);
-                if (vb_put(m->a, call, "name", vb_clone(m->a, fn)) < 0 ||
+                if (vb_put(m->a, call, "name", (value *)fn) < 0 ||
                     (args && vb_put(m->a, call, "arguments",
                                     (value *)args) < 0))
                     return nomem(e);
@@ -275,10 +275,14 @@ static int read_messages(struct iread *m, const value *msgs,
                     !(content = resolve(m, content, NULL, &path, &stop)))
                     return nomem(e);
                 buf t = BUF_INIT;
-                int rc = lr_content_text(&t, content);
-                value *v = rc < 0 ? NULL
-                                  : vb_strn(m->a, t.data ? t.data : "",
-                                            t.len);
+                /* a string's text is the string (no copy of it made) */
+                int plain = content && content->kind == V_STRING &&
+                            !content->flags;
+                int rc = plain ? 0 : lr_content_text(&t, content);
+                value *v = plain    ? (value *)content
+                           : rc < 0 ? NULL
+                                    : vb_strn(m->a, t.data ? t.data : "",
+                                              t.len);
                 buf_free(&t);
                 if (!v)
                     return nomem(e);

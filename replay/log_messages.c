@@ -122,12 +122,14 @@ static const value *answer_of(struct mread *m, const value *content,
                               int is_error)
 {
     buf t = BUF_INIT;
-    int rc = lr_content_text(&t, content);
-    value *v = NULL;
-    if (rc >= 0) {
+    /* a string's text is the string (no copy of it made) */
+    int plain = content && content->kind == V_STRING && !content->flags;
+    int rc = plain ? 0 : lr_content_text(&t, content);
+    value *v = plain ? (value *)content : NULL;
+    if (rc >= 0 && !plain) {
         if (rc == 1 && content && content->kind != V_ARRAY &&
             content->kind != V_NULL)
-            v = vb_clone(m->a, content); /* an object, a number: as it is */
+            v = (value *)content; /* an object, a number: as it is */
         else
             v = vb_strn(m->a, t.data ? t.data : "", t.len);
     }
@@ -177,13 +179,14 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 const value *id = value_getz(c, "id");
                 const value *args = value_getz(f, "arguments");
                 int bad = 0;
+                /* the record's values themselves: it outlives the
+                 * episode's lines */
                 if (id && id->kind == V_STRING)
-                    bad |= vb_put(m->a, call, "id", vb_clone(m->a, id));
+                    bad |= vb_put(m->a, call, "id", (value *)id);
                 bad |= vb_put(m->a, call, "type", vb_str(m->a, "function"));
-                bad |= vb_put(m->a, fn, "name", vb_clone(m->a, n));
+                bad |= vb_put(m->a, fn, "name", (value *)n);
                 if (args)
-                    bad |= vb_put(m->a, fn, "arguments",
-                                  vb_clone(m->a, args));
+                    bad |= vb_put(m->a, fn, "arguments", (value *)args);
                 bad |= vb_put(m->a, call, "function", fn);
                 if (bad)
                     return err_set(e, ERR_NOMEM, "out of memory");
@@ -204,9 +207,9 @@ static int read_messages(struct mread *m, const char *place, const char *at,
             if (fname && fname->kind == V_STRING) {
                 value *call = vb_object(m->a);
                 const value *args = value_getz(fc, "arguments");
-                if (vb_put(m->a, call, "name", vb_clone(m->a, fname)) < 0 ||
-                    (args && vb_put(m->a, call, "arguments",
-                                    vb_clone(m->a, args)) < 0))
+                if (vb_put(m->a, call, "name", (value *)fname) < 0 ||
+                    (args &&
+                     vb_put(m->a, call, "arguments", (value *)args) < 0))
                     return err_set(e, ERR_NOMEM, "out of memory");
                 if (lrc_add(&m->calls, call, NULL, i, FUNCTION_CALL) < 0)
                     return err_set(e, ERR_NOMEM, "out of memory");
@@ -232,10 +235,10 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 const value *input = value_getz(b, "input");
                 int bad = vb_put(m->a, call, "type", vb_str(m->a, "tool_use"));
                 if (id && id->kind == V_STRING)
-                    bad |= vb_put(m->a, call, "id", vb_clone(m->a, id));
-                bad |= vb_put(m->a, call, "name", vb_clone(m->a, n));
+                    bad |= vb_put(m->a, call, "id", (value *)id);
+                bad |= vb_put(m->a, call, "name", (value *)n);
                 if (input)
-                    bad |= vb_put(m->a, call, "input", vb_clone(m->a, input));
+                    bad |= vb_put(m->a, call, "input", (value *)input);
                 if (bad)
                     return err_set(e, ERR_NOMEM, "out of memory");
                 int rc = lrc_add(&m->calls, call, id, i, CONTENT + 4 * k);
