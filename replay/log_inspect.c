@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zip.h>
 
@@ -602,6 +604,154 @@ static int read_json(struct iread *m, const char *path, err *e)
 
 /* ---------------------------------------------------------- .eval */
 
+/* The archive's bytes, as libzip asks for them: through a window of
+ * ARCHIVE_WINDOW bytes read with pread, so that reading its headers and
+ * members in order costs a system call a window.  libzip's own source
+ * reads a file through stdio, and seeks before every header and every
+ * member: more system calls than members, four a member or more. */
+#define ARCHIVE_WINDOW (64u << 10)
+
+struct archive {
+    int fd;
+    zip_uint64_t size, at;     /* the file's size; the reading position */
+    zip_uint64_t start, len;   /* the bytes of the file the window holds */
+    time_t mtime;
+    unsigned char *window;
+    zip_error_t error;
+};
+
+/* Up to n bytes from a->at into out: from the window, refilled when it
+ * does not hold them, or straight into out when they are many. */
+static zip_int64_t archive_read(struct archive *a, unsigned char *out,
+                                zip_uint64_t n)
+{
+    if (a->at >= a->size || n == 0)
+        return 0;
+    if (n > a->size - a->at)
+        n = a->size - a->at;
+    if (a->at < a->start || a->at >= a->start + a->len) {
+        if (n >= ARCHIVE_WINDOW) { /* no use keeping them */
+            ssize_t got = pread(a->fd, out, n, (off_t)a->at);
+            if (got < 0) {
+                zip_error_set(&a->error, ZIP_ER_READ, errno);
+                return -1;
+            }
+            a->at += (zip_uint64_t)got;
+            return got;
+        }
+        ssize_t got = pread(a->fd, a->window, ARCHIVE_WINDOW, (off_t)a->at);
+        if (got < 0) {
+            zip_error_set(&a->error, ZIP_ER_READ, errno);
+            return -1;
+        }
+        a->start = a->at;
+        a->len = (zip_uint64_t)got;
+        if (got == 0)
+            return 0; /* the file is shorter than it was */
+    }
+    zip_uint64_t have = a->start + a->len - a->at;
+    if (n > have)
+        n = have;
+    memcpy(out, a->window + (a->at - a->start), n);
+    a->at += n;
+    return (zip_int64_t)n;
+}
+
+static zip_int64_t archive_op(void *ud, void *data, zip_uint64_t len,
+                              zip_source_cmd_t cmd)
+{
+    struct archive *a = ud;
+    switch (cmd) {
+    case ZIP_SOURCE_OPEN:
+        a->at = 0;
+        return 0;
+    case ZIP_SOURCE_READ:
+        return archive_read(a, data, len);
+    case ZIP_SOURCE_CLOSE:
+        return 0;
+    case ZIP_SOURCE_STAT: {
+        zip_stat_t *st = ZIP_SOURCE_GET_ARGS(zip_stat_t, data, len,
+                                             &a->error);
+        if (!st)
+            return -1;
+        zip_stat_init(st);
+        st->size = a->size;
+        st->mtime = a->mtime;
+        st->valid |= ZIP_STAT_SIZE | ZIP_STAT_MTIME;
+        return sizeof *st;
+    }
+    case ZIP_SOURCE_ERROR:
+        return zip_error_to_data(&a->error, data, len);
+    case ZIP_SOURCE_FREE:
+        close(a->fd);
+        free(a->window);
+        zip_error_fini(&a->error);
+        free(a);
+        return 0;
+    case ZIP_SOURCE_SEEK: {
+        zip_int64_t to = zip_source_seek_compute_offset(a->at, a->size, data,
+                                                        len, &a->error);
+        if (to < 0)
+            return -1;
+        a->at = (zip_uint64_t)to;
+        return 0;
+    }
+    case ZIP_SOURCE_TELL:
+        return (zip_int64_t)a->at;
+    case ZIP_SOURCE_SUPPORTS:
+        return ZIP_SOURCE_SUPPORTS_SEEKABLE;
+    default:
+        zip_error_set(&a->error, ZIP_ER_OPNOTSUPP, 0);
+        return -1;
+    }
+}
+
+/* The archive at path, opened as zip_open opens it (flags, and *code
+ * when it cannot be); NULL with *code ZIP_ER_MEMORY out of memory. */
+static zip_t *archive_open(const char *path, int flags, int *code)
+{
+    struct archive *a = calloc(1, sizeof *a);
+    unsigned char *w = malloc(ARCHIVE_WINDOW);
+    struct stat st;
+    *code = ZIP_ER_MEMORY;
+    if (!a || !w) {
+        free(a);
+        free(w);
+        return NULL;
+    }
+    a->window = w;
+    zip_error_init(&a->error);
+    if ((a->fd = open(path, O_RDONLY)) < 0 || fstat(a->fd, &st) != 0) {
+        *code = ZIP_ER_OPEN;
+        if (a->fd >= 0)
+            close(a->fd);
+        zip_error_fini(&a->error);
+        free(w);
+        free(a);
+        return NULL;
+    }
+    a->size = (zip_uint64_t)st.st_size;
+    a->mtime = st.st_mtime;
+    zip_error_t ze;
+    zip_error_init(&ze);
+    zip_source_t *src = zip_source_function_create(archive_op, a, &ze);
+    if (!src) { /* a is not the source's: freed here */
+        close(a->fd);
+        zip_error_fini(&a->error);
+        free(w);
+        free(a);
+        zip_error_fini(&ze);
+        return NULL;
+    }
+    zip_t *z = zip_open_from_source(src, flags, &ze);
+    if (!z) {
+        *code = zip_error_code_zip(&ze);
+        zip_source_free(src); /* and a, with it */
+    }
+    zip_error_fini(&ze);
+    return z;
+}
+
 /* The bytes of member i into b; 0, 1 when it cannot be read (said as a
  * problem, or stop), -1 out of memory. */
 static int read_member(struct iread *m, zip_t *z, zip_uint64_t i,
@@ -691,7 +841,7 @@ static int ends_with(const char *s, const char *tail)
 static int read_eval(struct iread *m, const char *path, err *e)
 {
     int code = 0;
-    zip_t *z = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code);
+    zip_t *z = archive_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code);
     if (!z) {
         zip_error_t ze;
         zip_error_init_with_code(&ze, code);
