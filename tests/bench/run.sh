@@ -304,8 +304,10 @@ fi
 # Logs of other harnesses (docs/logs.md): the same episodes, a night of
 # BENCH_LOGS episodes (default: the smallest size) on the shop's tools
 # alone, as transcript JSONL and as each format (tests/bench/logs.py),
-# each replayed BENCH_REPEAT times into a new database; the fastest run
-# of each.  Reading a format may cost at most twice reading the JSONL.
+# replayed into a new database in BENCH_REPEAT rounds, each of which
+# replays the JSONL and every format once, so that a busy stretch of the
+# machine weighs on them alike; the fastest run of each.  Reading a
+# format may cost at most twice reading the JSONL.
 logs_n=${BENCH_LOGS:-$(echo "$sizes" | tr ' ' '\n' | sort -n | head -1)}
 py=${PYTHON3:-python3}
 if command -v "$py" >/dev/null 2>&1; then
@@ -319,21 +321,30 @@ if command -v "$py" >/dev/null 2>&1; then
         "$shop" > /dev/null
     "$py" "$TOP_SRCDIR/tests/bench/logs.py" "$ldir/night" "$ldir/logs"
     printf '%-10s %9s %9s %8s\n' format seconds episodes ratio
+    # logs_run FORMAT: one replay of the night in that form (run's
+    # counter is its own: the rounds count with another)
+    logs_run() {
+        case $1 in
+        jsonl) set -- "$1" "$ldir/night" ;;
+        inspect) set -- "$1" --from inspect --tools "$shop" "$ldir"/logs/*.eval ;;
+        otlp) set -- "$1" --from otlp --tools "$shop" "$ldir"/logs/*-traces.json ;;
+        messages) set -- "$1" --from messages --tools "$shop" "$ldir"/logs/*-tau.json ;;
+        esac
+        lf=$1
+        shift
+        run "logs-$lf" 1 "$REPLAY" --quiet --db "$dir/replay.db" "$@" \
+            2> "$dir/logs-$lf.err"
+    }
+    rm -f "$dir"/logs-*.all
+    round=0
+    while [ "$round" -lt "$repeat" ]; do
+        for f in jsonl inspect otlp messages; do
+            logs_run "$f"
+        done
+        round=$((round + 1))
+    done
     jsonl=""
     for f in jsonl inspect otlp messages; do
-        case $f in
-        jsonl) set -- "$ldir/night" ;;
-        inspect) set -- --from inspect --tools "$shop" "$ldir"/logs/*.eval ;;
-        otlp) set -- --from otlp --tools "$shop" "$ldir"/logs/*-traces.json ;;
-        messages) set -- --from messages --tools "$shop" "$ldir"/logs/*-tau.json ;;
-        esac
-        rm -f "$dir/logs-$f.all"
-        j=0
-        while [ "$j" -lt "$repeat" ]; do
-            run "logs-$f" 1 "$REPLAY" --quiet --db "$dir/replay.db" "$@" \
-                2> "$dir/logs-$f.err"
-            j=$((j + 1))
-        done
         s=$(fastest "logs-$f")
         eps=$(sed -n 's/.*; \([0-9]*\) episodes written.*/\1/p' "$dir/logs-$f.err" | head -n 1)
         [ -z "$jsonl" ] && jsonl=$s
