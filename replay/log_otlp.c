@@ -40,6 +40,9 @@ struct oread {
     lr_calls calls;
     const char *place;   /* of the record being read */
     const struct span *spans; /* of the trace being written */
+    arena *wa;           /* a trace's records, read back to be written */
+    struct span *sp;     /* its spans */
+    size_t spcap;
 };
 
 static int nomem(err *e)
@@ -50,21 +53,23 @@ static int nomem(err *e)
 /* ------------------------------------------------------ OTLP values */
 
 /* An AnyValue as a value tree (NULL out of memory; an unknown or empty
- * AnyValue is null). */
+ * AnyValue is null).  A scalar is the log's own node (nothing changes
+ * it, and the record it goes into is packed before the log's line is
+ * let go); anything else is made, or copied, in a. */
 static value *any_value(arena *a, const value *av, int depth)
 {
     if (!av || av->kind != V_OBJECT || depth > 64)
         return value_new(a, V_NULL, 0, 0);
     const value *v;
     if ((v = value_getz(av, "stringValue")) && v->kind == V_STRING)
-        return vb_clone(a, v);
+        return (value *)v;
     if ((v = value_getz(av, "boolValue")) && v->kind == V_BOOL)
-        return vb_clone(a, v);
+        return (value *)v;
     if ((v = value_getz(av, "intValue"))) {
         /* int64 is text in OTLP JSON (proto3's mapping), a number from
          * some writers */
         if (v->kind == V_INT)
-            return vb_clone(a, v);
+            return (value *)v;
         if (v->kind == V_STRING && v->u.str.len &&
             strspn(v->u.str.ptr + (v->u.str.ptr[0] == '-'), "0123456789") ==
                 v->u.str.len - (v->u.str.ptr[0] == '-') &&
@@ -79,10 +84,10 @@ static value *any_value(arena *a, const value *av, int depth)
                 d->u.d = strtod(v->u.str.ptr, NULL);
             return d;
         }
-        return vb_clone(a, v);
+        return v->kind == V_FLOAT ? (value *)v : vb_clone(a, v);
     }
     if ((v = value_getz(av, "bytesValue")) && v->kind == V_STRING)
-        return vb_clone(a, v);
+        return (value *)v;
     if ((v = value_getz(av, "arrayValue"))) {
         const value *items = value_getz(v, "values");
         value *out = vb_array(a);
@@ -329,51 +334,101 @@ enum rec_member {
     R_SV, R_T, R_TC, R_TR, R_COUNT
 };
 
-static const char *const rec_keys[R_COUNT] = {
-    "a", "d", "e", "em", "err", "i", "k", "m", "n", "o", "p", "q", "r", "s",
-    "sv", "t", "tc", "tr"};
 
 /* An object of the members set among n (keys[i]: vals[i], NULL: none),
- * in their order; NULL out of memory. */
-static value *members(arena *a, const char *const *keys, value **vals,
-                      size_t n)
+ * in their order; NULL out of memory.  The keys are nodes of a table
+ * that is only read (value_member's key is not const). */
+static value *members(arena *a, const value *keys, value **vals, size_t n)
 {
     value *o = value_new(a, V_OBJECT, 0, 0);
     value_member *m = o ? arena_alloc(a, (n + 1) * sizeof *m) : NULL;
     if (!m)
         return NULL;
     o->u.obj.items = m;
-    for (size_t i = 0; i < n; i++) {
-        if (!vals[i])
-            continue;
-        value *k = vb_str(a, keys[i]);
-        if (!k)
-            return NULL;
-        m[o->u.obj.len++] = (value_member){k, vals[i]};
-    }
+    for (size_t i = 0; i < n; i++)
+        if (vals[i])
+            m[o->u.obj.len++] = (value_member){(value *)&keys[i], vals[i]};
     return o;
 }
 
-/* The record of a span: what a trace needs of it when it is written.
- * res: the resource's attributes found (find_attrs). */
-static value *span_record(struct oread *m, const value *span,
+#define KEY_NODE(text)                                                       \
+    {.kind = V_STRING, .u.str = {text, sizeof text - 1}}
+
+static const value rec_key_nodes[R_COUNT] = {
+    KEY_NODE("a"), KEY_NODE("d"),  KEY_NODE("e"),  KEY_NODE("em"),
+    KEY_NODE("err"), KEY_NODE("i"), KEY_NODE("k"),  KEY_NODE("m"),
+    KEY_NODE("n"), KEY_NODE("o"),  KEY_NODE("p"),  KEY_NODE("q"),
+    KEY_NODE("r"), KEY_NODE("s"),  KEY_NODE("sv"), KEY_NODE("t"),
+    KEY_NODE("tc"), KEY_NODE("tr")};
+
+static const value task_key_nodes[5] = {
+    KEY_NODE("arm"), KEY_NODE("reward"), KEY_NODE("seed"),
+    KEY_NODE("success"), KEY_NODE("task_name")};
+#undef KEY_NODE
+
+/* The members of a span that are read, found in one pass over it (each
+ * key is there once: the loaders keep the last of a key given twice). */
+struct span_members {
+    const value *trace, *id, *parent, *name, *start, *end, *attrs, *status,
+        *events;
+};
+
+static void span_members(const value *span, struct span_members *f)
+{
+    memset(f, 0, sizeof *f);
+    for (size_t i = 0; span && span->kind == V_OBJECT && i < span->u.obj.len;
+         i++) {
+        const value *k = span->u.obj.items[i].key;
+        const value *v = span->u.obj.items[i].val;
+        const char *t = k->u.str.ptr;
+        if (k->kind != V_STRING)
+            continue;
+#define IS(text)                                                             \
+    (k->u.str.len == sizeof text - 1 && memcmp(t, text, sizeof text - 1) == 0)
+        if (IS("traceId"))
+            f->trace = v;
+        else if (IS("spanId"))
+            f->id = v;
+        else if (IS("parentSpanId"))
+            f->parent = v;
+        else if (IS("name"))
+            f->name = v;
+        else if (IS("startTimeUnixNano"))
+            f->start = v;
+        else if (IS("endTimeUnixNano"))
+            f->end = v;
+        else if (IS("attributes"))
+            f->attrs = v;
+        else if (IS("status"))
+            f->status = v;
+        else if (IS("events"))
+            f->events = v;
+#undef IS
+    }
+}
+
+/* The record of a span: what a trace needs of it when it is written,
+ * and its members in rv.  res: the resource's attributes found
+ * (find_attrs). */
+static value *span_record(struct oread *m, const struct span_members *span,
                           const value *const res[SA_COUNT], const char *sid,
-                          const char *pid, int *genai)
+                          const char *pid, int *genai, value *rv[R_COUNT])
 {
     arena *a = m->a;
     const value *got[SA_COUNT];
-    find_attrs(value_getz(span, "attributes"), got);
-    value *rv[R_COUNT] = {NULL};
+    find_attrs(span->attrs, got);
+    for (size_t i = 0; i < R_COUNT; i++)
+        rv[i] = NULL;
     int bad = 0;
     /* a member that must be there: NULL only out of memory */
 #define MUST(slot, v) (bad |= !(rv[slot] = (v)))
     MUST(R_S, vb_str(a, sid));
     MUST(R_P, vb_str(a, pid));
-    MUST(R_T, nanos(a, value_getz(span, "startTimeUnixNano")));
-    MUST(R_E, nanos(a, value_getz(span, "endTimeUnixNano")));
+    MUST(R_T, nanos(a, span->start));
+    MUST(R_E, nanos(a, span->end));
     MUST(R_Q, vb_int(a, (long long)m->seq));
     const char *op = found_text(a, got[SA_OP]);
-    const value *name = value_getz(span, "name");
+    const value *name = span->name;
     const char *nm = name && name->kind == V_STRING ? name->u.str.ptr : "";
     if (!op) {
         /* the conventions' span names, for writers that set no
@@ -398,8 +453,6 @@ static value *span_record(struct oread *m, const value *span,
         MUST(R_SV, vb_str(a, service));
     /* the harness's words about the episode, on any span (else the
      * resource's), as an object of the keys in their order */
-    static const char *const task_keys[] = {"arm", "reward", "seed",
-                                            "success", "task_name"};
     static const enum span_attr task_attrs[] = {SA_ARM, SA_REWARD, SA_SEED,
                                                 SA_SUCCESS, SA_TASK_NAME};
     value *tv[5];
@@ -411,8 +464,8 @@ static value *span_record(struct oread *m, const value *span,
         any |= tv[i] != NULL;
     }
     if (any)
-        MUST(R_K, members(a, task_keys, tv, 5));
-    const value *status = value_getz(span, "status");
+        MUST(R_K, members(a, task_key_nodes, tv, 5));
+    const value *status = span->status;
     const value *code = value_getz(status, "code");
     /* STATUS_CODE_ERROR is 2; some writers give the enum's name */
     int error = (code && code->kind == V_INT &&
@@ -446,12 +499,13 @@ static value *span_record(struct oread *m, const value *span,
             return NULL;
         const enum span_attr msg_attrs[] = {SA_OUTPUT, SA_INPUT};
         for (size_t i = 0; i < 2; i++) {
-            const value *msgs = maybe_json(a, found_value(a, got[msg_attrs[i]]));
+            const value *msgs =
+                maybe_json(a, found_value(a, got[msg_attrs[i]]));
             if (msgs && scan_messages(a, msgs, calls, answers) < 0)
                 return NULL;
         }
         /* the older events on the span */
-        const value *events = value_getz(span, "events");
+        const value *events = span->events;
         for (size_t i = 0; events && events->kind == V_ARRAY &&
                            i < events->u.arr.len;
              i++) {
@@ -498,7 +552,7 @@ static value *span_record(struct oread *m, const value *span,
             rv[R_TR] = answers;
     }
 #undef MUST
-    value *rec = bad ? NULL : members(a, rec_keys, rv, R_COUNT);
+    value *rec = bad ? NULL : members(a, rec_key_nodes, rv, R_COUNT);
     return rec;
 }
 
@@ -780,15 +834,105 @@ static value *unpack(arena *a, const unsigned char **p,
     }
 }
 
+/* A record: its members packed by their place in rec_key_nodes, whose
+ * order is canon's, as its text has them: a count, then each member's place
+ * and value.  Read back, the members are what json_load reads of the
+ * text, each where its key says (the object around them is not made). */
+static int pack_record(buf *b, value *const rv[R_COUNT])
+{
+    unsigned char n = 0;
+    for (size_t i = 0; i < R_COUNT; i++)
+        n += rv[i] != NULL;
+    if (buf_append(b, &n, 1) < 0)
+        return -1;
+    for (size_t i = 0; i < R_COUNT; i++) {
+        if (!rv[i])
+            continue;
+        unsigned char at = (unsigned char)i;
+        if (buf_append(b, &at, 1) < 0)
+            return -1;
+        int rc = pack(b, rv[i]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Reads a record's members into f (NULL: none); -1 out of memory. */
+static int unpack_record(arena *a, const unsigned char **p,
+                         const unsigned char *end, const value *f[R_COUNT])
+{
+    for (size_t i = 0; i < R_COUNT; i++)
+        f[i] = NULL;
+    if (*p >= end)
+        return -1;
+    size_t n = *(*p)++;
+    for (size_t i = 0; i < n; i++) {
+        if (*p >= end || **p >= R_COUNT)
+            return -1;
+        size_t at = *(*p)++;
+        if (!(f[at] = unpack(a, p, end)))
+            return -1;
+    }
+    return 0;
+}
+
 /* -------------------------------------------------- writing a trace */
 
 struct span {
-    const value *rec;
+    const value *f[R_COUNT]; /* its record's members (NULL: none) */
     const char *id, *parent;
     unsigned long long start, end, seq;
     const char *kind;
     size_t episode; /* index of its episode's head span, or -1 */
 };
+
+/* A trace's ids and what they map to: a short list while it is short,
+ * a keymap past IDS_LIST; an id given again maps to the last value, as
+ * keymap_put makes it. */
+#define IDS_LIST 8
+struct ids {
+    size_t n;
+    struct {
+        const char *key;
+        size_t len, val;
+    } list[IDS_LIST];
+    keymap map; /* every id, once more than IDS_LIST were put */
+};
+
+static int ids_put(struct ids *m, const char *key, size_t len, size_t val)
+{
+    if (m->n < IDS_LIST) {
+        m->list[m->n].key = key;
+        m->list[m->n].len = len;
+        m->list[m->n++].val = val;
+        return 0;
+    }
+    for (size_t i = 0; m->n == IDS_LIST && i < IDS_LIST; i++)
+        if (keymap_put(&m->map, m->list[i].key, m->list[i].len,
+                       m->list[i].val) < 0)
+            return -1;
+    m->n++;
+    return keymap_put(&m->map, key, len, val);
+}
+
+static int ids_get(const struct ids *m, const char *key, size_t len,
+                   size_t *val)
+{
+    if (m->n > IDS_LIST)
+        return keymap_get(&m->map, key, len, val);
+    for (size_t i = m->n; i-- > 0;)
+        if (m->list[i].len == len && memcmp(m->list[i].key, key, len) == 0) {
+            *val = m->list[i].val;
+            return 1;
+        }
+    return 0;
+}
+
+static void ids_free(struct ids *m)
+{
+    keymap_free(&m->map);
+}
 
 static unsigned long long num(const value *v)
 {
@@ -846,11 +990,10 @@ static int by_start(const void *x, const void *y)
 static const value *task_field(const struct span *sp, size_t n,
                                size_t head, const char *key)
 {
-    const value *v =
-        head < n ? value_getz(value_getz(sp[head].rec, "k"), key) : NULL;
+    const value *v = head < n ? value_getz(sp[head].f[R_K], key) : NULL;
     for (size_t i = 0; !v && i < n; i++)
         if (sp[i].episode == head)
-            v = value_getz(value_getz(sp[i].rec, "k"), key);
+            v = value_getz(sp[i].f[R_K], key);
     return v;
 }
 
@@ -876,10 +1019,10 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
         if (sp[i].episode != head)
             continue;
         if (!service)
-            service = text(value_getz(sp[i].rec, "sv"));
+            service = text(sp[i].f[R_SV]);
         if (!model)
-            model = text(value_getz(sp[i].rec, "m"));
-        const value *defs = value_getz(sp[i].rec, "d");
+            model = text(sp[i].f[R_M]);
+        const value *defs = sp[i].f[R_D];
         for (size_t k = 0; defs && k < defs->u.arr.len; k++) {
             const value *d = defs->u.arr.items[k];
             const value *f = value_getz(d, "function");
@@ -919,27 +1062,26 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
         return rc;
     /* the calls: execute_tool spans, then the calls only chat spans show */
     size_t cap = 0;
-    keymap span_ids = KEYMAP_INIT;
-    keymap answers = KEYMAP_INIT;
+    struct ids span_ids = {0}, answers = {0};
     for (int pass = 0; pass < 3 && rc == 0; pass++) {
         for (size_t i = 0; i < n && rc == 0; i++) {
             if (sp[i].episode != head)
                 continue;
-            const value *rec = sp[i].rec;
+            const value *const *f = sp[i].f;
             if (pass == 0 && strcmp(sp[i].kind, "tool") == 0) {
-                const value *id = value_getz(rec, "i");
+                const value *id = f[R_I];
                 if (id && id->kind == V_STRING &&
-                    keymap_put(&span_ids, id->u.str.ptr, id->u.str.len, i) < 0)
+                    ids_put(&span_ids, id->u.str.ptr, id->u.str.len, i) < 0)
                     rc = nomem(e);
                 continue;
             }
             if (pass == 1) {
-                const value *tr = value_getz(rec, "tr");
+                const value *tr = f[R_TR];
                 for (size_t k = 0; tr && k < tr->u.arr.len && rc == 0; k++) {
                     const value *id = value_getz(tr->u.arr.items[k], "id");
                     if (id && id->kind == V_STRING &&
-                        keymap_put(&answers, id->u.str.ptr, id->u.str.len,
-                                   (size_t)(uintptr_t)tr->u.arr.items[k]) < 0)
+                        ids_put(&answers, id->u.str.ptr, id->u.str.len,
+                                (size_t)(uintptr_t)tr->u.arr.items[k]) < 0)
                         rc = nomem(e);
                 }
                 continue;
@@ -951,7 +1093,7 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
             size_t count = 0;
             if (strcmp(sp[i].kind, "tool") == 0) {
                 count = 1;
-            } else if ((list = value_getz(rec, "tc"))) {
+            } else if ((list = f[R_TC])) {
                 count = list->u.arr.len;
             }
             for (size_t k = 0; k < count && rc == 0; k++) {
@@ -970,15 +1112,15 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                 const value *name, *args, *id;
                 if (!list) {
                     p->at = sp[i].start;
-                    name = value_getz(rec, "n");
-                    args = value_getz(rec, "a");
-                    id = value_getz(rec, "i");
+                    name = f[R_N];
+                    args = f[R_A];
+                    id = f[R_I];
                     p->span = i;
-                    const value *res = value_getz(rec, "r");
-                    const value *errc = value_getz(rec, "err");
+                    const value *res = f[R_R];
+                    const value *errc = f[R_ERR];
                     if (errc) {
                         value *inner = vb_object(a), *outer = vb_object(a);
-                        const value *em = value_getz(rec, "em");
+                        const value *em = f[R_EM];
                         if (vb_put(a, inner, "code", vb_clone(a, errc)) < 0 ||
                             vb_put(a, inner, "message",
                                    vb_clone(a, em && em->kind == V_STRING &&
@@ -1003,8 +1145,7 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                     /* a call that an execute_tool span shows is that
                      * span's */
                     if (id && id->kind == V_STRING &&
-                        keymap_get(&span_ids, id->u.str.ptr, id->u.str.len,
-                                   &at))
+                        ids_get(&span_ids, id->u.str.ptr, id->u.str.len, &at))
                         continue;
                     p->at = sp[i].end;
                     name = value_getz(c, "name");
@@ -1012,8 +1153,7 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                     p->span = i;
                     p->part = k + 1;
                     if (id && id->kind == V_STRING &&
-                        keymap_get(&answers, id->u.str.ptr, id->u.str.len,
-                                   &at)) {
+                        ids_get(&answers, id->u.str.ptr, id->u.str.len, &at)) {
                         const value *ans = (const value *)(uintptr_t)at;
                         p->answer = value_getz(ans, "response");
                     }
@@ -1040,8 +1180,8 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
             }
         }
     }
-    keymap_free(&span_ids);
-    keymap_free(&answers);
+    ids_free(&span_ids);
+    ids_free(&answers);
     if (ncalls)
         qsort(calls, ncalls, sizeof *calls, by_time);
     lrc_reset(&m->calls);
@@ -1072,7 +1212,7 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
         reward = rw->kind == V_FLOAT ? rw->u.d : strtod(rw->u.str.ptr, NULL);
         has_reward = 1;
     }
-    int failed = head < n ? value_getz(sp[head].rec, "err") != NULL : 0;
+    int failed = head < n ? sp[head].f[R_ERR] != NULL : 0;
     return lr_end(r, run, episode, failed ? "error" : "done", NULL,
                   sv && sv->kind == V_BOOL ? sv->u.b : -1,
                   has_reward ? &reward : NULL, e);
@@ -1082,38 +1222,43 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
  * the input's end (its end lines are left out). */
 static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
 {
-    arena *a = arena_new();
-    struct span *sp = NULL;
-    keymap byid = KEYMAP_INIT;
+    arena *a = m->wa;
+    struct ids byid = {0};
     size_t n = 0;
-    int rc = a ? 0 : nomem(e);
-    if (rc == 0 && !(sp = calloc(t->nspans ? t->nspans : 1, sizeof *sp)))
-        rc = nomem(e);
-    if (rc == 0 && t->unreadable)
+    int rc = 0;
+    arena_recycle(a, 1u << 20); /* what a large trace took is given back */
+    if (t->nspans > m->spcap) {
+        struct span *more = realloc(m->sp, t->nspans * sizeof *more);
+        if (!more)
+            return nomem(e);
+        m->sp = more;
+        m->spcap = t->nspans;
+    }
+    struct span *sp = m->sp;
+    if (t->unreadable)
         rc = nomem(e); /* as the text of its records would fail to read */
     const unsigned char *p = (const unsigned char *)t->spans.data;
     const unsigned char *end = p ? p + t->spans.len : p;
     while (rc == 0 && n < t->nspans) {
-        value *v = unpack(a, &p, end);
-        if (!v) {
+        if (unpack_record(a, &p, end, sp[n].f) < 0) {
             rc = nomem(e); /* our own packing: only memory can fail */
             break;
         }
-        sp[n].rec = v;
-        sp[n].id = text(value_getz(v, "s"));
-        sp[n].parent = text(value_getz(v, "p"));
-        sp[n].start = num(value_getz(v, "t"));
-        sp[n].end = num(value_getz(v, "e"));
-        sp[n].seq = num(value_getz(v, "q"));
-        sp[n].kind = text(value_getz(v, "o"));
+        sp[n].id = text(sp[n].f[R_S]);
+        sp[n].parent = text(sp[n].f[R_P]);
+        sp[n].start = num(sp[n].f[R_T]);
+        sp[n].end = num(sp[n].f[R_E]);
+        sp[n].seq = num(sp[n].f[R_Q]);
+        sp[n].kind = text(sp[n].f[R_O]);
         if (!sp[n].kind)
             sp[n].kind = "";
+        sp[n].episode = 0;
         n++;
     }
     if (rc == 0 && n)
         qsort(sp, n, sizeof *sp, by_start);
     for (size_t i = 0; rc == 0 && i < n; i++)
-        if (keymap_put(&byid, sp[i].id, strlen(sp[i].id), i) < 0)
+        if (ids_put(&byid, sp[i].id, strlen(sp[i].id), i) < 0)
             rc = nomem(e);
     /* each span's episode: its outermost invoke_agent ancestor (itself
      * included); a trace without one is one episode */
@@ -1125,8 +1270,7 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
                 head = at;
             size_t up;
             if (!sp[at].parent[0] ||
-                !keymap_get(&byid, sp[at].parent, strlen(sp[at].parent),
-                            &up))
+                !ids_get(&byid, sp[at].parent, strlen(sp[at].parent), &up))
                 break;
             at = up;
         }
@@ -1147,9 +1291,7 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
             continue;
         rc = write_episode(m, a, t, sp, n, i, whole, e);
     }
-    keymap_free(&byid);
-    free(sp);
-    arena_free(a);
+    ids_free(&byid);
     return rc;
 }
 
@@ -1206,8 +1348,10 @@ static int read_span(struct oread *m, const value *span,
     int empty;
     m->c->records++;
     m->seq++;
-    if (hex_id(value_getz(span, "traceId"), 32, tid, &empty) < 0 ||
-        hex_id(value_getz(span, "spanId"), 16, sid, &empty) < 0) {
+    struct span_members f;
+    span_members(span, &f);
+    if (hex_id(f.trace, 32, tid, &empty) < 0 ||
+        hex_id(f.id, 16, sid, &empty) < 0) {
         m->c->refused++;
         span_path(at, path, sizeof path);
         return lr_problem(r, m->place, path,
@@ -1215,7 +1359,7 @@ static int read_span(struct oread *m, const value *span,
                           "spanId of 16 (OTLP JSON writes ids in hex, not "
                           "base64): it is skipped");
     }
-    if (hex_id(value_getz(span, "parentSpanId"), 16, pid, &empty) < 0 &&
+    if (hex_id(f.parent, 16, pid, &empty) < 0 &&
         !empty) {
         m->c->refused++;
         span_path(at, path, sizeof path);
@@ -1225,7 +1369,8 @@ static int read_span(struct oread *m, const value *span,
     }
     arena_reset(m->a);
     int genai;
-    value *rec = span_record(m, span, res, sid, pid, &genai);
+    value *rv[R_COUNT];
+    value *rec = span_record(m, &f, res, sid, pid, &genai, rv);
     if (!rec)
         return nomem(e);
     size_t slot;
@@ -1272,7 +1417,7 @@ static int read_span(struct oread *m, const value *span,
     if (canon_loose_length(rec, &text, e) < 0)
         return nomem(e);
     size_t before = t->spans.len;
-    int got = pack(&t->spans, rec);
+    int got = pack_record(&t->spans, rv);
     if (got < 0 || t->spans.failed)
         return nomem(e);
     if (got == 1) { /* kept as it was: the trace is unreadable anyway */
@@ -1343,8 +1488,12 @@ int otlp_read(logr *r, int fd, err *e)
     m.calls.place = call_place;
     m.calls.place_ctx = &m;
     m.a = arena_new();
-    if (!m.a)
+    m.wa = arena_new();
+    if (!m.a || !m.wa) {
+        arena_free(m.a);
+        arena_free(m.wa);
         return nomem(e);
+    }
     /* trace ids come from input: hashed with a seed of its own, so that
      * no crafted ids can make the table's probes long */
     unsigned char seed[8];
@@ -1365,5 +1514,7 @@ int otlp_read(logr *r, int fd, err *e)
     keymap_free(&m.ids);
     lrc_free(&m.calls);
     arena_free(m.a);
+    arena_free(m.wa);
+    free(m.sp);
     return rc;
 }
