@@ -439,22 +439,37 @@ static int write_value(struct walk *w, const value *v, const path_seg *where,
 
 /* ------------------------------------------------- lengths, unwritten */
 
+/* What an escape adds to the byte it stands for: \" \\ \n \r \t \b \f
+ * one byte, \u00XX five; 0 for the bytes written as they are. */
+static const unsigned char escape_extra[256] = {
+    5, 5, 5, 5, 5, 5, 5, 5, 1, 1, 1, 5, 1, 1, 5, 5, /* 0x00: \b \t \n \f \r */
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, /* 0x10 */
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x20: '"' */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x30 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x40 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* 0x50: '\\' */
+    /* 0x60 and above: none */
+};
+
 /* The length of the inside of a JSON string holding the bytes from p to
- * end, as put_escaped writes them. */
+ * end, as put_escaped writes them: eight bytes at a time where none
+ * needs an escape, else byte by byte. */
 static size_t escaped_length(const unsigned char *p, const unsigned char *end)
 {
     size_t n = (size_t)(end - p);
-    for (;;) {
-        p = plain_run(p, end);
-        if (p == end)
-            return n;
-        unsigned char c = *p++;
-        /* \" \\ \n \r \t \b \f, or \u00XX */
-        n += c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' ||
-                     c == '\b' || c == '\f'
-                 ? 1
-                 : 5;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    while (end - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        if (wordscan_escapes(x))
+            for (int i = 0; i < 8; i++)
+                n += escape_extra[p[i]];
+        p += 8;
     }
+#endif
+    for (; p < end; p++)
+        n += escape_extra[*p];
+    return n;
 }
 
 /* The length of a string as written, quotes included: put_loose_string's
@@ -530,13 +545,14 @@ static int length_of(struct walk *w, const value *v, const path_seg *where,
             struct keytext k;
             char repr[PYFLOAT_REPR_MAX];
             path_seg seg = {where, NULL, 0, i};
-            if (m->key->kind == V_STRING) {
-                seg.key = m->key->u.str.ptr;
-                seg.keylen = m->key->u.str.len;
-            }
-            if (key_text(w, &k, m, repr,
-                         m->key->kind == V_STRING ? &seg : where) < 0)
+            if (m->key->kind == V_STRING &&
+                (w->loose || !(m->key->flags & VF_UNENCODABLE))) {
+                /* key_text's answer, without the call */
+                k.ptr = m->key->u.str.ptr;
+                k.len = m->key->u.str.len;
+            } else if (key_text(w, &k, m, repr, where) < 0) {
                 return -1;
+            }
             *len += string_length(k.ptr, k.len,
                                   w->loose && m->key->kind == V_STRING &&
                                       (m->key->flags & VF_UNENCODABLE));

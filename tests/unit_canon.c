@@ -179,11 +179,16 @@ START_TEST(loose_length_is_the_length_written)
         "-0.0", "1e300", "5e-324", "\"\"", "\"\\u0000\\u001f\\\"\\\\\"",
         "\"\\n\\r\\t\\b\\f\\u007f \\u00e9\\u20ac\\ud83d\\ude00\"",
         "[]", "{}", "[[],{},[1,[2,[3]]]]",
-        "{\"b\":1,\"a\":[true,null],\"\\u00e9\":{\"\":\"\\n\"},\"a\\\"b\":2.25}",
+        "{\"b\":1,\"a\":[true,null],\"\\u00e9\":{\"\":\"\\n\"},"
+        "\"a\\\"b\":2.25}",
         "{\"m\":1,\"c\":2,\"q\":3,\"a\":4,\"k\":5,\"b\":6,\"p\":7,\"d\":8,"
         "\"o\":9,\"e\":[0.1,-7,\"x\\ty\"]}",
-        "\"\\ud800\"", "{\"\\udc00k\\ud800\":\"a\\ud800b\\udfff\\ud83d\\ude00\"}",
+        "\"\\ud800\"",
+        "{\"\\udc00k\\ud800\":\"a\\ud800b\\udfff\\ud83d\\ude00\"}",
         "[NaN,Infinity,-Infinity]",
+        /* escapes in every place of the words scanned eight at a time */
+        "\"abcdefgh\\\"ijklmnop\\\\qrstuvw\\nxyz\\u0001a\\tbcdefgh"
+        "12345\\u001f\"",
     };
     arena *a = arena_new();
     buf out = BUF_INIT;
