@@ -541,8 +541,12 @@ static value *span_record(struct oread *m, const struct span_members *span,
             if (!body)
                 continue;
             if (strcmp(en->u.str.ptr, "gen_ai.tool.message") == 0 &&
-                !value_getz(body, "role"))
+                body->kind == V_OBJECT && !value_getz(body, "role")) {
+                /* a copy: the body read from JSON text is a loaded tree,
+                 * whose members vb_put cannot add to */
+                body = vb_copy_object(a, body);
                 bad |= vb_put(a, body, "role", vb_str(a, "tool"));
+            }
             if (scan_messages(a, body, calls, answers) < 0)
                 return NULL;
         }

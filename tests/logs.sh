@@ -166,5 +166,16 @@ ok "a failed import writes nothing" "exit 1|no file" \
     "$("$REPLAY" import otlp otlp.jsonl --strict -o strict.jsonl >/dev/null 2>&1
        echo "exit $?|$([ -e strict.jsonl ] || [ -e strict.jsonl.partial ] && echo file || echo no file)")"
 
+# --- an OTLP gen_ai.tool.message event whose body is JSON text without a
+# --- "role" answers the call of its id
+t=00000000000000000000000000000007
+cat > event.jsonl <<EOF
+{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeSpans":[{"spans":[{"traceId":"$t","spanId":"0000000000000007","name":"invoke_agent","startTimeUnixNano":"1","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"invoke_agent"}}]},{"traceId":"$t","spanId":"0000000000000008","parentSpanId":"0000000000000007","name":"chat m","startTimeUnixNano":"5","endTimeUnixNano":"6","attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}],"events":[{"name":"gen_ai.choice","attributes":[{"key":"gen_ai.event.content","value":{"stringValue":"{\\"message\\":{\\"tool_calls\\":[{\\"id\\":\\"c9\\",\\"function\\":{\\"name\\":\\"search_orders\\",\\"arguments\\":{\\"query\\":\\"x\\"}}}]}}"}}]},{"name":"gen_ai.tool.message","attributes":[{"key":"gen_ai.event.content","value":{"stringValue":"{\\"id\\":\\"c9\\",\\"content\\":\\"A-1\\"}"}}]}]}]}]}]}
+EOF
+ok "a tool message event's JSON body without a role answers its call" \
+    '{"type":"call","run":"svc","episode":"'$t':0000000000000007","call":{"arguments":{"query":"x"},"name":"search_orders"},"answer":"A-1"}' \
+    "$(timeout 60 "$REPLAY" import otlp event.jsonl --tools shop.json 2>/dev/null |
+       grep '"type":"call"')"
+
 echo "logs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
