@@ -302,7 +302,7 @@ EOF
 got=$(cd "$T" && r --db forged.db forged.jsonl 2>&1)
 ok "forged tasks" "forged.jsonl:4: the episode's task is not one replay tasks prints: it claims the id of the task replay makes for this seed and arm, but differs from that task; leave \"task\" out to use replay's own
 forged.jsonl:5: episode \"forged\" of run \"f\" was not replayed (see forged.jsonl:4)
-forged.jsonl:6: the episode's task has the id \"t-0000000000000000\", which is neither the id of the task replay makes for this seed and arm nor the one its content gives (\"t-9614875ba0a57c54\"): a task handed in is named by what it holds
+forged.jsonl:6: the episode's task has the id \"t-0000000000000000\", which is neither the id of the task replay makes for this seed and arm nor the one its content gives (\"t-bf101013a5392408\"): a task handed in is named by what it holds
 forged.jsonl:7: episode \"renamed\" of run \"f\" was not replayed (see forged.jsonl:6)
 replay: 7 lines: 3 used, 0 unchanged, 4 problems, 0 blank
 replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 0 calls; into forged.db" "$got"
