@@ -141,6 +141,9 @@ JobCompType=jobcomp/none
 MpiDefault=none
 SwitchType=switch/none
 SchedulerType=sched/builtin
+# the scheduler looks every 2 s, not every 60: a dependency that can never
+# be met is judged so within the test's time
+SchedulerParameters=sched_interval=2
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
@@ -224,6 +227,11 @@ done_with() {
     ''|PENDING*|RUNNING*|CONFIGURING*|COMPLETING*) return 1 ;;
     esac
 }
+# held JOB: Slurm has judged JOB's dependency one that can never be met
+# (it says "Dependency" until its scheduler next looks, some seconds later)
+held() {
+    [ "$(state "$1")" = "PENDING DependencyNeverSatisfied" ]
+}
 tasks_done() {
     [ -z "$(squeue -h -j "$jobid" -t PENDING,RUNNING,CONFIGURING,COMPLETING \
         -o %i 2>/dev/null)" ]
@@ -290,6 +298,7 @@ submit a
 local_work=$!
 wait_for 90 "end of the array's tasks" tasks_done || { show_logs; ko "night a"; exit 1; }
 wait $local_work
+wait_for 60 "judgement of the merge's dependency" held "$merge"
 if logs_as_expected a "$jobid" $all &&
    check_eq "task 3" "FAILED NonZeroExitCode" "$(state "${jobid}_3")" &&
    check_eq "the merge" "PENDING DependencyNeverSatisfied" "$(state "$merge")" &&
