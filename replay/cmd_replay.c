@@ -3,7 +3,6 @@
  * night engine, shows progress on a terminal, and closes with a summary
  * that accounts for every line. */
 #define _XOPEN_SOURCE 700
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -61,19 +60,17 @@ static int add_input(struct inputs *in, const char *path)
         size_t cap = in->cap ? 2 * in->cap : 16;
         char **more = realloc(in->paths, cap * sizeof *more);
         if (!more)
-            return -1;
+            goto nomem;
         in->paths = more;
         in->cap = cap;
     }
     if (!(in->paths[in->n] = strdup(path)))
-        return -1;
+        goto nomem;
     in->n++;
     return 0;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
+nomem:
+    say("replay: out of memory listing the transcripts (at %s)", path);
+    return -1;
 }
 
 static int ends_with(const char *s, const char *tail)
@@ -131,38 +128,11 @@ static int collect(struct inputs *in, const char *path, int named)
             return skip(in, path, "a link to a folder that holds it (a loop)");
     if (in->depth == sizeof in->walked / sizeof *in->walked)
         return skip(in, path, "folders nested more than 64 deep");
-    DIR *d = opendir(path);
-    if (!d) {
-        int why = errno;
-        say("replay: cannot read the folder %s: %s", path, strerror(why));
+    char **names;
+    size_t n;
+    if (folder_entries(path, &names, &n) < 0)
         return -1;
-    }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
     int rc = 0;
-    while (rc == 0 && (de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 32;
-            char **more = realloc(names, cap * sizeof *more);
-            if (!more) {
-                rc = -1;
-                break;
-            }
-            names = more;
-        }
-        size_t len = strlen(path) + strlen(de->d_name) + 2;
-        if (!(names[n] = malloc(len)))
-            rc = -1;
-        else
-            snprintf(names[n++], len, "%s%s%s", path,
-                     ends_with(path, "/") ? "" : "/", de->d_name);
-    }
-    closedir(d);
-    if (n)
-        qsort(names, n, sizeof *names, by_name);
     in->walked[in->depth++] = (struct walked){st.st_dev, st.st_ino};
     size_t had = in->n;
     for (size_t i = 0; i < n; i++) {
@@ -176,8 +146,6 @@ static int collect(struct inputs *in, const char *path, int named)
         say("replay: no *.jsonl files in %s (subfolders included)", path);
         in->empty_folders++;
     }
-    if (rc < 0 && errno == ENOMEM)
-        say("replay: out of memory listing %s", path);
     return rc;
 }
 

@@ -63,6 +63,12 @@ const char *shown_path(const char *path);
  * what was shown already keeps its escapes as they are. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The entries of the folder path but those whose names start with '.',
+ * each as "path/name", in strcmp order; the caller frees each and the
+ * array.  On failure prints one line ("cannot read the folder PATH: why",
+ * or out of memory) and returns -1 with nothing to free. */
+int folder_entries(const char *path, char ***names, size_t *n);
+
 /* Prints "replay: " and the message to stderr (as say does), then a hint
  * to --help. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

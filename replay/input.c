@@ -1,6 +1,9 @@
 /* input: a tool file named on the command line, "-" being standard input. */
+#include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -238,5 +241,58 @@ int load_tools(const char *path, doc **d, toolset **ts)
         *d = NULL;
         return -1;
     }
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int folder_entries(const char *path, char ***names, size_t *n)
+{
+    *names = NULL;
+    *n = 0;
+    DIR *d = opendir(path);
+    if (!d) {
+        int why = errno;
+        say("replay: cannot read the folder %s: %s", path, strerror(why));
+        return -1;
+    }
+    char **all = NULL;
+    size_t count = 0, cap = 0, pl = strlen(path);
+    const char *sep = pl && path[pl - 1] == '/' ? "" : "/";
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (count == cap) {
+            cap = cap ? 2 * cap : 32;
+            char **more = realloc(all, cap * sizeof *more);
+            if (!more) {
+                rc = -1;
+                break;
+            }
+            all = more;
+        }
+        size_t len = pl + strlen(de->d_name) + 2;
+        if (!(all[count] = malloc(len)))
+            rc = -1;
+        else
+            snprintf(all[count++], len, "%s%s%s", path, sep, de->d_name);
+    }
+    closedir(d);
+    if (rc < 0) {
+        say("replay: out of memory listing %s", path);
+        while (count)
+            free(all[--count]);
+        free(all);
+        return -1;
+    }
+    if (count)
+        qsort(all, count, sizeof *all, by_name);
+    *names = all;
+    *n = count;
     return 0;
 }

@@ -1,7 +1,6 @@
 /* logfeed: see logfeed.h. */
 #include "logfeed.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,11 +127,6 @@ void logfeed_free(logfeed *f)
     free(f);
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int walk(const char *path, enum log_format fmt, int named, int depth,
                 int (*fn)(void *ctx, const char *file), void *ctx)
 {
@@ -153,42 +147,11 @@ static int walk(const char *path, enum log_format fmt, int named, int depth,
     }
     if (depth >= 64)
         return 0; /* deeper than any log folder: a link loop */
-    DIR *d = opendir(path);
-    if (!d) {
-        int why = errno;
-        say("replay: cannot read the folder %s: %s", path, strerror(why));
+    char **names;
+    size_t n;
+    if (folder_entries(path, &names, &n) < 0)
         return -1;
-    }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
     int rc = 0;
-    while (rc == 0 && (de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 32;
-            char **more = realloc(names, cap * sizeof *more);
-            if (!more) {
-                rc = -1;
-                break;
-            }
-            names = more;
-        }
-        size_t len = strlen(path) + strlen(de->d_name) + 2;
-        if (!(names[n] = malloc(len))) {
-            rc = -1;
-            break;
-        }
-        size_t pl = strlen(path);
-        snprintf(names[n++], len, "%s%s%s", path,
-                 pl && path[pl - 1] == '/' ? "" : "/", de->d_name);
-    }
-    closedir(d);
-    if (rc < 0)
-        say("replay: out of memory listing %s", path);
-    if (n)
-        qsort(names, n, sizeof *names, by_name);
     for (size_t i = 0; i < n; i++) {
         if (rc == 0)
             rc = walk(names[i], fmt, 0, depth + 1, fn, ctx);
