@@ -145,6 +145,28 @@ static const value *answer_of(struct mread *m, const value *content,
     return v;
 }
 
+/* Adds a call read at message i, part kind k-th: 0, 1 stop, -1.  A second
+ * call of an id the episode has already had is a problem, and skipped. */
+static int add_call(struct mread *m, const value *call, const value *id,
+                    size_t i, enum part_kind kind, size_t k,
+                    const char *episode, err *e)
+{
+    char cw[200];
+    if (!call)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    int rc = lrc_add(&m->calls, call, id, i, kind + 4 * k);
+    if (rc < 0)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    if (rc == 0)
+        return 0;
+    where_text(m->at, i, kind, k, cw, sizeof cw);
+    return lr_problem(m->r, m->place, cw,
+                      "a second %s of id \"%s\" in episode \"%s\": it is "
+                      "skipped",
+                      kind == TOOL_CALL ? "tool call" : "tool_use block",
+                      id->u.str.ptr, episode);
+}
+
 /* The calls and answers of the messages, into m->calls.  0, 1 stop, -1. */
 static int read_messages(struct mread *m, const char *place, const char *at,
                          const value *msgs, const char *episode, err *e)
@@ -188,19 +210,10 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 if (args)
                     bad |= vb_put(m->a, fn, "arguments", (value *)args);
                 bad |= vb_put(m->a, call, "function", fn);
-                if (bad)
-                    return err_set(e, ERR_NOMEM, "out of memory");
-                int rc = lrc_add(&m->calls, call, id, i, TOOL_CALL + 4 * k);
-                if (rc < 0)
-                    return err_set(e, ERR_NOMEM, "out of memory");
-                if (rc == 1)
-                    where_text(at, i, TOOL_CALL, k, cw, sizeof cw);
-                if (rc == 1 &&
-                    lr_problem(r, place, cw,
-                               "a second tool call of id \"%s\" in episode "
-                               "\"%s\": it is skipped",
-                               id->u.str.ptr, episode))
-                    return 1;
+                int rc = add_call(m, bad ? NULL : call, id, i, TOOL_CALL, k,
+                                  episode, e);
+                if (rc != 0)
+                    return rc;
             }
             const value *fc = value_getz(msg, "function_call");
             const value *fname = value_getz(fc, "name");
@@ -239,19 +252,10 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 bad |= vb_put(m->a, call, "name", (value *)n);
                 if (input)
                     bad |= vb_put(m->a, call, "input", (value *)input);
-                if (bad)
-                    return err_set(e, ERR_NOMEM, "out of memory");
-                int rc = lrc_add(&m->calls, call, id, i, CONTENT + 4 * k);
-                if (rc < 0)
-                    return err_set(e, ERR_NOMEM, "out of memory");
-                if (rc == 1)
-                    where_text(at, i, CONTENT, k, cw, sizeof cw);
-                if (rc == 1 &&
-                    lr_problem(r, place, cw,
-                               "a second tool_use block of id \"%s\" in "
-                               "episode \"%s\": it is skipped",
-                               id->u.str.ptr, episode))
-                    return 1;
+                int rc = add_call(m, bad ? NULL : call, id, i, CONTENT, k,
+                                  episode, e);
+                if (rc != 0)
+                    return rc;
             }
         } else if (strcmp(rl, "tool") == 0 || strcmp(rl, "function") == 0) {
             const value *id = value_getz(msg, "tool_call_id");
