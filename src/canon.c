@@ -300,6 +300,21 @@ static void describe_key(const value *k, const struct keytext *t, char *out,
     }
 }
 
+/* One more value visited at depth: -1 (the limit said) past the
+ * document's limits. */
+static int past_limits(struct walk *w, const value *v, const path_seg *where,
+                       unsigned depth)
+{
+    if (++w->written > DOC_MAX_EXPANDED)
+        return fail_at(w, v, where, ERR_LIMIT,
+                       "the document holds more than 4000000 values once "
+                       "its aliases are expanded; this is the limit");
+    if (depth > VALUE_MAX_DEPTH)
+        return fail_at(w, v, where, ERR_LIMIT,
+                       "nesting deeper than 256 levels; this is the limit");
+    return 0;
+}
+
 static int write_value(struct walk *w, const value *v, const path_seg *where,
                        unsigned depth);
 
@@ -379,13 +394,8 @@ static int write_object(struct walk *w, const value *v, const path_seg *where,
 static int write_value(struct walk *w, const value *v, const path_seg *where,
                        unsigned depth)
 {
-    if (++w->written > DOC_MAX_EXPANDED)
-        return fail_at(w, v, where, ERR_LIMIT,
-                       "the document holds more than 4000000 values once "
-                       "its aliases are expanded; this is the limit");
-    if (depth > VALUE_MAX_DEPTH)
-        return fail_at(w, v, where, ERR_LIMIT,
-                       "nesting deeper than 256 levels; this is the limit");
+    if (past_limits(w, v, where, depth) < 0)
+        return -1;
     char tmp[PYFLOAT_REPR_MAX];
     int rc = 0;
     switch ((value_kind)v->kind) {
@@ -495,13 +505,8 @@ static size_t string_length(const char *s, size_t len, int loose)
 static int length_of(struct walk *w, const value *v, const path_seg *where,
                      unsigned depth, size_t *len)
 {
-    if (++w->written > DOC_MAX_EXPANDED)
-        return fail_at(w, v, where, ERR_LIMIT,
-                       "the document holds more than 4000000 values once "
-                       "its aliases are expanded; this is the limit");
-    if (depth > VALUE_MAX_DEPTH)
-        return fail_at(w, v, where, ERR_LIMIT,
-                       "nesting deeper than 256 levels; this is the limit");
+    if (past_limits(w, v, where, depth) < 0)
+        return -1;
     char tmp[PYFLOAT_REPR_MAX];
     switch ((value_kind)v->kind) {
     case V_NULL:

@@ -126,13 +126,10 @@ START_TEST(unrepresentable_values_are_refused)
 }
 END_TEST
 
-/* The loose writer: what canonical JSON refuses and a reader reads back,
- * written as json.dumps(allow_nan=True, ensure_ascii=False) writes it,
- * but a lone surrogate as its escape (UTF-8 cannot carry it); the text
- * read back by json_load and written again is the same text. */
-START_TEST(loose_writes_what_readers_read_back)
+/* An object of what canonical JSON refuses: NaN and infinities, lone
+ * surrogates in a string and in a key, and a NaN for a key. */
+static value *unencodable(arena *a)
 {
-    arena *a = arena_new();
     value *lone = str(a, "a\xed\xa0\x80\n\xed\xbf\xbfz\xc3\xa9", 11);
     lone->flags = VF_UNENCODABLE;
     value *key = str(a, "\xed\xb0\x80k", 4);
@@ -143,15 +140,26 @@ START_TEST(loose_writes_what_readers_read_back)
                    str(a, "s", 1), lone,
                    key, num(a, 1.5),
                    num(a, NAN), str(a, "float key", 9)};
+    return obj(a, 6, kv);
+}
+
+/* The loose writer: what canonical JSON refuses and a reader reads back,
+ * written as json.dumps(allow_nan=True, ensure_ascii=False) writes it,
+ * but a lone surrogate as its escape (UTF-8 cannot carry it); the text
+ * read back by json_load and written again is the same text. */
+START_TEST(loose_writes_what_readers_read_back)
+{
+    arena *a = arena_new();
+    value *tree = unencodable(a);
     static const char want[] =
         "{\"NaN\":\"float key\",\"inf\":Infinity,\"minus\":-Infinity,"
         "\"nan\":NaN,\"s\":\"a\\ud800\\n\\udfffz\xc3\xa9\",\"\\udc00k\":1.5}";
     buf out = BUF_INIT, again = BUF_INIT;
     err e;
-    ck_assert_int_eq(canon_append_loose(&out, obj(a, 6, kv), &e), 0);
+    ck_assert_int_eq(canon_append_loose(&out, tree, &e), 0);
     ck_assert_str_eq(out.data, want);
     /* strict, the same tree is refused */
-    ck_assert_int_eq(canon_append(&again, obj(a, 6, kv), &e), -1);
+    ck_assert_int_eq(canon_append(&again, tree, &e), -1);
     value *back = NULL;
     ck_assert_int_eq(json_load(&back, a, out.data, out.len, &e), 0);
     ck_assert_int_eq(canon_append_loose(&again, back, &e), 0);
@@ -203,20 +211,11 @@ START_TEST(loose_length_is_the_length_written)
         ck_assert_uint_eq(len, out.len);
     }
     /* the tree of loose_writes_what_readers_read_back: 101 bytes */
-    value *lone = str(a, "a\xed\xa0\x80\n\xed\xbf\xbfz\xc3\xa9", 11);
-    lone->flags = VF_UNENCODABLE;
-    value *key = str(a, "\xed\xb0\x80k", 4);
-    key->flags = VF_UNENCODABLE;
-    value *kv[] = {str(a, "nan", 3), num(a, NAN),
-                   str(a, "inf", 3), num(a, INFINITY),
-                   str(a, "minus", 5), num(a, -INFINITY),
-                   str(a, "s", 1), lone,
-                   key, num(a, 1.5),
-                   num(a, NAN), str(a, "float key", 9)};
+    value *tree = unencodable(a);
     size_t len = 0;
     buf_reset(&out);
-    ck_assert_int_eq(canon_append_loose(&out, obj(a, 6, kv), &e), 0);
-    ck_assert_int_eq(canon_loose_length(obj(a, 6, kv), &len, &e), 0);
+    ck_assert_int_eq(canon_append_loose(&out, tree, &e), 0);
+    ck_assert_int_eq(canon_loose_length(tree, &len, &e), 0);
     ck_assert_uint_eq(out.len, 101);
     ck_assert_uint_eq(len, 101);
     /* past the nesting limit, and binary data: refused, as written */
