@@ -26,6 +26,8 @@ struct trace {
     size_t counted; /* what its records count against OTLP_KEPT_MAX */
     int unreadable; /* a record holds what its JSON text would not read
                        back as: the trace cannot be written */
+    int rooted;     /* a span of it without a parent is read: exported once
+                       it ended, after the spans under it, as a rule */
 };
 
 struct oread {
@@ -34,8 +36,11 @@ struct oread {
     arena *a;            /* scratch: one span's record */
     keymap ids;          /* trace id -> index in open[] */
     struct trace **open; /* first seen first; NULL once written */
-    size_t head, n, cap;
+    size_t head, n, cap; /* none open before head; n slots used */
+    size_t live;         /* traces open (slots not NULL) */
     size_t kept;         /* bytes of records kept, as counted */
+    size_t rooted;       /* open traces whose root span is read ... */
+    size_t rooted_from;  /* ... none of them in a slot before this */
     unsigned long seq;   /* spans seen, in order */
     lr_calls calls;
     const char *place;   /* of the record being read */
@@ -1302,6 +1307,9 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
 static void drop_trace(struct oread *m, size_t slot)
 {
     struct trace *t = m->open[slot];
+    if (t->rooted)
+        m->rooted--;
+    m->live--;
     keymap_remove(&m->ids, t->id, strlen(t->id));
     m->kept -= t->counted;
     buf_free(&t->spans);
@@ -1309,13 +1317,24 @@ static void drop_trace(struct oread *m, size_t slot)
     m->open[slot] = NULL;
 }
 
-/* Writes the trace seen first of those open, before the input's end. */
+/* Makes room before the input's end: writes whole the trace seen first
+ * of those whose root span is read (its spans come before it, as a
+ * rule); when there is none, the trace seen first, without its end. */
 static int close_oldest(struct oread *m, err *e)
 {
     while (m->head < m->n && !m->open[m->head])
         m->head++;
     if (m->head == m->n)
         return 0;
+    for (size_t i = m->rooted_from > m->head ? m->rooted_from : m->head;
+         m->rooted && i < m->n; i++) {
+        if (!m->open[i] || !m->open[i]->rooted)
+            continue;
+        m->rooted_from = i + 1;
+        int rc = write_trace(m, m->open[i], 1, e);
+        drop_trace(m, i);
+        return rc;
+    }
     struct trace *t = m->open[m->head];
     int rc = lr_problem(m->r, m->place, NULL,
                         "trace %s is written before the input's end, to "
@@ -1382,22 +1401,26 @@ static int read_span(struct oread *m, const value *span,
     if (keymap_get(&m->ids, tid, 32, &slot)) {
         t = m->open[slot];
     } else {
-        while (m->n - m->head >= OTLP_OPEN_MAX ||
-               (m->kept > OTLP_KEPT_MAX && m->head < m->n)) {
+        while (m->live >= OTLP_OPEN_MAX ||
+               (m->kept > OTLP_KEPT_MAX && m->live)) {
             int rc = close_oldest(m, e);
             if (rc)
                 return rc;
         }
-        if (m->head > 0 && m->head * 2 >= m->n) {
-            /* the written traces' slots are given back */
-            size_t live = m->n - m->head;
-            memmove(m->open, m->open + m->head, live * sizeof *m->open);
-            m->n = live;
+        if (m->n >= 64 && m->n - m->live >= m->live) {
+            /* the written traces' slots are given back, the open ones
+             * kept in the order they were seen */
+            size_t k = 0;
+            for (size_t i = 0; i < m->n; i++)
+                if (m->open[i]) {
+                    m->open[k] = m->open[i];
+                    if (keymap_put(&m->ids, m->open[k]->id, 32, k) < 0)
+                        return nomem(e);
+                    k++;
+                }
+            m->n = k;
             m->head = 0;
-            for (size_t i = 0; i < live; i++)
-                if (m->open[i] &&
-                    keymap_put(&m->ids, m->open[i]->id, 32, i) < 0)
-                    return nomem(e);
+            m->rooted_from = 0;
         }
         if (m->n == m->cap) {
             size_t cap = m->cap ? 2 * m->cap : 64;
@@ -1415,7 +1438,14 @@ static int read_span(struct oread *m, const value *span,
             free(t);
             return nomem(e);
         }
-        m->n++;
+        slot = m->n++;
+        m->live++;
+    }
+    if (!pid[0] && !t->rooted) {
+        t->rooted = 1;
+        m->rooted++;
+        if (slot < m->rooted_from)
+            m->rooted_from = slot;
     }
     size_t text;
     if (canon_loose_length(rec, &text, e) < 0)

@@ -24,9 +24,13 @@
  * start time.  What is kept until then is a short record of each span
  * (its ids, times and the GenAI attributes above, not the rest), at most
  * OTLP_OPEN_MAX traces and OTLP_KEPT_MAX bytes of records: past either,
- * the trace seen first is written at once, without its end line (replay
- * writes it unfinished: its later spans, if any, were not seen), and
- * that is said.
+ * the trace seen first of those whose root span (one without a parent)
+ * is read is written at once, whole (an exporter sends a span when it
+ * ends, and a root ends after the spans under it); when no open trace
+ * has its root, the trace seen first is written without its end line
+ * (replay writes it unfinished: its later spans, if any, were not seen),
+ * and that is said.  A span that comes after its trace was written
+ * starts it again, and replay refuses that episode as given twice.
  */
 #ifndef TR_LOG_OTLP_H
 #define TR_LOG_OTLP_H

@@ -9,6 +9,8 @@
 #  - replay import then replay, and replay --from, give the same database
 #    table by table (but for the source file and line: the log's own, or
 #    the transcript's), on every fixture and sample;
+#  - more OTLP traces than are kept open: room made with whole traces
+#    whose root span is read, else the first seen, unfinished and said;
 #  - the samples of samples/logs (the observed night's first eight tasks as
 #    Inspect, OTLP and tau-bench write them) replay to the episodes,
 #    trials, calls per tool and harness success of the transcript itself.
@@ -119,6 +121,48 @@ ok "an error result is an error answer" \
     'refund_order|{"error":{"code":"timeout","message":"no answer in time"}}' \
     "$(sqlite3 p-inspect-from.db "SELECT tool, logged_answer FROM calls
         WHERE logged_answer LIKE '%error%'")"
+
+# --- more traces than are kept open (10,000): those whose root span is
+# --- read are written whole to make room; without roots, the first seen
+# --- is written unfinished, and said
+timeout 120 "$PYTHON3" - <<'EOF' || exit 99
+import json
+def line(spans):
+    return json.dumps({"resourceSpans": [{"resource": {"attributes": [
+        {"key": "service.name", "value": {"stringValue": "many"}}]},
+        "scopeSpans": [{"spans": spans}]}]})
+def span(trace, sid, parent, op, start):
+    return {"traceId": "%032x" % trace, "spanId": "%016x" % sid,
+            "parentSpanId": "%016x" % parent if parent else "", "name": op,
+            "startTimeUnixNano": str(start), "attributes": [
+                {"key": "gen_ai.operation.name", "value": {"stringValue": op}},
+                {"key": "gen_ai.tool.name",
+                 "value": {"stringValue": "search_orders"}},
+                {"key": "gen_ai.tool.call.arguments",
+                 "value": {"stringValue": '{"query":"harbor"}'}},
+                {"key": "gen_ai.tool.call.result",
+                 "value": {"stringValue": '{"ok":true}'}}]}
+with open("rooted.jsonl", "w") as f, open("rootless.jsonl", "w") as g:
+    for n in range(1, 10003):
+        # the root first in its line, as one export of a whole trace
+        f.write(line([span(n, 2 * n, 0, "invoke_agent", 1),
+                      span(n, 2 * n + 1, 2 * n, "execute_tool", 2)]) + "\n")
+        # a tool's span whose agent never comes
+        g.write(line([span(n, 2 * n + 1, 2 * n, "execute_tool", 2)]) + "\n")
+EOF
+got=$(timeout 120 "$REPLAY" import otlp rooted.jsonl --tools shop.json \
+    -o rooted-t.jsonl 2>&1; grep -c '"type":"end"' rooted-t.jsonl)
+ok "10,002 traces, each with its root: all written whole" "replay import: otlp: 1 file, 20004 spans: 20004 read, 0 skipped, 0 refused; 10002 episodes, 10002 calls; 0 problems; 30007 transcript lines
+replay import: 30007 transcript lines into rooted-t.jsonl
+10002" "$got"
+got=$(timeout 120 "$REPLAY" import otlp rootless.jsonl --tools shop.json \
+    -o rootless-t.jsonl 2>&1; grep -c '"type":"end"' rootless-t.jsonl)
+ok "10,002 traces without roots: the first two written unfinished, said" \
+    "rootless.jsonl:10001: trace 00000000000000000000000000000001 is written before the input's end, to keep at most 10000 traces or 64 MiB of their spans open: written without its end, it is replayed as unfinished, and a span of it that comes later starts it again
+rootless.jsonl:10002: trace 00000000000000000000000000000002 is written before the input's end, to keep at most 10000 traces or 64 MiB of their spans open: written without its end, it is replayed as unfinished, and a span of it that comes later starts it again
+replay import: otlp: 1 file, 10002 spans: 10002 read, 0 skipped, 0 refused; 10002 episodes, 10002 calls; 2 problems; 30005 transcript lines
+replay import: 30005 transcript lines into rootless-t.jsonl
+10000" "$got"
 
 # --- the samples: what the log itself says, as the transcript says it
 (cd "$TOP_SRCDIR" && timeout 120 "$REPLAY" --quiet --db "$T/steady.db" \
