@@ -473,9 +473,14 @@ static int declare_run(night *n, const char *name, const char *tools,
         int rc = 0;
         if (meta && meta->kind != V_NULL)
             rc = canon_write(&meta_json, meta, e);
-        db_run row = {name,  model, meta_json.data, r->ts->doc->file_sha256,
-                      tools, GENERATOR_VERSION, n->fingerprint,
-                      n->replayed_at};
+        db_run row = {.run = name,
+                      .model = model,
+                      .meta_json = meta_json.data,
+                      .file_sha256 = r->ts->doc->file_sha256,
+                      .tools_path = tools,
+                      .generator_version = GENERATOR_VERSION,
+                      .generator_fingerprint = n->fingerprint,
+                      .replayed_at = n->replayed_at};
         if (rc == 0)
             rc = writer_put_run(n->w, r->ts, tools, &row, e);
         buf_free(&meta_json);

@@ -1,4 +1,4 @@
--- taskreplay results database, schema version 3.
+-- taskreplay results database, schema version 4.
 --
 -- `replay` creates it (results.db by default) and fills it from a night's
 -- transcripts; `card` reads it; so can you:  sqlite3 results.db
@@ -51,7 +51,12 @@ CREATE TABLE IF NOT EXISTS runs (
     tools_path            TEXT NOT NULL,    -- as the run line named it
     generator_version     INTEGER NOT NULL, -- what made the tasks and answers
     generator_fingerprint TEXT NOT NULL,
-    replayed_at           TEXT NOT NULL     -- UTC, ISO 8601; SOURCE_DATE_EPOCH when set
+    replayed_at           TEXT NOT NULL,    -- UTC, ISO 8601; SOURCE_DATE_EPOCH when set
+    tools_found           TEXT              -- where replay read the tool file when it was
+                                            -- not where the run line says (found in a
+                                            -- --tools-dir or TASKREPLAY_TOOLS_DIR folder):
+                                            -- resolved, from the working folder when under
+                                            -- it, else absolute; NULL: it was there
 ) STRICT;
 
 -- One row per task: made from (file, seed, arm), or handed in by the
@@ -236,7 +241,7 @@ FROM task_rows t JOIN tool_files f ON f.file_id = t.file_id;
 -- of a run with no simulated episode is NULL, never 0, and so is
 -- diverged_episodes when no episode had an answer logged to compare
 -- (compared_episodes says how many had).  tools_path is the tool file as
--- the run line named it.
+-- the run line named it, tools_found where it was read when not there.
 CREATE VIEW IF NOT EXISTS run_summary AS
 SELECT r.run, r.model, r.tools_path, r.file_sha256, t.contract_sha256,
        r.generator_version, r.generator_fingerprint, r.replayed_at,
@@ -255,7 +260,8 @@ SELECT r.run, r.model, r.tools_path, r.file_sha256, t.contract_sha256,
        count(e.success)                  AS judged,   -- with the harness's success
        coalesce(sum(e.success), 0)       AS successes,
        count(e.reward)                   AS rewarded, -- with the harness's reward
-       avg(e.reward)                     AS mean_reward
+       avg(e.reward)                     AS mean_reward,
+       r.tools_found
 FROM runs r
 JOIN tool_files t ON t.file_sha256 = r.file_sha256
 LEFT JOIN episode_rows e ON e.run_id = r.run_id

@@ -44,10 +44,12 @@ static const char *const stmt_sql[NSTMT] = {
     [S_FILE_ID] = "SELECT file_id FROM tool_files WHERE file_sha256 = ?",
     [S_RUN_FILE] = "SELECT file_sha256, run_id FROM runs WHERE run = ?",
     [S_RUN] = "INSERT INTO runs (run, model, meta, file_sha256, tools_path, "
-              "generator_version, generator_fingerprint, replayed_at) "
-              "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(run) DO UPDATE SET "
+              "generator_version, generator_fingerprint, replayed_at, "
+              "tools_found) VALUES (?,?,?,?,?,?,?,?,?) "
+              "ON CONFLICT(run) DO UPDATE SET "
               "model = excluded.model, meta = excluded.meta, "
               "tools_path = excluded.tools_path, "
+              "tools_found = excluded.tools_found, "
               "generator_version = excluded.generator_version, "
               "generator_fingerprint = excluded.generator_fingerprint "
               "RETURNING run_id",
@@ -339,22 +341,49 @@ static const char migrate_2_rows[] =
     "diverged IS NOT NULL AND NOT EXISTS (SELECT 1 FROM call_rows c WHERE "
     "c.episode_id = episode_rows.episode_id AND c.diverged IS NOT NULL);";
 
+/* Version 3 to 4: runs gains tools_found.  The table is made again from
+ * the schema, not altered: ALTER TABLE ADD COLUMN would leave its CREATE
+ * text other than the schema's, and a merge takes only a database whose
+ * schema text is the built-in one (check_shard).  Its rows wait in a
+ * temporary table, and go back with their keys; the views that name runs
+ * find the new table by its name, and run_summary is made again with the
+ * new column.  A run of version 3 has tools_found NULL: where its file
+ * was found was not kept. */
+static const char migrate_3[] =
+    "DROP VIEW IF EXISTS run_summary;"
+    "CREATE TEMP TABLE v3_runs AS SELECT run_id, run, model, meta, "
+    "file_sha256, tools_path, generator_version, generator_fingerprint, "
+    "replayed_at FROM runs;"
+    "DROP TABLE runs;";
+static const char migrate_3_rows[] =
+    "INSERT INTO runs (run_id, run, model, meta, file_sha256, tools_path, "
+    "generator_version, generator_fingerprint, replayed_at) SELECT run_id, "
+    "run, model, meta, file_sha256, tools_path, generator_version, "
+    "generator_fingerprint, replayed_at FROM temp.v3_runs ORDER BY run_id;"
+    "DROP TABLE temp.v3_runs;";
+
 static int migrate(db *d, int from, err *e)
 {
-    if (from != 1 && from != 2)
+    if (from < 1 || from > 3)
         return err_set(e, ERR_IO, "%s: has schema version %d, which this "
                                   "replay cannot migrate; replay the night "
                                   "into a new file with --db",
                        d->path, from);
     buf b = BUF_INIT;
-    if (from == 1) {
+    if (from == 1) { /* makes version 4's tables, runs among them */
         buf_puts(&b, migrate_1);
         buf_puts(&b, schema_sql);
         buf_puts(&b, migrate_1_rows);
     }
-    buf_puts(&b, migrate_2);
+    if (from <= 2)
+        buf_puts(&b, migrate_2);
+    if (from >= 2)
+        buf_puts(&b, migrate_3);
     buf_puts(&b, schema_sql);
-    buf_puts(&b, migrate_2_rows);
+    if (from <= 2)
+        buf_puts(&b, migrate_2_rows);
+    if (from >= 2)
+        buf_puts(&b, migrate_3_rows);
     buf_puts(&b, set_version);
     char doing[64];
     snprintf(doing, sizeof doing, "migrate it from schema version %d", from);
@@ -714,6 +743,7 @@ int db_put_run(db *d, const db_run *r, err *e)
     sqlite3_bind_int(s, 6, r->generator_version);
     text(s, 7, r->generator_fingerprint);
     text(s, 8, r->replayed_at);
+    text(s, 9, r->tools_found);
     rc = sqlite3_step(s);
     int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
     sqlite3_reset(s);
@@ -1698,9 +1728,10 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
         "contract_sha256, format, path, tools, refused, contract "
         "FROM shard.tool_files ORDER BY file_id",
         "INSERT INTO main.runs (run, model, meta, file_sha256, tools_path, "
-        "generator_version, generator_fingerprint, replayed_at) SELECT run, "
-        "model, meta, file_sha256, tools_path, generator_version, "
-        "generator_fingerprint, replayed_at FROM shard.runs WHERE true "
+        "generator_version, generator_fingerprint, replayed_at, tools_found) "
+        "SELECT run, model, meta, file_sha256, tools_path, generator_version, "
+        "generator_fingerprint, replayed_at, tools_found FROM shard.runs "
+        "WHERE true "
         "ORDER BY run_id ON CONFLICT(run) DO UPDATE SET "
         "replayed_at = min(replayed_at, excluded.replayed_at)",
         "INSERT OR IGNORE INTO main.task_rows (task_id, file_id, seed, arm, "

@@ -3,9 +3,10 @@
  * the replayer writes it.
  *
  *  - db_open creates the schema or checks the version of an existing one
- *    (a newer schema is refused in one line; version 1 is migrated, in one
- *    transaction, and db_migrated says so), and turns on WAL, so that readers never block the writer and a killed
- *    writer leaves the last committed transaction intact.
+ *    (a newer schema is refused in one line; versions 1 to 3 are migrated,
+ *    in one transaction, and db_migrated says so), and turns on WAL, so
+ *    that readers never block the writer and a killed writer leaves the
+ *    last committed transaction intact.
  *  - Writes go through prepared statements, inside transactions the caller
  *    opens and commits (db_begin, db_commit): what is not committed when
  *    the process dies is not there.
@@ -24,7 +25,7 @@
 #include "err.h"
 #include "tools.h"
 
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 
 typedef struct db db;
 struct sqlite3;
@@ -36,6 +37,8 @@ int db_schema_version(struct sqlite3 *h, const char *schema);
 
 typedef struct db_run {
     const char *run, *model, *meta_json, *file_sha256, *tools_path;
+    const char *tools_found; /* where the tool file was read from, when
+                                not where tools_path says; NULL: there */
     int generator_version;
     const char *generator_fingerprint, *replayed_at;
 } db_run;
@@ -145,8 +148,10 @@ int db_commit(db *d, err *e);
 /* Records a tool file (once per file hash). */
 int db_put_tool_file(db *d, const toolset *ts, const char *path, err *e);
 
-/* Records a run.  A run already recorded with another tool file (file
- * hash) is refused: 1, with the sentence in e; else 0, or -1 on error. */
+/* Records a run (a run recorded already gets this one's model, meta,
+ * tools_path, tools_found and generator).  A run already recorded with
+ * another tool file (file hash) is refused: 1, with the sentence in e;
+ * else 0, or -1 on error. */
 int db_put_run(db *d, const db_run *r, err *e);
 
 /* Whether this connection has not yet been given the task of that id:
@@ -243,12 +248,13 @@ int db_open_merge(db **out, const char *path, err *e);
 
 /* Merges the database at shard (written by replay --shard, or any results
  * database; checked as db_check_shard does, and attached read-only) into
- * d, opened by db_open_merge, in one transaction: tool files, runs (the earliest
- * replay time kept), tasks and problems once each; an episode that d
- * holds with the same content is kept, with other content replaced by the
- * shard's (its calls and dial outcomes with it), a new one added.  A run
- * the two record with different tool files refuses the merge (ERR_VALUE);
- * nothing is written then. */
+ * d, opened by db_open_merge, in one transaction: tool files, runs (a run
+ * d holds keeps its row, tools_path and tools_found included, with the
+ * earlier replay time of the two), tasks and problems once each; an
+ * episode that d holds with the same content is kept, with other content
+ * replaced by the shard's (its calls and dial outcomes with it), a new one
+ * added.  A run the two record with different tool files refuses the
+ * merge (ERR_VALUE); nothing is written then. */
 int db_merge(db *d, const char *shard, db_merge_counts *c, err *e);
 
 /* The episodes the database holds. */

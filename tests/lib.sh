@@ -328,7 +328,7 @@ db_dump() {
     dd_db=$1
     for dd_t in "meta|*|1" \
         "tool_files|file_sha256, contract_sha256, format, path, tools, refused, contract|1" \
-        "runs|run, model, meta, file_sha256, tools_path, generator_version, generator_fingerprint, replayed_at|1" \
+        "runs|run, model, meta, file_sha256, tools_path, generator_version, generator_fingerprint, replayed_at, tools_found|1" \
         "tasks|task_id, file_sha256, seed, arm, depth, request, task, generator|1" \
         "episodes|run, episode, seed, arm, knob, level, task_id, calls, reached, pass, side_effects, duplicate_writes, errors, err_not_found, err_invalid_arguments, err_not_ready, err_unavailable, err_timeout, err_rate_limited, unfinished, diverged, status, final, content_xxh3, source_file, source_line, task_name, success, reward|1,2" \
         "calls|run, episode, seq, step, tool, kind, arguments, answer, error, effect, dial, diverged, logged_answer, source_file, source_line, arguments_raw, arguments_valid, arguments_rule, answer_valid|1,2,3" \

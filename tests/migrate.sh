@@ -23,12 +23,13 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); echo "FAIL $1"; }
 
-# load NAME: $TEST_TMP/NAME.db made from the version 1 dump
+# load NAME [DUMP]: $TEST_TMP/NAME.db made from the version 1 dump (or
+# from DUMP)
 load() {
     rm -f "$TEST_TMP/$1.db"*
     "$PYTHON3" -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1]); c.executescript(open(sys.argv[2]).read()); c.close()' \
-        "$TEST_TMP/$1.db" "$dir/v1.sql" || exit 99
+        "$TEST_TMP/$1.db" "${2:-$dir/v1.sql}" || exit 99
 }
 
 # Problems are recorded under their file's resolved path, whole when it
@@ -68,9 +69,9 @@ got=$(cd "$TOP_SRCDIR" && "$CARD" --db "$TEST_TMP/m.db" 2>"$TEST_TMP/err")
 # cards added may change)
 [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$got" > "$dir/card.gold"
 if check_eq "card of a migrated database" "$(cat "$dir/card.gold")" "$got" &&
-   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 3" \
+   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 4" \
        "$(cat "$TEST_TMP/err")" &&
-   check_eq "its version now" 3 \
+   check_eq "its version now" 4 \
        "$(sqlite3 "$TEST_TMP/m.db" "SELECT value FROM meta WHERE key = 'schema_version'")"
 then ok; else ko "card migrates"; fi
 got=$("$CARD" --db "$TEST_TMP/m.db" --compare careful sloppy 2>&1)
@@ -110,7 +111,7 @@ v1_now=$(printf '%s\n' "$v1" | runs_now)
 # too): every episode unchanged, nothing written.
 load r
 got=$(cd "$TOP_SRCDIR" && "$REPLAY" --db "$TEST_TMP/r.db" tests/migrate/night 2>&1)
-want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 3
+want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 4
 tests/migrate/night/careful.jsonl:7: episode \"careful-base-s1\" of run \"careful\" is already open (its episode line is tests/migrate/night/careful.jsonl:2); end it before starting it again
 tests/migrate/night/sloppy.jsonl:141: not JSON: the text ends early; expected a key in double quotes after ',' (column 31)
 replay: 268 lines: 2 used, 264 unchanged, 2 problems, 0 blank
@@ -188,7 +189,7 @@ sqlite3 "$TEST_TMP/v2/v2.db" "UPDATE meta SET value = '2' WHERE key = 'schema_ve
     LEFT JOIN episode_rows e ON e.run_id = r.run_id GROUP BY r.run_id"
 "$CARD" --db "$TEST_TMP/v2/v2.db" --list > /dev/null 2> "$TEST_TMP/v2/err"
 if check_eq "what card says of a version 2 database" \
-       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 3" \
+       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 4" \
        "$(cat "$TEST_TMP/v2/err")" &&
    check_eq "run_summary after it: NULL where nothing was measured" \
        "blind|0|0||0|0
@@ -201,6 +202,58 @@ obs|||||0" \
    check_eq "its rows, as they were" "$before" \
        "$(sqlite3 "$TEST_TMP/v2/v2.db" "SELECT count(*) FROM episode_rows; SELECT count(*) FROM call_rows")"
 then ok; else ko "migrating version 2"; fi
+
+# Version 3 to 4: runs gains tools_found.  A database as version 3 wrote
+# it (tests/migrate/v3.sql: tests/migrate/v3/night replayed from its
+# folder with --tools-dir tools; run "moved"'s line names shop.json, which
+# is not beside it, and was found in tools/) is migrated when opened:
+#  - runs made again with every row, key and column it had, and
+#    tools_found NULL (version 3 did not keep where a file was found);
+#  - every other table as it was, and the schema's text exactly that of a
+#    new database (so it merges).
+v3=$TEST_TMP/v3
+mkdir -p "$v3/tools" && cp -R "$dir/v3/night" "$v3/" &&
+    cp "$TOP_SRCDIR/samples/tools/shop.json" "$v3/tools/" || exit 99
+load v3/v3 "$dir/v3.sql"
+# v3_rows DB: every table's rows in key order, runs as version 3 had them
+v3_rows() {
+    for t in "meta|1" "tool_files|1" \
+        "runs|run_id, run, model, meta, file_sha256, tools_path, generator_version, generator_fingerprint, replayed_at" \
+        "task_rows|1" "episode_rows|1" "call_rows|1, 2" "outcome_rows|1, 2" \
+        "problems|1, 2"; do
+        name=${t%%|*}
+        cols=${t#*|}
+        echo "== $name"
+        case $name in
+        runs) sqlite3 "$1" "SELECT $cols FROM runs ORDER BY run_id" ;;
+        meta) sqlite3 "$1" "SELECT * FROM meta WHERE key <> 'schema_version' ORDER BY 1" ;;
+        *) sqlite3 "$1" "SELECT * FROM $name ORDER BY $cols" ;;
+        esac
+    done
+}
+v3_before=$(v3_rows "$v3/v3.db")
+schema_of() {
+    sqlite3 "$1" "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
+}
+(cd "$v3" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
+"$CARD" --db "$v3/v3.db" --list > /dev/null 2> "$v3/err"
+if check_eq "what card says of a version 3 database" \
+       "card: $v3/v3.db: migrated from schema version 3 to 4" "$(cat "$v3/err")" &&
+   check_eq "its version now" 4 \
+       "$(sqlite3 "$v3/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" &&
+   check_eq "its runs: keys, names and tool files as they were, tools_found NULL" \
+       "1|beside|../tools/shop.json|NULL
+2|moved|shop.json|NULL" \
+       "$(sqlite3 "$v3/v3.db" "SELECT run_id, run, tools_path, quote(tools_found) FROM runs ORDER BY run_id")" &&
+   check_eq "run_summary has tools_found" "beside|2|
+moved|1|" \
+       "$(sqlite3 "$v3/v3.db" "SELECT run, episodes, tools_found FROM run_summary ORDER BY run")" &&
+   check_eq "every row of version 3, as it was" "$v3_before" "$(v3_rows "$v3/v3.db")" &&
+   check_eq "its schema, as a new database's" "$(schema_of "$v3/new.db")" \
+       "$(schema_of "$v3/v3.db")" &&
+   check_eq "no table of the migration left" "" \
+       "$(sqlite3 "$v3/v3.db" "SELECT name FROM sqlite_master WHERE name LIKE 'v3%'")"
+then ok; else ko "migrating version 3"; fi
 
 echo "migrate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
