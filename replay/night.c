@@ -376,20 +376,36 @@ static int find_tools(night *n, const char *tools, const char *sha,
     return 0;
 }
 
+/* The path of the resolved path real from the working folder, when it
+ * lies under it, else real, into out. */
+static void from_cwd(char out[PATH_MAX], const char *real)
+{
+    char cwd[PATH_MAX];
+    size_t k = getcwd(cwd, sizeof cwd) && inside(real, cwd) ? strlen(cwd) : 0;
+    if (k)
+        k += cwd[k - 1] != '/'; /* past the '/' after it ("/" has it) */
+    snprintf(out, PATH_MAX, "%s", real + k);
+}
+
 /* The tool file at path; dir is the folder of the transcript that names
- * it, or NULL when the user named it (--tools). */
+ * it, or NULL when the user named it (--tools).  found gets where it was
+ * read from when it was not at path but found in a folder the user named
+ * (find_tools): resolved, from the working folder when under it, else
+ * absolute ("tools/shop.json"); else "". */
 static const toolset *load_tools(night *n, const char *path, const char *dir,
                                  const char *tools, const char *sha,
-                                 char *why, size_t size)
+                                 char found[PATH_MAX], char *why, size_t size)
 {
-    char real[PATH_MAX], found[PATH_MAX];
+    char real[PATH_MAX];
     int errnum = 0, where = 0;
+    found[0] = '\0';
     if (!realpath(path, real) && (errnum = errno) != 0 && dir &&
         (where = find_tools(n, tools, sha, found)) < 0) {
         snprintf(why, size, "out of memory");
         return NULL;
     }
     if (errnum && !(where == 1 && realpath(found, real))) {
+        found[0] = '\0'; /* what find_tools tried last */
         snprintf(why, size, "its tool file %s cannot be read: %s%s", path,
                  strerror(errnum),
                  dir ? " (if the transcript was moved, name the folder that "
@@ -406,6 +422,8 @@ static const toolset *load_tools(night *n, const char *path, const char *dir,
                  path, real);
         return NULL;
     }
+    if (errnum) /* read from where find_tools found it */
+        from_cwd(found, real);
     for (size_t i = 0; i < n->nfiles; i++)
         if (strcmp(n->files[i].path, real) == 0)
             return n->files[i].ts;
@@ -460,7 +478,8 @@ static int declare_run(night *n, const char *name, const char *tools,
     }
     struct run *r = &n->runs[n->nruns];
     memset(r, 0, sizeof *r);
-    r->ts = load_tools(n, path, dir, tools, sha, why, size);
+    char found[PATH_MAX];
+    r->ts = load_tools(n, path, dir, tools, sha, found, why, size);
     if (r->ts && sha && strcmp(sha, r->ts->doc->file_sha256) != 0) {
         snprintf(why, size, "its tool file %s has changed since the "
                             "transcript was written (its SHA-256 is %.12s..., "
@@ -478,6 +497,10 @@ static int declare_run(night *n, const char *name, const char *tools,
                       .meta_json = meta_json.data,
                       .file_sha256 = r->ts->doc->file_sha256,
                       .tools_path = tools,
+                      /* recorded when it says what tools does not */
+                      .tools_found = found[0] && strcmp(found, tools) != 0
+                                         ? found
+                                         : NULL,
                       .generator_version = GENERATOR_VERSION,
                       .generator_fingerprint = n->fingerprint,
                       .replayed_at = n->replayed_at};

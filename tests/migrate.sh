@@ -210,7 +210,9 @@ then ok; else ko "migrating version 2"; fi
 #  - runs made again with every row, key and column it had, and
 #    tools_found NULL (version 3 did not keep where a file was found);
 #  - every other table as it was, and the schema's text exactly that of a
-#    new database (so it merges).
+#    new database (so it merges);
+#  - the same night replayed into it again changes no episode, and
+#    records where moved's tool file was found.
 v3=$TEST_TMP/v3
 mkdir -p "$v3/tools" && cp -R "$dir/v3/night" "$v3/" &&
     cp "$TOP_SRCDIR/samples/tools/shop.json" "$v3/tools/" || exit 99
@@ -254,6 +256,39 @@ moved|1|" \
    check_eq "no table of the migration left" "" \
        "$(sqlite3 "$v3/v3.db" "SELECT name FROM sqlite_master WHERE name LIKE 'v3%'")"
 then ok; else ko "migrating version 3"; fi
+
+got=$(cd "$v3" && "$REPLAY" --db v3.db --tools-dir tools night 2>&1)
+if check_eq "the night replayed into it again" \
+       "night/beside.jsonl:7: not JSON: the text ends early; expected ',' or '}' after a member (column 29)
+replay: 11 lines: 2 used, 8 unchanged, 1 problem, 0 blank
+replay: 2 runs; 0 episodes written (0 replaced, 0 unfinished), 3 unchanged; 0 calls; into v3.db" \
+       "$got" &&
+   check_eq "where moved's tool file was found, now recorded" \
+       "1|beside|../tools/shop.json|NULL
+2|moved|shop.json|'tools/shop.json'" \
+       "$(sqlite3 "$v3/v3.db" "SELECT run_id, run, tools_path, quote(tools_found) FROM runs ORDER BY run_id")" &&
+   check_eq "and as a new database of the night records it" \
+       "$(sqlite3 "$v3/new.db" "SELECT run, tools_path, quote(tools_found) FROM runs ORDER BY run")" \
+       "$(sqlite3 "$v3/v3.db" "SELECT run, tools_path, quote(tools_found) FROM runs ORDER BY run")"
+then ok; else ko "replaying into a migrated version 3 database"; fi
+
+# It merges: after a new database (which holds the run "moved" too, and
+# keeps its row), and into one that holds only "beside" (its rows come in
+# whole, tools_found with them).
+(cd "$v3" && "$REPLAY" --quiet --db beside.db night/beside.jsonl) 2>/dev/null
+if "$REPLAY" merge --quiet "$v3/m1.db" "$v3/new.db" "$v3/v3.db" &&
+   "$REPLAY" merge --quiet "$v3/m2.db" "$v3/beside.db" "$v3/v3.db" &&
+   check_eq "merged: runs" \
+       "beside|../tools/shop.json|NULL
+moved|shop.json|'tools/shop.json'
+--
+beside|../tools/shop.json|NULL
+moved|shop.json|'tools/shop.json'" \
+       "$(for m in m1 m2; do
+              [ $m = m2 ] && echo --
+              sqlite3 "$v3/$m.db" "SELECT run, tools_path, quote(tools_found) FROM runs ORDER BY run"
+          done)"
+then ok; else ko "merging a migrated version 3 database"; fi
 
 echo "migrate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

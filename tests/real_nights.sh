@@ -216,7 +216,9 @@ ok "a run declared again: problems" "5|run \"r\" was refused at line 4 of this f
         WHERE source_line > 4 ORDER BY source_line')"
 
 # --- a moved transcript: its tool file found with --tools-dir, by path,
-# --- by name, or by SHA-256; without it, the run is said refused once
+# --- by name, or by SHA-256, and the run records where (resolved, from
+# --- the working folder when under it); without it, the run is said
+# --- refused once
 unset TASKREPLAY_TOOLS_DIR
 mkdir -p "$T/moved" "$T/renamed"
 cp "$TOP_SRCDIR/samples/night/careful.jsonl" "$T/moved/"
@@ -229,17 +231,29 @@ replay: 0 runs; 0 episodes written (0 replaced, 0 unfinished), 0 unchanged; 0 ca
 exit 1" "$got"
 ok "a moved transcript: every line in the problems table" "681" \
     "$(sqlite3 "$T/moved/m1.db" 'SELECT count(*) FROM problems')"
-for where in "$TOP_SRCDIR/samples/tools" "$T/renamed"; do
-    got=$(cd "$T/moved" && "$REPLAY" --db m2.db --tools-dir "$where" \
-        careful.jsonl 2>&1 | head -n 1; rm -f m2.db*)
-    ok "a moved transcript, --tools-dir ${where#$TOP_SRCDIR/}" \
-        "replay: 681 lines: 681 used, 0 unchanged, 0 problems, 0 blank" "$got"
+top_real=$(cd "$TOP_SRCDIR" && pwd -P)
+t_real=$(cd "$T" && pwd -P)
+for where in "$TOP_SRCDIR/samples/tools|$top_real/samples/tools/shop.json" \
+    "$T/renamed|$t_real/renamed/other-name.json"; do
+    got=$(cd "$T/moved" && "$REPLAY" --db m2.db --tools-dir "${where%|*}" \
+        careful.jsonl 2>&1 | head -n 1
+        sqlite3 m2.db "SELECT tools_path, tools_found FROM runs"; rm -f m2.db*)
+    ok "a moved transcript, --tools-dir ${where%|*}" \
+        "replay: 681 lines: 681 used, 0 unchanged, 0 problems, 0 blank
+../tools/shop.json|${where#*|}" "$got"
 done
+got=$(cd "$T" && "$REPLAY" --quiet --db m4.db --tools-dir renamed \
+    moved/careful.jsonl 2>/dev/null
+    sqlite3 m4.db "SELECT tools_path, tools_found FROM runs")
+ok "where a moved transcript's tool file was found, from the working folder" \
+    "../tools/shop.json|renamed/other-name.json" "$got"
 got=$(cd "$T/moved" && cat careful.jsonl |
     "$REPLAY" --db m3.db --tools-dir "$TOP_SRCDIR/samples/tools" - 2>&1 |
-    head -n 1)
+    head -n 1
+    sqlite3 m3.db "SELECT tools_path, tools_found FROM runs")
 ok "a piped transcript, --tools-dir" \
-    "replay: 681 lines: 681 used, 0 unchanged, 0 problems, 0 blank" "$got"
+    "replay: 681 lines: 681 used, 0 unchanged, 0 problems, 0 blank
+../tools/shop.json|$top_real/samples/tools/shop.json" "$got"
 export TASKREPLAY_TOOLS_DIR=$TOP_SRCDIR
 
 # --- cards: a run of no episodes has no rate; one run is no comparison;

@@ -113,6 +113,51 @@ exit 2" "$("$REPLAY" --strict --problems-ok --db "$TEST_TMP/strict.db" \
         "$TEST_TMP/bad" 2>&1; echo "exit $?")"
 then ok; else ko "--problems-ok"; fi
 
+# A night moved away from its tool files (its run lines name
+# ../tools/shop.json, and the files are in kept/), replayed in two shards
+# with --tools-dir kept: each shard records where its runs' files were
+# found, and so does the merge, whether the runs come in with the first
+# shard (copied whole) or after another run (inserted): what one process
+# records.
+mkdir "$TEST_TMP/moved" "$TEST_TMP/kept" &&
+    cp "$TOP_SRCDIR"/samples/night/*.jsonl "$TEST_TMP/moved/" &&
+    cp "$TOP_SRCDIR"/samples/tools/shop.json \
+       "$TOP_SRCDIR"/samples/tools/shop-reformatted.json "$TEST_TMP/kept/" &&
+    printf '%s\n' '{"type":"run","run":"other","tools":"shop.json"}' \
+        > "$TEST_TMP/kept/other.jsonl" || exit 99
+(
+    cd "$TEST_TMP" || exit 99
+    "$REPLAY" --quiet --db moved-one.db --tools-dir kept moved
+    for i in 0 1; do
+        "$REPLAY" --quiet --shard $i/2 --db moved-s$i.db --tools-dir kept moved
+    done
+    "$REPLAY" --quiet --db other.db kept/other.jsonl
+) 2>/dev/null
+"$REPLAY" merge --quiet "$TEST_TMP/moved-m.db" "$TEST_TMP/moved-s0.db" \
+    "$TEST_TMP/moved-s1.db"
+"$REPLAY" merge --quiet "$TEST_TMP/moved-after.db" "$TEST_TMP/other.db" \
+    "$TEST_TMP/moved-s0.db" "$TEST_TMP/moved-s1.db"
+runs_found() {
+    sqlite3 "$1" "SELECT run, tools_path, quote(tools_found) FROM runs ORDER BY run"
+}
+if check_eq "where a moved night's tool files were found" \
+       "careful|../tools/shop.json|'kept/shop.json'
+careful-reformatted|../tools/shop-reformatted.json|'kept/shop-reformatted.json'
+sloppy|../tools/shop.json|'kept/shop.json'" \
+       "$(runs_found "$TEST_TMP/moved-one.db")" &&
+   check_eq "a shard's" "$(runs_found "$TEST_TMP/moved-one.db")" \
+       "$(runs_found "$TEST_TMP/moved-s1.db")" &&
+   check_eq "merged equals one process (moved)" \
+       "$(db_dump "$TEST_TMP/moved-one.db")" \
+       "$(db_dump "$TEST_TMP/moved-m.db")" &&
+   check_eq "merged after another run" \
+       "careful|../tools/shop.json|'kept/shop.json'
+careful-reformatted|../tools/shop-reformatted.json|'kept/shop-reformatted.json'
+other|shop.json|NULL
+sloppy|../tools/shop.json|'kept/shop.json'" \
+       "$(runs_found "$TEST_TMP/moved-after.db")"
+then ok; else ko "where a moved night's tool files were found, merged"; fi
+
 # Each episode in exactly one shard.
 total=$(sqlite3 "$TEST_TMP/one.db" 'SELECT count(*) FROM episodes')
 sum=0
