@@ -432,16 +432,20 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
 
     if (prepare(db, "SELECT tools_path, (SELECT count(*) FROM episode_rows e "
                     "WHERE e.run_id = r.run_id AND e.seed IS NOT NULL AND "
-                    "e.diverged IS NOT NULL) FROM runs r WHERE run = ?",
+                    "e.diverged IS NOT NULL), tools_found FROM runs r "
+                    "WHERE run = ?",
                 run, &s, e) < 0)
         return -1;
+    int found_lost = 0;
     if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         free(c->tools_path);
         c->tools_path = col_text(s, 0);
         c->compared_episodes = (long)sqlite3_column_int64(s, 1);
+        if (sqlite3_column_type(s, 2) != SQLITE_NULL)
+            found_lost = !(c->tools_found = col_text(s, 2));
     }
     sqlite3_finalize(s);
-    if (rc != SQLITE_ROW || !c->tools_path)
+    if (rc != SQLITE_ROW || !c->tools_path || found_lost)
         return rc != SQLITE_ROW ? read_failed(db, e)
                                 : err_set(e, ERR_NOMEM, "out of memory");
 
@@ -575,6 +579,7 @@ void card_free(card *c)
     free(c->run);
     free(c->model);
     free(c->tools_path);
+    free(c->tools_found);
     free(c->file_sha256);
     free(c->contract_sha256);
     free(c->fingerprint);

@@ -73,6 +73,9 @@ int card_passk_shown(long k, long largest);
 typedef struct card {
     char *run, *model;
     char *tools_path; /* the tool file as the run line named it */
+    char *tools_found; /* where replay read it, when not where the run line
+                          says (found in a folder the user named); NULL:
+                          there */
     char *file_sha256, *contract_sha256;
     char *fingerprint, *replayed_at;
     int generator_version;

@@ -174,7 +174,13 @@ static void made_with(buf *b, const card *c)
         buf_puts(b, "-");
     buf_puts(b, "</td></tr>\n<tr><th>tool file</th><td><code>");
     shown_html(b, c->tools_path);
-    buf_puts(b, "</code></td></tr>\n<tr><th>file hash</th><td><code>");
+    buf_puts(b, "</code>");
+    if (c->tools_found) {
+        buf_puts(b, " (found at <code>");
+        shown_html(b, c->tools_found);
+        buf_puts(b, "</code>)");
+    }
+    buf_puts(b, "</td></tr>\n<tr><th>file hash</th><td><code>");
     shown_html(b, c->file_sha256);
     buf_puts(b, "</code></td></tr>\n<tr><th>contract hash</th><td><code>");
     shown_html(b, c->contract_sha256);

@@ -60,6 +60,8 @@ void json_card(buf *b, const card *c)
     string_or_null(b, c->model[0] ? c->model : NULL);
     key(b, 1, "tools_path");
     shown_json(b, c->tools_path);
+    key(b, 1, "tools_found");
+    string_or_null(b, c->tools_found);
     key(b, 1, "file_sha256");
     shown_json(b, c->file_sha256);
     key(b, 1, "contract_sha256");

@@ -133,8 +133,12 @@ void md_card(buf *out, const card *c)
     buf_puts(out, "| made with | |\n|---|---|\n");
     buf_printf(out, "| model | %s |\n",
                c->model[0] ? shown_md(c->model) : "-");
-    buf_printf(out, "| tool file | %s |\n",
+    buf_printf(out, "| tool file | %s",
                shown_code(shown_md_code(c->tools_path)));
+    if (c->tools_found)
+        buf_printf(out, " (found at %s)",
+                   shown_code(shown_md_code(c->tools_found)));
+    buf_puts(out, " |\n");
     buf_printf(out, "| file hash | %s |\n",
                shown_code(shown_md_code(c->file_sha256)));
     buf_printf(out, "| contract hash | %s |\n",

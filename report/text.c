@@ -488,7 +488,11 @@ void text_card(buf *out, const card *c, int width)
     buf_putc(out, '\n');
     say(out, width, 15, "  model        %s",
         c->model[0] ? shown_tx(c->model) : "-");
-    say(out, width, 15, "  tool file    %s", shown_tx(c->tools_path));
+    if (c->tools_found)
+        say(out, width, 15, "  tool file    %s (found at %s)",
+            shown_tx(c->tools_path), shown_tx(c->tools_found));
+    else
+        say(out, width, 15, "  tool file    %s", shown_tx(c->tools_path));
     /* a hash is 64 digits; one that is not (a database tampered with)
      * wraps like any text */
     say(out, width, 15, "  file hash    %s", shown_hash(c->file_sha256, narrow));

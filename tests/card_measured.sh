@@ -15,6 +15,9 @@
 #  - more problems than the card lists: the query names the run, quoted;
 #  - a run of no episode: no empty per-arm table;
 #  - the tool file as the run line named it, not as another run did;
+#  - where it was found, when not where the run line says (--tools-dir):
+#    the card's line, the runs row, --json, Markdown and HTML; nothing
+#    more when it was there; a long path within every width;
 #  - where an observed tool's kind comes from (name, hint, method);
 #  - columns forged in the database (a kind that is no kind, a
 #    replayed_at holding JSON, a <script>): escaped in every format,
@@ -233,6 +236,65 @@ replay_into names.db names.jsonl
 ok "each card names the tool file as its run line did" \
    "sub/shop.json|./sub/../shop.json" \
    "$("$CARD" --db names.db first | sed -n 's/^  tool file    //p')|$("$CARD" --db names.db second | sed -n 's/^  tool file    //p')"
+
+# --- where the tool file was found: night/a.jsonl's run line names
+# shop.json, which is not in night/ but in tools/ (replayed from their
+# folder with --tools-dir tools); night/b.jsonl's names it where it is
+mkdir -p found/night found/tools && cp shop.json found/tools/ || exit 99
+{
+    echo '{"type":"run","run":"moved","tools":"shop.json","model":"m"}'
+    echo '{"type":"episode","run":"moved","episode":"m1","seed":7,"arm":"base"}'
+    echo '{"type":"end","run":"moved","episode":"m1"}'
+} > found/night/a.jsonl
+{
+    echo '{"type":"run","run":"beside","tools":"../tools/shop.json"}'
+    echo '{"type":"episode","run":"beside","episode":"b1","seed":7,"arm":"base"}'
+    echo '{"type":"end","run":"beside","episode":"b1"}'
+} > found/night/b.jsonl
+(cd found && replay_into r.db --tools-dir tools night)
+ok "the runs rows: where the file was found, NULL when where the line says" \
+   "beside|../tools/shop.json|NULL
+moved|shop.json|'tools/shop.json'" \
+   "$(sqlite3 found/r.db "SELECT run, tools_path, quote(tools_found) FROM runs ORDER BY run")"
+ok "the card: the run line's path, and where the file was found" \
+   "  tool file    shop.json (found at tools/shop.json)" \
+   "$("$CARD" --db found/r.db moved | grep '^  tool file')"
+ok "the card of a file found where the line says: that path alone" \
+   "  tool file    ../tools/shop.json" \
+   "$("$CARD" --db found/r.db beside | grep '^  tool file')"
+ok "--json: tools_found, null when the file was where the line says" \
+   "shop.json tools/shop.json|../tools/shop.json None" \
+   "$(for r in moved beside; do
+          "$CARD" --db found/r.db --json "$r" | "$PYTHON3" -c '
+import json, sys
+c = json.load(sys.stdin)
+print(c["tools_path"], c["tools_found"])'
+      done | paste -sd '|' -)"
+ok "Markdown: both paths as code" \
+   "| tool file | \`shop.json\` (found at \`tools/shop.json\`) |
+| tool file | \`../tools/shop.json\` |" \
+   "$("$CARD" --db found/r.db --markdown moved | grep '^| tool file'
+      "$CARD" --db found/r.db --markdown beside | grep '^| tool file')"
+ok "HTML: both paths as code" \
+   "<tr><th>tool file</th><td><code>shop.json</code> (found at <code>tools/shop.json</code>)</td></tr>
+<tr><th>tool file</th><td><code>../tools/shop.json</code></td></tr>" \
+   "$("$CARD" --db found/r.db --html moved | grep '<th>tool file</th>'
+      "$CARD" --db found/r.db --html beside | grep '<th>tool file</th>')"
+# a long folder: the line wraps within every width, and says it whole
+far=$(printf 'tool-folder-%.0s' $(seq 8))end
+mkdir -p "found/$far" && cp shop.json "found/$far/" || exit 99
+(cd found && replay_into far.db --tools-dir "$far/" night/a.jsonl)
+over=""
+for w in 60 72 80 100; do
+    n=$("$CARD" --db found/far.db --width "$w" moved 2>&1 | longer "$w")
+    [ "$n" = 0 ] || over="$over $w:$n"
+done
+ok "a long path found: every line within --width 60, 72, 80, 100" "" "$over"
+ok "a long path found: said whole (its spaces and line ends aside)" \
+   "shop.json(foundat$far/shop.json)" \
+   "$("$CARD" --db found/far.db --width 60 moved |
+      sed -n '/^  tool file/,/^  file hash/p' | sed '$d' |
+      sed 's/^  tool file//' | tr -d ' \n')"
 
 # --- where a kind comes from: the MCP hint, the HTTP method, the name
 {

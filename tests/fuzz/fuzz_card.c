@@ -196,6 +196,7 @@ static void make_card(card *c, struct input *in)
         c->first_problems[i].message = piece(in);
     }
     c->problems += (long)c->nfirst;
+    c->tools_found = byte(in) & 1 ? piece(in) : NULL;
 }
 
 /* ------------------------------------------------------------- checks */
