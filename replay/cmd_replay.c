@@ -481,18 +481,19 @@ static void fit_address_limit(void)
 
 static void summary(const night_counts *c, const char *db_path)
 {
-    fprintf(stderr, "replay: %lu lines: %lu used, %lu unchanged, %lu "
+    fprintf(stderr, "replay: %lu line%s: %lu used, %lu unchanged, %lu "
                     "problem%s, %lu blank",
-            c->lines, c->used, c->unchanged, c->problems,
+            c->lines, c->lines == 1 ? "" : "s", c->used, c->unchanged,
+            c->problems,
             c->problems == 1 ? "" : "s", c->blank);
     if (c->other_shards)
         fprintf(stderr, ", %lu for other shards", c->other_shards);
     fputc('\n', stderr);
     say("replay: %lu run%s; %lu episode%s written (%lu replaced, "
-        "%lu unfinished), %lu unchanged; %lu calls; into %s",
+        "%lu unfinished), %lu unchanged; %lu call%s; into %s",
         c->runs, c->runs == 1 ? "" : "s", c->episodes,
         c->episodes == 1 ? "" : "s", c->replaced, c->unfinished,
-        c->skipped, c->calls, db_path);
+        c->skipped, c->calls, c->calls == 1 ? "" : "s", db_path);
     if (c->evicted)
         say("replay: %lu episode%s written unfinished to keep at "
             "most --max-open open at once",

@@ -152,7 +152,7 @@ replay sim: 1 call; not reached, not a pass (0 side effects, 0 duplicate writes)
 exit 0" "$got"
 got=$(cd "$T" && r --any-tools-path --db sim-long.db sim-long-t.jsonl 2>&1 |
     tail -n 1; sqlite3 sim-long.db 'SELECT count(*), sum(diverged) FROM calls')
-ok "sim: calls too long or too deep: the rest replayed" "replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 1 calls; into sim-long.db
+ok "sim: calls too long or too deep: the rest replayed" "replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 1 call; into sim-long.db
 1|0" "$got"
 
 # --- an answer that makes its call's line too long: the episode ends
@@ -267,15 +267,15 @@ ok "nothing of /etc/passwd kept" "0" \
     "$(sqlite3 "$T/paths.db" 'SELECT count(*) FROM tool_files')"
 got=$(cd "$T/in" && r --db "$T/paths2.db" --tools-dir "$T/elsewhere" \
     deep/x.jsonl 2>&1; echo "exit $?")
-ok "--tools-dir" "replay: 1 lines: 1 used, 0 unchanged, 0 problems, 0 blank
+ok "--tools-dir" "replay: 1 line: 1 used, 0 unchanged, 0 problems, 0 blank
 replay: 1 run; 0 episodes written (0 replaced, 0 unfinished), 0 unchanged; 0 calls; into $T/paths2.db
 exit 0" "$got"
 got=$(cd "$T/elsewhere" && r --db "$T/paths3.db" "$T/in/deep/x.jsonl" 2>&1 |
     head -n 1)
-ok "the working folder" "replay: 1 lines: 1 used, 0 unchanged, 0 problems, 0 blank" "$got"
+ok "the working folder" "replay: 1 line: 1 used, 0 unchanged, 0 problems, 0 blank" "$got"
 got=$(cd "$T/in" && r --db "$T/paths4.db" --any-tools-path deep/x.jsonl 2>&1 |
     head -n 1)
-ok "--any-tools-path" "replay: 1 lines: 1 used, 0 unchanged, 0 problems, 0 blank" "$got"
+ok "--any-tools-path" "replay: 1 line: 1 used, 0 unchanged, 0 problems, 0 blank" "$got"
 
 export TASKREPLAY_TOOLS_DIR=$TOP_SRCDIR/samples/tools
 

@@ -182,7 +182,7 @@ ok "tool files on one line" "replay: mcp.jsonl: it looks like a tool file, not a
 replay: rpc.jsonl: it looks like a tool file, not a transcript (replay tools FILE reads a tool file; a transcript names one in its run line)
 replay: openapi.jsonl: it looks like a tool file, not a transcript (replay tools FILE reads a tool file; a transcript names one in its run line)
 typo.jsonl:1: unknown type \"rn\": a line's type is run, episode, call or end
-replay: 1 lines: 0 used, 0 unchanged, 1 problem, 0 blank
+replay: 1 line: 0 used, 0 unchanged, 1 problem, 0 blank
 replay: 0 runs; 0 episodes written (0 replaced, 0 unfinished), 0 unchanged; 0 calls; into one.db
 replay: 3 files skipped: not transcripts (see above)
 exit 1" "$got"
@@ -533,7 +533,7 @@ got=$(cd "$T/readonly" && "$REPLAY" --db ro.db ro.jsonl 2>&1; echo "exit $?")
 ok "a tool file with no write" "ro.jsonl:2: run \"ro\" has no write among the tools of ro.json, so no task can be made for a seed and an arm (a task ends with a write): its episodes with a seed and an arm are not replayed; to check their calls against the tool file alone, replay them as observed episodes, whose episode lines give neither \"seed\" nor \"arm\"
 replay: run \"ro\": 4 more lines not replayed, for the reason said above (the problems table holds each)
 replay: 9 lines: 4 used, 0 unchanged, 5 problems, 0 blank
-replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 1 calls; into ro.db
+replay: 1 run; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 1 call; into ro.db
 exit 1" "$got"
 ok "a tool file with no write: rows" "2|ro|e1
 3|ro|e1

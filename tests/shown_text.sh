@@ -38,7 +38,7 @@ db=$TEST_TMP/r.db
 got=$("$REPLAY" --db "$db" "$night" 2>&1; echo "exit $?")
 want='TMP/t\nx.jsonl:5: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a line'"'"'s type is run, episode, call or end
 replay: 6 lines: 5 used, 0 unchanged, 1 problem, 0 blank
-replay: 2 runs; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 1 calls; into TMP/r.db
+replay: 2 runs; 1 episode written (0 replaced, 0 unfinished), 0 unchanged; 1 call; into TMP/r.db
 exit 1'
 got=$(printf '%s\n' "$got" | sed "s#$TEST_TMP/#TMP/#g")
 if check_eq "replay's stderr" "$want" "$got"; then ok; else ko "replay's stderr"; fi
