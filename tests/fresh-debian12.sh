@@ -6,8 +6,10 @@
 #
 # Makes a minimal Debian 12 root with debootstrap (--variant=minbase, plus
 # git and ca-certificates), clones the checkout's committed HEAD into it,
-# and runs each command there in turn from the clone's top folder, as
-# root, saying for each its exit status and how long it took; it stops at
+# gives it what an installed system has and debootstrap does not (a / of
+# mode 755, the host's name in /etc/hosts), and runs each command there in
+# turn from the clone's top folder, as root, saying for each its exit
+# status and how long it took; it stops at
 # the first that fails and shows the end of its output.  The default
 # commands are './quickstart demo' then './quickstart test'.  Nothing of
 # this machine is used but its network, its DNS settings and its local
@@ -84,6 +86,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' HUP INT TERM
 tar -C "$root" -xf "$base" || exit 1
+# as on an installed Debian: a / that every user may enter (mktemp made it
+# 700, and munge's install runs as the user munge), and the host's own
+# name in /etc/hosts (the installer writes it; slurmctld binds to it)
+chmod 755 "$root" || exit 1
+printf '127.0.1.1\t%s\n' "$(uname -n)" >> "$root/etc/hosts" || exit 1
 setup_net "$root"
 mount -t proc proc "$root/proc" || exit 1
 git clone -q "$top" "$root/root/project" || exit 1
