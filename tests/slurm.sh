@@ -1,7 +1,8 @@
 # The Slurm example of docs/cluster.md, run as it is written, on a real
 # single-node Slurm: Debian's slurm-wlm and munge, started for this test
-# alone.  munged, slurmctld and slurmd listen on 127.0.0.1 only, on ports
-# chosen free, with their key, socket, state, spool and logs in the test's
+# alone.  slurmctld and slurmd listen on loopback only (the address of the
+# host's name: 127.0.0.1 or 127.0.1.1) on ports chosen free, munged on a
+# socket of its own, with their key, socket, state, spool and logs in the test's
 # temporary folder (SLURM_CONF and munged's options point there; nothing
 # system-wide is read for them or written), and they are stopped on every
 # way out of this script.  It runs as root or as any user.
@@ -99,13 +100,20 @@ user=$(id -un)
 host=$(uname -n)
 host=${host%%.*} # slurmctld knows itself by its short host name
 # ... and, to listen on loopback only (NoCtldInAddrAny), binds to the
-# address that name resolves to: a host whose own name does not resolve
-# (no line for it in /etc/hosts, as an installed Debian has) cannot
-# run it that way; not a broken install, so a skip even under quickstart
-if ! getent hosts "$host" >/dev/null 2>&1; then
+# address that name resolves to (127.0.1.1 on an installed Debian, whose
+# installer writes it in /etc/hosts): its own address for the cluster.  A
+# name that does not resolve, or not to loopback, cannot serve here; not a
+# broken install, so a skip even under quickstart
+ctld=$(getent ahostsv4 "$host" 2>/dev/null | awk '{ print $1; exit }')
+case $ctld in
+127.*) ;;
+'')
     echo "SKIP: this host's name ($host) does not resolve, and slurmctld binds to its address to stay on loopback; add \"127.0.1.1 $host\" to /etc/hosts"
-    exit 77
-fi
+    exit 77 ;;
+*)
+    echo "SKIP: this host's name ($host) resolves to $ctld, not to a loopback address, and slurmctld would listen there"
+    exit 77 ;;
+esac
 
 dd if=/dev/urandom of="$T/munge/munge.key" bs=1024 count=1 2>/dev/null &&
     chmod 400 "$T/munge/munge.key" || exit 99
@@ -117,16 +125,16 @@ wait_for 20 "munge socket" test -S "$T/run/munge.socket" ||
     { show_logs; cat "$T/log/munged.out"; exit 99; }
 
 ports=$("$py" -c '
-import socket
+import socket, sys
 s = [socket.socket() for _ in range(2)]
 for x in s:
-    x.bind(("127.0.0.1", 0))
-print(" ".join(str(x.getsockname()[1]) for x in s))') || exit 99
+    x.bind((sys.argv[1], 0))
+print(" ".join(str(x.getsockname()[1]) for x in s))' "$ctld") || exit 99
 set -- $ports
 cport=$1 dport=$2
 cat >"$T/slurm.conf" <<EOF
 ClusterName=taskreplay
-SlurmctldHost=$host(127.0.0.1)
+SlurmctldHost=$host($ctld)
 SlurmctldPort=$cport
 SlurmdPort=$dport
 SlurmUser=$user
@@ -159,7 +167,7 @@ ReturnToService=2
 # 16 CPUs said (config_overrides: whatever the machine has), so that the
 # page's 8 tasks of 2 CPUs each run at once, as on a cluster
 SlurmdParameters=config_overrides
-NodeName=node0 NodeAddr=127.0.0.1 CPUs=16 RealMemory=4096 State=UNKNOWN
+NodeName=node0 NodeAddr=$ctld CPUs=16 RealMemory=4096 State=UNKNOWN
 PartitionName=night Nodes=node0 Default=YES MaxTime=INFINITE State=UP
 EOF
 # slurmd 22.05 starts a cgroup plugin whatever the job plugins are
@@ -180,7 +188,7 @@ if command -v ss >/dev/null 2>&1; then
     listening=$(ss -ltnH "( sport = :$cport or sport = :$dport )" |
         awk '{ print $4 }' | sort -u | tr '\n' ' ')
     if check_eq "the daemons' addresses" \
-           "$(printf '127.0.0.1:%s\n' "$cport" "$dport" | sort | tr '\n' ' ')" \
+           "$(printf '%s\n' "$ctld:$cport" "$ctld:$dport" | sort | tr '\n' ' ')" \
            "$listening"
     then ok; else ko "loopback only"; fi
 fi
