@@ -388,7 +388,8 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
                 "SELECT run, model, tools_path, file_sha256, contract_sha256, "
                 "generator_version, generator_fingerprint, replayed_at, "
                 "episodes, reached, pass, side_effects, duplicate_writes, "
-                "errors, unfinished, diverged_episodes, problems "
+                "errors, unfinished, diverged_episodes, problems, "
+                "compared_episodes, tools_found "
                 "FROM run_summary WHERE run = ?",
                 run, &s, e) < 0)
         return -1;
@@ -411,7 +412,15 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
                        &c->unfinished, &c->diverged_episodes, &c->problems};
     for (int i = 0; i < 9; i++)
         *figures[i] = (long)sqlite3_column_int64(s, 8 + i);
+    /* diverged is NULL on every observed episode: these are simulated */
+    c->compared_episodes = (long)sqlite3_column_int64(s, 17);
+    int found_lost = sqlite3_column_type(s, 18) != SQLITE_NULL &&
+                     !(c->tools_found = col_text(s, 18));
     sqlite3_finalize(s);
+    if (!c->run || !c->model || !c->tools_path || !c->file_sha256 ||
+        !c->contract_sha256 || !c->fingerprint || !c->replayed_at ||
+        found_lost)
+        return err_set(e, ERR_NOMEM, "out of memory");
 
     if (prepare(db,
                 "SELECT coalesce(sum(err_not_found), 0), "
@@ -429,25 +438,6 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW)
         return read_failed(db, e);
-
-    if (prepare(db, "SELECT tools_path, (SELECT count(*) FROM episode_rows e "
-                    "WHERE e.run_id = r.run_id AND e.seed IS NOT NULL AND "
-                    "e.diverged IS NOT NULL), tools_found FROM runs r "
-                    "WHERE run = ?",
-                run, &s, e) < 0)
-        return -1;
-    int found_lost = 0;
-    if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        free(c->tools_path);
-        c->tools_path = col_text(s, 0);
-        c->compared_episodes = (long)sqlite3_column_int64(s, 1);
-        if (sqlite3_column_type(s, 2) != SQLITE_NULL)
-            found_lost = !(c->tools_found = col_text(s, 2));
-    }
-    sqlite3_finalize(s);
-    if (rc != SQLITE_ROW || !c->tools_path || found_lost)
-        return rc != SQLITE_ROW ? read_failed(db, e)
-                                : err_set(e, ERR_NOMEM, "out of memory");
 
     if (prepare(db, "SELECT count(*) FILTER (WHERE diverged = 1), "
                     "count(diverged), count(*) FILTER (WHERE diverged IS "
