@@ -204,6 +204,20 @@ static void svg_open(buf *b, const layout *g, const plot_spec *s, double h,
     buf_printf(b, "</title>\n<desc id=\"%s-d\">%s</desc>\n", s->id, s->desc);
 }
 
+/* Writes the picture drawn into in (its height h now known) as one svg
+ * element, and frees in. */
+static void svg_write(buf *b, const layout *g, const plot_spec *s, double h,
+                      int first, buf *in)
+{
+    svg_open(b, g, s, h, first);
+    if (in->failed)
+        b->failed = 1;
+    else if (in->len)
+        buf_append(b, in->data, in->len);
+    buf_free(in);
+    buf_puts(b, "</svg>\n");
+}
+
 /* ---------------------------------------------------------- the rows */
 
 static void draw_rows(buf *b, const layout *g, const plot_spec *s,
@@ -259,13 +273,7 @@ static void draw_rows(buf *b, const layout *g, const plot_spec *s,
     }
     tick_values(&in, g, s, bottom + 18);
     y = favours(&in, g, s, bottom + 24);
-    svg_open(b, g, s, y + 4, first);
-    if (in.failed)
-        b->failed = 1;
-    else if (in.len)
-        buf_append(b, in.data, in.len);
-    buf_free(&in);
-    buf_puts(b, "</svg>\n");
+    svg_write(b, g, s, y + 4, first, &in);
 }
 
 void plot_rows(buf *b, const plot_spec *s, const plot_row *rows, size_t n)
@@ -439,13 +447,7 @@ void plot_dials(buf *b, const card *c, int n)
         else if (bars.len)
             buf_append(&in, bars.data, bars.len);
         buf_free(&bars);
-        svg_open(b, g, &s, y + 4, l == 0);
-        if (in.failed)
-            b->failed = 1;
-        else if (in.len)
-            buf_append(b, in.data, in.len);
-        buf_free(&in);
-        buf_puts(b, "</svg>\n");
+        svg_write(b, g, &s, y + 4, l == 0, &in);
     }
     buf_puts(b, "</figure>\n<ul class=\"legend\">\n");
     for (int o = 0; o < 10; o++) {
