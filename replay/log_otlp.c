@@ -1304,17 +1304,29 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
     return rc;
 }
 
-static void drop_trace(struct oread *m, size_t slot)
+/* The value of a trace's id in ids once the trace is written before the
+ * input's end: a span of it that comes later is said, not taken for a
+ * new trace. */
+#define WRITTEN_EARLY ((size_t)-1)
+
+/* Frees the open trace in slot; its id is forgotten, or, written early,
+ * kept as WRITTEN_EARLY.  -1 out of memory. */
+static int drop_trace(struct oread *m, size_t slot, int early)
 {
     struct trace *t = m->open[slot];
+    int rc = 0;
     if (t->rooted)
         m->rooted--;
     m->live--;
-    keymap_remove(&m->ids, t->id, strlen(t->id));
+    if (early)
+        rc = keymap_put(&m->ids, t->id, 32, WRITTEN_EARLY);
+    else
+        keymap_remove(&m->ids, t->id, 32);
     m->kept -= t->counted;
     buf_free(&t->spans);
     free(t);
     m->open[slot] = NULL;
+    return rc;
 }
 
 /* Makes room before the input's end: writes whole the trace seen first
@@ -1332,7 +1344,8 @@ static int close_oldest(struct oread *m, err *e)
             continue;
         m->rooted_from = i + 1;
         int rc = write_trace(m, m->open[i], 1, e);
-        drop_trace(m, i);
+        if (drop_trace(m, i, 1) < 0 && rc == 0)
+            rc = nomem(e);
         return rc;
     }
     struct trace *t = m->open[m->head];
@@ -1340,12 +1353,12 @@ static int close_oldest(struct oread *m, err *e)
                         "trace %s is written before the input's end, to "
                         "keep at most %u traces or %u MiB of their spans "
                         "open: written without its end, it is replayed as "
-                        "unfinished, and a span of it that comes later "
-                        "starts it again",
+                        "unfinished",
                         t->id, OTLP_OPEN_MAX, OTLP_KEPT_MAX >> 20);
     if (rc == 0)
         rc = write_trace(m, t, 0, e);
-    drop_trace(m, m->head);
+    if (drop_trace(m, m->head, 1) < 0 && rc == 0)
+        rc = nomem(e);
     return rc;
 }
 
@@ -1398,7 +1411,18 @@ static int read_span(struct oread *m, const value *span,
         return nomem(e);
     size_t slot;
     struct trace *t;
-    if (keymap_get(&m->ids, tid, 32, &slot)) {
+    int known = keymap_get(&m->ids, tid, 32, &slot);
+    if (known && slot == WRITTEN_EARLY) {
+        m->c->refused++;
+        span_path(at, path, sizeof path);
+        return lr_problem(r, m->place, path,
+                          "a span of trace %s, which was written before "
+                          "the input's end to keep at most %u traces or "
+                          "%u MiB of their spans open: it comes too late, "
+                          "and is skipped",
+                          tid, OTLP_OPEN_MAX, OTLP_KEPT_MAX >> 20);
+    }
+    if (known) {
         t = m->open[slot];
     } else {
         while (m->live >= OTLP_OPEN_MAX ||
@@ -1542,7 +1566,7 @@ int otlp_read(logr *r, int fd, err *e)
             continue;
         if (rc == 0)
             rc = write_trace(&m, m.open[i], 1, e);
-        drop_trace(&m, i);
+        drop_trace(&m, i, 0);
     }
     free(m.open);
     keymap_free(&m.ids);

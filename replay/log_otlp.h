@@ -29,8 +29,8 @@
  * ends, and a root ends after the spans under it); when no open trace
  * has its root, the trace seen first is written without its end line
  * (replay writes it unfinished: its later spans, if any, were not seen),
- * and that is said.  A span that comes after its trace was written
- * starts it again, and replay refuses that episode as given twice.
+ * and that is said.  The ids of traces written early are kept: a span
+ * of one that comes later is refused, and said.
  */
 #ifndef TR_LOG_OTLP_H
 #define TR_LOG_OTLP_H

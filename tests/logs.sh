@@ -149,17 +149,20 @@ with open("rooted.jsonl", "w") as f, open("rootless.jsonl", "w") as g:
                       span(n, 2 * n + 1, 2 * n, "execute_tool", 2)]) + "\n")
         # a tool's span whose agent never comes
         g.write(line([span(n, 2 * n + 1, 2 * n, "execute_tool", 2)]) + "\n")
+    # a span of the first trace after it was written to make room
+    f.write(line([span(1, 99, 2, "execute_tool", 3)]) + "\n")
 EOF
 got=$(timeout 120 "$REPLAY" import otlp rooted.jsonl --tools shop.json \
     -o rooted-t.jsonl 2>&1; grep -c '"type":"end"' rooted-t.jsonl)
-ok "10,002 traces, each with its root: all written whole" "replay import: otlp: 1 file, 20004 spans: 20004 read, 0 skipped, 0 refused; 10002 episodes, 10002 calls; 0 problems; 30007 transcript lines
+ok "10,002 traces, each with its root: all written whole; a late span said" "rooted.jsonl:10003: \$.resourceSpans[0].scopeSpans[0].spans[0]: a span of trace 00000000000000000000000000000001, which was written before the input's end to keep at most 10000 traces or 64 MiB of their spans open: it comes too late, and is skipped
+replay import: otlp: 1 file, 20005 spans: 20004 read, 0 skipped, 1 refused; 10002 episodes, 10002 calls; 1 problem; 30007 transcript lines
 replay import: 30007 transcript lines into rooted-t.jsonl
 10002" "$got"
 got=$(timeout 120 "$REPLAY" import otlp rootless.jsonl --tools shop.json \
     -o rootless-t.jsonl 2>&1; grep -c '"type":"end"' rootless-t.jsonl)
 ok "10,002 traces without roots: the first two written unfinished, said" \
-    "rootless.jsonl:10001: trace 00000000000000000000000000000001 is written before the input's end, to keep at most 10000 traces or 64 MiB of their spans open: written without its end, it is replayed as unfinished, and a span of it that comes later starts it again
-rootless.jsonl:10002: trace 00000000000000000000000000000002 is written before the input's end, to keep at most 10000 traces or 64 MiB of their spans open: written without its end, it is replayed as unfinished, and a span of it that comes later starts it again
+    "rootless.jsonl:10001: trace 00000000000000000000000000000001 is written before the input's end, to keep at most 10000 traces or 64 MiB of their spans open: written without its end, it is replayed as unfinished
+rootless.jsonl:10002: trace 00000000000000000000000000000002 is written before the input's end, to keep at most 10000 traces or 64 MiB of their spans open: written without its end, it is replayed as unfinished
 replay import: otlp: 1 file, 10002 spans: 10002 read, 0 skipped, 0 refused; 10002 episodes, 10002 calls; 2 problems; 30005 transcript lines
 replay import: 30005 transcript lines into rootless-t.jsonl
 10000" "$got"
