@@ -75,18 +75,6 @@ int log_format_parse(const char *word, enum log_format *f)
     return -1;
 }
 
-const char *log_format_name(enum log_format f)
-{
-    switch (f) {
-    case LOG_TRANSCRIPT:
-        return "transcript";
-    case LOG_UNKNOWN:
-        return "unknown";
-    default:
-        return format_names[f];
-    }
-}
-
 /* ------------------------------------------------------------ options */
 
 int log_option(log_opts *o, int argc, char **argv, int *i)
@@ -709,11 +697,6 @@ void lr_stem(const logr *r, char *out, size_t size)
     char *dot = strrchr(out, '.');
     if (dot && dot != out)
         *dot = '\0';
-}
-
-const char *lr_run_name(const lrun *run)
-{
-    return run->name;
 }
 
 static unsigned long long tool_hash(const value *tool, err *e, int *ok)

@@ -56,7 +56,6 @@ enum log_format {
 
 /* "inspect", "otlp", "messages", "auto"; 0, or -1 for another word. */
 int log_format_parse(const char *word, enum log_format *f);
-const char *log_format_name(enum log_format f);
 
 /* The options of import and --from. */
 typedef struct log_opts {
@@ -171,9 +170,6 @@ int lr_run(logr *r, const char *name, const char *model, const value *meta,
 /* The name of the file being read, without its folder and extension
  * ("stdin" for standard input): a run's name when the log has none. */
 void lr_stem(const logr *r, char *out, size_t size);
-
-/* The run's name. */
-const char *lr_run_name(const lrun *run);
 
 /* An episode line.  seed and arm as the log gives them (NULL: none:
  * observed), task_name a string or an integer (or NULL). */
