@@ -10,7 +10,7 @@
 #include "arm.h"
 #include "canon.h"
 #include "cmds.h"
-#include "generator.h"
+#include "generator_version.h"
 #include "sim.h"
 #include "task.h"
 #include "utf8.h"

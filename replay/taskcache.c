@@ -6,7 +6,7 @@
 
 #include "arena.h"
 #include "buf.h"
-#include "generator.h"
+#include "generator_version.h"
 
 struct task_loan {
     const toolset *ts;

@@ -3,7 +3,6 @@
 #define _XOPEN_SOURCE 700
 #include "writer.h"
 
-#include "generator.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,7 +13,7 @@
 #endif
 
 #include "buf.h"
-#include "generator.h"
+#include "generator_version.h"
 #include "utf8.h"
 
 

@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "shape.h"
-#include "tools.h"
+#include "toolset.h"
 #include "value.h"
 
 #define CHAIN_MAX_WRITES 8 /* TASK_MAX_DEPTH */

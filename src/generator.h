@@ -13,15 +13,18 @@
  * choices of docs/simulator.md; then the baddata:b3 tasks, seeds 1 to 64,
  * of a file that hands a date through the id of a read without output
  * schema).  Any change to what it produces changes the fingerprint;
- * GENERATOR_VERSION is bumped with it, on purpose.
+ * GENERATOR_VERSION (generator_version.h) is bumped with it, on purpose.
+ *
+ * The fingerprint runs the simulator and makes tasks, so this module
+ * sits above sim and task; they, and whatever records a task, take the
+ * version alone from generator_version.h.
  */
 #ifndef TR_GENERATOR_H
 #define TR_GENERATOR_H
 
 #include "err.h"
+#include "generator_version.h"
 #include "sha256.h"
-
-#define GENERATOR_VERSION 4
 
 /* Computes the fingerprint (lower-case hex).  0, or -1 with e set. */
 int generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e);

@@ -12,7 +12,7 @@
 #include "chain.h"
 #include "draw.h"
 #include "fmt.h"
-#include "generator.h"
+#include "generator_version.h"
 #include "schema.h"
 #include "shape.h"
 #include "vbuild.h"

@@ -52,7 +52,7 @@ check "missing file" "/nonexistent/tools.json: cannot open: No such file or dire
 
 # The generator's version and fingerprint, pinned: a change to anything
 # the generator produces changes the fingerprint, and must come with a new
-# GENERATOR_VERSION (src/generator.h) and this line updated.
+# GENERATOR_VERSION (src/generator_version.h) and this line updated.
 got=$("$REPLAY" --version | sed -n 2p)
 check "generator fingerprint" "generator 4, fingerprint dc841fa62b712dbae353e4ff6d036a346cd56bcc50be390b405300ec1567e4f6" "$got"
 

@@ -54,7 +54,7 @@
 #include "canon.h"
 #include "doc.h"
 #include "err.h"
-#include "generator.h"
+#include "generator_version.h"
 #include "json_load.h"
 #include "policy.h"
 #include "sim.h"

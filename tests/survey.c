@@ -47,7 +47,7 @@
 #include "doc.h"
 #include "draw.h"
 #include "err.h"
-#include "generator.h"
+#include "generator_version.h"
 #include "json_load.h"
 #include "policy.h"
 #include "sim.h"
