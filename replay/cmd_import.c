@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "logfeed.h"
 #include "logs.h"
@@ -43,12 +44,6 @@ static int write_line(void *ctx, const char *file, const char *dir,
         return err_set(e, ERR_IO, "cannot write %s: %s", im->out_name,
                        strerror(errno));
     return 0;
-}
-
-static void say_problem(void *ctx, const char *text)
-{
-    (void)ctx;
-    say("%s", text);
 }
 
 static int import_one(void *ctx, const char *path)
@@ -151,7 +146,7 @@ int cmd_import(int argc, char **argv)
         }
         im.out_name = out_path;
     }
-    log_sink sink = {write_line, say_problem, &im, NULL};
+    log_sink sink = {write_line, say_text, &im, NULL};
     if (!(im.r = logr_new(&o, &sink))) {
         say("replay import: out of memory");
         status = EXIT_CANNOT;
@@ -177,7 +172,7 @@ int cmd_import(int argc, char **argv)
         im.failed = 1;
     }
     if (im.r && !im.failed) {
-        logr_summary(im.r, "replay import");
+        logr_summary(im.r, "replay import", say_text, NULL);
         if (out_path)
             say("replay import: %lu transcript lines into %s",
                 logr_lines(im.r), out_path);

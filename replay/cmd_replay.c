@@ -18,9 +18,11 @@
 #endif
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "logfeed.h"
 #include "night.h"
+#include "transcript.h"
 
 #define LINE_LIMIT TRANSCRIPT_LINE_LIMIT /* bytes of one transcript line */
 #define EXIT_INTERRUPTED 130 /* Ctrl-C: what was written stays */

@@ -1,165 +1,22 @@
-/* replay serve: the simulator as an MCP server (docs/serve.md).  Over
- * standard input and output (the default) one process is one session and
- * one episode; with --http, each Streamable HTTP session is one
- * (serve_http).  The one piece of global state is the signal that asks
- * the stdio session to stop, set by its handler. */
+/* replay serve: the simulator as an MCP server (docs/serve.md), a thin
+ * command over serve/: it reads the command line and the tool file,
+ * makes the server (mcp.h) and the sink of finished sessions (sink.h),
+ * and runs one transport: standard input and output, one process one
+ * session and one episode (transport_stdio.h), or with --http each
+ * Streamable HTTP session one (transport_http.h). */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "config.h"
 #include "live.h"
 #include "mcp.h"
-#include "serve.h"
+#include "sink.h"
 #include "task.h"
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
-
-/* Writes all len bytes to fd 1: 0, or -1 (the client is gone). */
-static int put_out(const char *p, size_t len)
-{
-    while (len) {
-        ssize_t n = write(STDOUT_FILENO, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-/* Whether the len bytes at p are all blanks (a line that is no message). */
-static int blank(const char *p, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-            return 0;
-    return 1;
-}
-
-/* Answers one message (a line without its newline; full is its whole
- * length, past the limit when too long): 0, -1 out of memory, -2 when
- * standard output is closed. */
-static int one_message(mcp_session *s, const char *line, size_t len,
-                       size_t full, buf *out)
-{
-    mcp_info info;
-    buf_reset(out);
-    int rc;
-    if (full > TRANSCRIPT_LINE_LIMIT) {
-        char msg[160];
-        snprintf(msg, sizeof msg,
-                 "Invalid Request: a message of %zu bytes is longer than the "
-                 "limit of %u MiB",
-                 full, TRANSCRIPT_LINE_LIMIT >> 20);
-        say("replay serve: <stdin>: %s", msg + 17);
-        rc = mcp_refuse(out, MCP_INVALID_REQUEST, msg);
-    } else {
-        rc = mcp_handle(s, line, len, out, &info);
-    }
-    if (rc < 0)
-        return -1;
-    if (!out->len)
-        return 0;
-    if (buf_putc(out, '\n') < 0)
-        return -1;
-    return put_out(out->data, out->len) < 0 ? -2 : 0;
-}
-
-/* One session over standard input and output, until the input ends or a
- * signal stops it; the session is written to k.  The exit status. */
-static int serve_stdio(const mcp_server *srv, serve_sink *k)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal; /* no SA_RESTART: read returns EINTR */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
-    mcp_session *s = mcp_session_new(srv);
-    if (!s) {
-        say("replay serve: out of memory");
-        return EXIT_REFUSED;
-    }
-    buf line = BUF_INIT, out = BUF_INIT;
-    size_t full = 0; /* the line's length so far, kept or not */
-    char chunk[65536];
-    const char *status = "done", *why = NULL;
-    int exit_status = 0;
-    for (;;) {
-        if (stop_signal) {
-            status = "stopped";
-            break;
-        }
-        ssize_t n = read(STDIN_FILENO, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            say("replay serve: cannot read standard input: %s",
-                strerror(errno));
-            status = NULL;
-            why = "standard input failed";
-            break;
-        }
-        if (n == 0) {
-            if (!blank(line.data, line.len)) {
-                status = NULL; /* the input ended inside a message */
-                why = "the client left in the middle of a message";
-            }
-            break;
-        }
-        int rc = 0;
-        for (ssize_t i = 0; i < n && rc == 0;) {
-            char *nl = memchr(chunk + i, '\n', (size_t)(n - i));
-            size_t part = nl ? (size_t)(nl - (chunk + i)) : (size_t)(n - i);
-            if (full + part <= TRANSCRIPT_LINE_LIMIT &&
-                buf_append(&line, chunk + i, part) < 0)
-                rc = -1;
-            full += part;
-            i += (ssize_t)part + (nl ? 1 : 0);
-            if (!nl || rc < 0)
-                continue;
-            size_t len = line.len;
-            while (len && line.data[len - 1] == '\r')
-                len--;
-            if (full > TRANSCRIPT_LINE_LIMIT || !blank(line.data, len))
-                rc = one_message(s, line.data ? line.data : "", len, full,
-                                 &out);
-            buf_reset(&line);
-            full = 0;
-        }
-        if (rc == -2) {
-            status = NULL;
-            why = "standard output is closed: the client left";
-            break;
-        }
-        if (rc < 0) {
-            say("replay serve: out of memory");
-            status = NULL;
-            why = "out of memory";
-            exit_status = EXIT_REFUSED;
-            break;
-        }
-    }
-    serve_write(k, s, status, why);
-    mcp_session_free(s);
-    buf_free(&line);
-    buf_free(&out);
-    return exit_status;
-}
+#include "transport_http.h"
+#include "transport_stdio.h"
 
 /* Reads a number from 1 to max, digits only: 0, or -1 when text is not
  * one. */
@@ -295,16 +152,24 @@ int cmd_serve(int argc, char **argv)
         }
         arena_free(a);
     }
-    if (serve_sink_open(&k, run, transcript, report) < 0)
+    if (serve_sink_open(&k, say, run, transcript, report) < 0)
         goto out;
     sink_open = 1;
     if (listen) {
         serve_http_opts ho = {listen, (unsigned)idle, (unsigned)timeout,
                               sessions, connections};
-        status = serve_http(srv, &k, &ho);
+        int rc = serve_http(srv, &k, &ho);
+        status = rc == 0                     ? 0
+                 : rc == SERVE_CANNOT_LISTEN ? EXIT_CANNOT
+                 : rc == SERVE_BAD_ADDRESS
+                     ? usage_error("serve: --http takes [HOST:]PORT (8080 "
+                                   "for 127.0.0.1:8080, [::1]:8080, 0 for "
+                                   "any free port), not '%s'",
+                                   listen)
+                     : EXIT_REFUSED;
+    } else {
+        status = serve_stdio(srv, &k) < 0 ? EXIT_REFUSED : 0;
     }
-    else
-        status = serve_stdio(srv, &k);
     if (k.failed && status == 0)
         status = EXIT_REFUSED;
 out:

@@ -14,11 +14,13 @@
 
 #include "call.h"
 #include "canon.h"
+#include "cli.h"
 #include "cmds.h"
 #include "json_load.h"
 #include "live.h"
 #include "sim.h"
 #include "task.h"
+#include "transcript.h"
 #include "vbuild.h"
 
 struct session {

@@ -9,6 +9,7 @@
 
 #include "arm.h"
 #include "canon.h"
+#include "cli.h"
 #include "cmds.h"
 #include "generator_version.h"
 #include "sim.h"
@@ -16,6 +17,10 @@
 #include "utf8.h"
 
 /* Reads "1-50", "7" or "1,3,10-12" into ranges; 0, or -1 when malformed. */
+typedef struct seed_range {
+    unsigned long long lo, hi;
+} seed_range;
+
 static int parse_seeds(const char *text, seed_range *r, size_t max, size_t *n)
 {
     const char *p = text;
@@ -40,24 +45,6 @@ static int parse_seeds(const char *text, seed_range *r, size_t max, size_t *n)
             return 0;
         if (*p++ != ',')
             return -1;
-    }
-}
-
-int parse_arms(const char *text, arm *arms, size_t max, size_t *n)
-{
-    *n = 0;
-    const char *p = text;
-    for (;;) {
-        size_t len = strcspn(p, ",");
-        err e;
-        err_clear(&e);
-        if (*n == max)
-            return usage_error("too many arms (at most %zu)", max);
-        if (arm_parse(&arms[(*n)++], p, len, &e) < 0)
-            return usage_error("%s", e.msg);
-        if (p[len] == '\0')
-            return 0;
-        p += len + 1;
     }
 }
 

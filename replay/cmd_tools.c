@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "canon.h"
+#include "cli.h"
 #include "cmds.h"
 #include "schema.h"
 #include "tools.h"

@@ -7,7 +7,59 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmds.h"
+#include "cli.h"
+#include "transcript.h"
+
+int log_option(log_opts *o, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    static const char *const names[] = {"--score", "--task", "--success",
+                                        "--reward", "--messages", "--trial",
+                                        "--id", "--preset", "--tools-out"};
+    size_t k = 0;
+    while (k < sizeof names / sizeof *names && strcmp(a, names[k]) != 0)
+        k++;
+    if (k == sizeof names / sizeof *names)
+        return 0;
+    if (*i + 1 >= argc) {
+        usage_error("%s takes a value", a);
+        return -1;
+    }
+    char *v = argv[++*i];
+    switch (k) {
+    case 0: o->score = v; break;
+    case 1: o->task_key = v; break;
+    case 2: {
+        char *eq = strchr(v, '=');
+        o->success_value = NULL;
+        if (eq) {
+            *eq = '\0';
+            o->success_value = eq + 1;
+        }
+        o->success_key = v;
+        break;
+    }
+    case 3: o->reward_key = v; break;
+    case 4: o->messages_key = v; break;
+    case 5: o->trial_key = v; break;
+    case 6: o->id_key = v; break;
+    case 7:
+        if (strcmp(v, "tau-bench") != 0) {
+            usage_error("unknown preset '%s': the one preset is tau-bench",
+                        v);
+            return -1;
+        }
+        o->messages_key = "traj";
+        o->task_key = "task_id";
+        o->trial_key = "trial";
+        o->reward_key = "reward";
+        o->success_key = "reward";
+        o->success_value = "1";
+        break;
+    default: o->tools_out = v; break;
+    }
+    return 1;
+}
 
 struct logfeed {
     log_opts o;
@@ -108,7 +160,7 @@ void logfeed_say(logfeed *f)
     if (f->failed)
         say("replay: out of memory keeping the logs' problems: some were "
             "not said");
-    logr_summary(f->r, "replay");
+    logr_summary(f->r, "replay", say_text, NULL);
 }
 
 unsigned long logfeed_problems(const logfeed *f)

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "cli.h"
 #include "cmds.h"
 #include "generator.h"
 #include "nearest.h"

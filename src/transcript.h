@@ -25,6 +25,10 @@
 #include "err.h"
 #include "value.h"
 
+/* The longest transcript line replay reads, and the longest message
+ * replay sim and replay serve take (docs/transcript.md, "Streaming"). */
+#define TRANSCRIPT_LINE_LIMIT (4u << 20)
+
 enum tline_type { TL_RUN, TL_EPISODE, TL_CALL, TL_END };
 
 typedef struct tline {

@@ -8,7 +8,7 @@
  * and AddressSanitizer's leak check at exit proves nothing leaked.  The
  * files after --sim also make the tasks of several arms and play a
  * scripted episode of each through the simulator; those after --serve
- * play a scripted MCP session of `replay serve` (replay/mcp.h) and write
+ * play a scripted MCP session of `replay serve` (serve/mcp.h) and write
  * its episode, and a run that succeeds must have answered every message
  * as the run without a failure did (an allocation failure is never
  * turned into another answer; one while a call is answered ends the

@@ -1,7 +1,7 @@
 /*
  * fuzz_logs.h: the body of the three log readers' harnesses (fuzz_inspect,
  * fuzz_otlp, fuzz_messages): the input bytes as a log of FUZZ_FORMAT,
- * read by replay/logs.c from a memory file (memfd: the Inspect reader
+ * read by logs/logs.c from a memory file (memfd: the Inspect reader
  * opens it by its /proc path, as a file named on the command line).
  * Every line a reader makes must be a transcript line that
  * src/transcript.c reads (a run, episode, call or end line: never a line

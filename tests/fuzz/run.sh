@@ -42,7 +42,7 @@ fi
 
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 base="-g -O1 -fno-omit-frame-pointer -std=c11 $san -D_POSIX_C_SOURCE=200809L"
-base="$base -I$top/src -I$top/replay -I$top/report ${DEPS_CFLAGS:-}"
+base="$base -I$top/src -I$top/logs -I$top/serve -I$top/replay -I$top/report ${DEPS_CFLAGS:-}"
 lib_flags="$base -fsanitize=fuzzer-no-link"
 night_dir="-DFUZZ_NIGHT_DIR=\"$top/samples/night\" -DFUZZ_TOOLS_DIR=\"$top/samples/tools\""
 
@@ -81,17 +81,19 @@ compile() {
 lib_objs=""
 # shellcheck disable=SC2086
 card_objs=""
+logs_objs=""
 for s in ${FUZZ_LIB_SOURCES:?} replay/night.c replay/writer.c replay/taskcache.c \
-    replay/mcp.c replay/live.c replay/logs.c replay/jstream.c \
-    replay/log_inspect.c replay/log_otlp.c replay/log_messages.c \
-    replay/input.c report/carddata.c report/shown.c \
+    serve/mcp.c serve/live.c logs/logs.c logs/inspect.c logs/otlp.c \
+    logs/messages.c logs/lines.c logs/callpairs.c logs/records.c \
+    logs/logvalue.c logs/jstream.c report/carddata.c report/shown.c \
     report/text.c report/markdown.c report/json.c report/html.c \
     report/plot.c report/folder.c; do
     case $s in *.c) ;; *) continue ;; esac
     o="$out/obj/$(echo "$s" | tr / _ | sed 's/\.c$/.o/')"
     compile "$top/$s" "$o" $lib_flags
     case $s in
-    replay/*) ;;
+    replay/* | serve/*) ;;
+    logs/*) logs_objs="$logs_objs $o" ;;
     report/*) card_objs="$card_objs $o" ;;
     *) lib_objs="$lib_objs $o" ;;
     esac
@@ -106,13 +108,9 @@ for t in $targets; do
     [ "$t" = transcript ] &&
         extra="$out/obj/replay_night.o $out/obj/replay_writer.o $out/obj/replay_taskcache.o
                -Wl,--wrap=generator_fingerprint"
-    [ "$t" = mcp ] && extra="$out/obj/replay_mcp.o $out/obj/replay_live.o"
+    [ "$t" = mcp ] && extra="$out/obj/serve_mcp.o $out/obj/serve_live.o"
     [ "$t" = card ] && extra="$card_objs"
-    case $t in inspect | otlp | messages)
-        extra="$out/obj/replay_logs.o $out/obj/replay_jstream.o
-               $out/obj/replay_log_inspect.o $out/obj/replay_log_otlp.o
-               $out/obj/replay_log_messages.o $out/obj/replay_input.o" ;;
-    esac
+    case $t in inspect | otlp | messages) extra="$logs_objs" ;; esac
     # shellcheck disable=SC2086
     if ! "$cc" -fsanitize=fuzzer $san -o "$out/fuzz_$t" "$out/obj/fuzz_$t.o" \
         $extra $lib_objs ${DEPS_LIBS:-} -lpthread -lm \

@@ -1,6 +1,6 @@
-/* log_otlp: see log_otlp.h. */
+/* otlp: see otlp.h. */
 #define _DEFAULT_SOURCE /* getentropy */
-#include "log_otlp.h"
+#include "otlp.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -1537,12 +1537,12 @@ static int on_record(void *ctx, const char *place, const char *key,
     return 0;
 }
 
-int otlp_read(logr *r, int fd, err *e)
+static int otlp_read(logr *r, const log_input *in, err *e)
 {
     struct oread m;
     memset(&m, 0, sizeof m);
     m.r = r;
-    m.c = lr_counts(r, LOG_OTLP);
+    m.c = lr_counts(r);
     m.calls.place = call_place;
     m.calls.place_ctx = &m;
     m.a = arena_new();
@@ -1558,7 +1558,7 @@ int otlp_read(logr *r, int fd, err *e)
     if (getentropy(seed, sizeof seed) == 0)
         memcpy(&m.ids.seed, seed, sizeof seed);
     static const char *const streamed[] = {"resourceSpans", NULL};
-    int rc = lr_read_json(r, fd, streamed, on_record, &m, e);
+    int rc = lr_read_json(r, in->fd, streamed, on_record, &m, e);
     m.place = NULL;
     /* the input's end: every trace open is written, first seen first */
     for (size_t i = m.head; i < m.n; i++) {
@@ -1576,3 +1576,5 @@ int otlp_read(logr *r, int fd, err *e)
     free(m.sp);
     return rc;
 }
+
+const log_reader otlp_reader = {"otlp", "spans", 1, otlp_read};

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "canon.h"
-#include "cmds.h"
+#include "transcript.h"
 
 FILE *live_open_output(const char *path, const char *mode)
 {

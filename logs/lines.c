@@ -1,28 +1,21 @@
-/* logs: see logs.h. */
+/* lines: see lines.h. */
 #define _XOPEN_SOURCE 700 /* realpath */
-#include "logs.h"
+#include "lines.h"
 
 #include <errno.h>
-#include <math.h>
-#include <stdint.h>
-#include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
-#include <yajl/yajl_parse.h>
 
 #include "canon.h"
-#include "cmds.h"
-#include "json_load.h"
-#include "jstream.h"
-#include "log_inspect.h"
-#include "log_messages.h"
-#include "log_otlp.h"
+#include "doc.h"
 #include "pynum.h"
 #include "sha256.h"
 #include "utf8.h"
@@ -46,8 +39,9 @@ struct logr {
     const log_sink *sink;
     struct lrun **runs;
     size_t nruns;
-    log_counts counts[LOG_FORMATS];
-    enum log_format fmt;  /* of the file being read */
+    log_counts counts[LOG_READERS_MAX];
+    log_counts none;      /* counts of no format, before a file begins */
+    log_counts *cur;      /* of the file being read */
     const char *file;     /* its name as shown */
     unsigned long lineno; /* lines made from it */
     const char *dir;      /* the current run's tool folder */
@@ -62,239 +56,6 @@ struct logr {
     int stop;             /* --strict met a problem */
 };
 
-static const char *const format_names[] = {"auto", "inspect", "otlp",
-                                           "messages"};
-
-int log_format_parse(const char *word, enum log_format *f)
-{
-    for (int i = 0; i < 4; i++)
-        if (strcmp(word, format_names[i]) == 0) {
-            *f = (enum log_format)i;
-            return 0;
-        }
-    return -1;
-}
-
-/* ------------------------------------------------------------ options */
-
-int log_option(log_opts *o, int argc, char **argv, int *i)
-{
-    const char *a = argv[*i];
-    static const char *const names[] = {"--score", "--task", "--success",
-                                        "--reward", "--messages", "--trial",
-                                        "--id", "--preset", "--tools-out"};
-    size_t k = 0;
-    while (k < sizeof names / sizeof *names && strcmp(a, names[k]) != 0)
-        k++;
-    if (k == sizeof names / sizeof *names)
-        return 0;
-    if (*i + 1 >= argc) {
-        usage_error("%s takes a value", a);
-        return -1;
-    }
-    char *v = argv[++*i];
-    switch (k) {
-    case 0: o->score = v; break;
-    case 1: o->task_key = v; break;
-    case 2: {
-        char *eq = strchr(v, '=');
-        o->success_value = NULL;
-        if (eq) {
-            *eq = '\0';
-            o->success_value = eq + 1;
-        }
-        o->success_key = v;
-        break;
-    }
-    case 3: o->reward_key = v; break;
-    case 4: o->messages_key = v; break;
-    case 5: o->trial_key = v; break;
-    case 6: o->id_key = v; break;
-    case 7:
-        if (strcmp(v, "tau-bench") != 0) {
-            usage_error("unknown preset '%s': the one preset is tau-bench",
-                        v);
-            return -1;
-        }
-        o->messages_key = "traj";
-        o->task_key = "task_id";
-        o->trial_key = "trial";
-        o->reward_key = "reward";
-        o->success_key = "reward";
-        o->success_value = "1";
-        break;
-    default: o->tools_out = v; break;
-    }
-    return 1;
-}
-
-/* ---------------------------------------------------------- detection */
-
-/* The keys a document's start shows: its top level's (or, for an array,
- * its first item's), and the text of a top-level "type". */
-struct scan {
-    int depth, top, in_first, done;
-    char keys[16][24];
-    int nkeys;
-    int want_type;
-    char type[16];
-};
-
-static int sc_key(void *ctx, const unsigned char *k, size_t len)
-{
-    struct scan *s = ctx;
-    int level = s->top == '[' ? 2 : 1;
-    s->want_type = 0;
-    if (s->depth == level && s->in_first && s->nkeys < 16 && len < 24) {
-        memcpy(s->keys[s->nkeys], k, len);
-        s->keys[s->nkeys++][len] = '\0';
-        s->want_type = len == 4 && memcmp(k, "type", 4) == 0;
-    }
-    return 1;
-}
-
-static int sc_open(void *ctx)
-{
-    struct scan *s = ctx;
-    s->want_type = 0;
-    if (s->depth == 0)
-        s->in_first = 1;
-    s->depth++;
-    return 1;
-}
-
-static int sc_open_map(void *ctx)
-{
-    struct scan *s = ctx;
-    if (s->depth == 0)
-        s->top = '{';
-    return sc_open(ctx);
-}
-
-static int sc_open_array(void *ctx)
-{
-    struct scan *s = ctx;
-    if (s->depth == 0)
-        s->top = '[';
-    return sc_open(ctx);
-}
-
-static int sc_close(void *ctx)
-{
-    struct scan *s = ctx;
-    s->depth--;
-    /* the first item of a top-level array, or the first document of a
-     * line-per-document file, is all that is looked at */
-    if ((s->top == '[' && s->depth == 1) || s->depth == 0) {
-        s->done = 1;
-        return 0;
-    }
-    return 1;
-}
-
-static int sc_string(void *ctx, const unsigned char *str, size_t len)
-{
-    struct scan *s = ctx;
-    if (s->want_type && len < sizeof s->type) {
-        memcpy(s->type, str, len);
-        s->type[len] = '\0';
-    }
-    s->want_type = 0;
-    return 1;
-}
-
-static int sc_scalar(void *ctx)
-{
-    ((struct scan *)ctx)->want_type = 0;
-    return 1;
-}
-
-static int sc_bool(void *ctx, int b)
-{
-    (void)b;
-    return sc_scalar(ctx);
-}
-
-static int sc_number(void *ctx, const char *t, size_t n)
-{
-    (void)t;
-    (void)n;
-    return sc_scalar(ctx);
-}
-
-static int has_key(const struct scan *s, const char *k)
-{
-    for (int i = 0; i < s->nkeys; i++)
-        if (strcmp(s->keys[i], k) == 0)
-            return 1;
-    return 0;
-}
-
-enum log_format log_detect(const char *path)
-{
-    static const yajl_callbacks cb = {sc_scalar, sc_bool, NULL, NULL,
-                                      sc_number, sc_string, sc_open_map,
-                                      sc_key, sc_close, sc_open_array,
-                                      sc_close};
-    unsigned char head[65536];
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return LOG_UNKNOWN;
-    ssize_t n = read(fd, head, sizeof head);
-    close(fd);
-    if (n <= 0)
-        return LOG_UNKNOWN;
-    if (n >= 4 && memcmp(head, "PK\003\004", 4) == 0)
-        return LOG_INSPECT;
-    size_t at = 0;
-    if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
-        at = 3;
-    while (at < (size_t)n && strchr(" \t\r\n", head[at]))
-        at++;
-    if (at == (size_t)n || (head[at] != '{' && head[at] != '['))
-        return LOG_UNKNOWN;
-    struct scan s;
-    memset(&s, 0, sizeof s);
-    yajl_handle h = yajl_alloc(&cb, NULL, &s);
-    if (!h)
-        return LOG_UNKNOWN;
-    yajl_parse(h, head + at, (size_t)n - at);
-    yajl_free(h);
-    if (s.top == '{' && has_key(&s, "type") &&
-        (strcmp(s.type, "run") == 0 || strcmp(s.type, "episode") == 0 ||
-         strcmp(s.type, "call") == 0 || strcmp(s.type, "end") == 0))
-        return LOG_TRANSCRIPT;
-    if (s.top == '{' && has_key(&s, "resourceSpans"))
-        return LOG_OTLP;
-    if (s.top == '{' && (has_key(&s, "samples") ||
-                         (has_key(&s, "eval") && (has_key(&s, "version") ||
-                                                  has_key(&s, "status")))))
-        return LOG_INSPECT;
-    if (has_key(&s, "messages") || has_key(&s, "traj") ||
-        has_key(&s, "trajectory"))
-        return LOG_MESSAGES;
-    return LOG_UNKNOWN;
-}
-
-static int ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), t = strlen(tail);
-    return n >= t && strcmp(s + n - t, tail) == 0;
-}
-
-int log_name_matches(const char *name, enum log_format f)
-{
-    switch (f) {
-    case LOG_INSPECT:
-        return ends_with(name, ".eval") || ends_with(name, ".json");
-    case LOG_AUTO:
-        return ends_with(name, ".eval") || ends_with(name, ".json") ||
-               ends_with(name, ".jsonl");
-    default:
-        return ends_with(name, ".json") || ends_with(name, ".jsonl");
-    }
-}
-
 /* --------------------------------------------------------------- logr */
 
 logr *logr_new(const log_opts *o, const log_sink *sink)
@@ -308,9 +69,8 @@ logr *logr_new(const log_opts *o, const log_sink *sink)
         free(r);
         return NULL;
     }
-    static const char *const units[] = {"samples", "spans", "records"};
-    for (int i = 0; i < LOG_FORMATS; i++)
-        r->counts[i].unit = units[i];
+    r->cur = &r->none;
+    r->file = "";
     return r;
 }
 
@@ -337,9 +97,32 @@ void logr_free(logr *r)
     free(r);
 }
 
-log_counts *lr_counts(logr *r, enum log_format f)
+void lr_begin(logr *r, int slot, const char *format, const char *unit,
+              const char *shown)
 {
-    return &r->counts[f - LOG_INSPECT];
+    r->cur = slot >= 0 && slot < LOG_READERS_MAX ? &r->counts[slot]
+                                                 : &r->none;
+    r->cur->format = format;
+    r->cur->unit = unit;
+    r->cur->files++;
+    r->file = shown;
+    r->lineno = 0;
+    r->stop = 0;
+}
+
+int lr_stopped(const logr *r)
+{
+    return r->stop;
+}
+
+log_counts *lr_counts(logr *r)
+{
+    return r->cur;
+}
+
+const char *lr_file(const logr *r)
+{
+    return r->file;
 }
 
 const log_opts *lr_opts(const logr *r)
@@ -355,7 +138,7 @@ unsigned long logr_problems(const logr *r)
 unsigned long logr_lines(const logr *r)
 {
     unsigned long n = 0;
-    for (int i = 0; i < LOG_FORMATS; i++)
+    for (int i = 0; i < LOG_READERS_MAX; i++)
         n += r->counts[i].lines;
     return n;
 }
@@ -369,8 +152,7 @@ int lr_problem(logr *r, const char *place, const char *path,
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     r->problems++;
-    if (r->fmt >= LOG_INSPECT && r->fmt <= LOG_MESSAGES)
-        lr_counts(r, r->fmt)->problems++;
+    r->cur->problems++;
     if (r->problems > LOG_PROBLEMS_SAID) {
         r->unsaid++;
     } else {
@@ -396,24 +178,32 @@ int lr_problem(logr *r, const char *place, const char *path,
     return 0;
 }
 
-void logr_summary(const logr *r, const char *prefix)
+void logr_summary(const logr *r, const char *prefix,
+                  void (*say)(void *ctx, const char *text), void *ctx)
 {
-    for (int i = 0; i < LOG_FORMATS; i++) {
+    char text[1024];
+    for (int i = 0; i < LOG_READERS_MAX; i++) {
         const log_counts *c = &r->counts[i];
         if (!c->files)
             continue;
-        say("%s: %s: %lu file%s, %lu %s: %lu read, %lu skipped, %lu "
-            "refused; %lu episode%s, %lu call%s; %lu problem%s; %lu "
-            "transcript line%s",
-            prefix, format_names[i + 1], c->files, c->files == 1 ? "" : "s",
-            c->records, c->unit, c->read, c->skipped, c->refused,
-            c->episodes, c->episodes == 1 ? "" : "s", c->calls,
-            c->calls == 1 ? "" : "s", c->problems,
-            c->problems == 1 ? "" : "s", c->lines, c->lines == 1 ? "" : "s");
+        snprintf(text, sizeof text,
+                 "%s: %s: %lu file%s, %lu %s: %lu read, %lu skipped, %lu "
+                 "refused; %lu episode%s, %lu call%s; %lu problem%s; %lu "
+                 "transcript line%s",
+                 prefix, c->format, c->files, c->files == 1 ? "" : "s",
+                 c->records, c->unit, c->read, c->skipped, c->refused,
+                 c->episodes, c->episodes == 1 ? "" : "s", c->calls,
+                 c->calls == 1 ? "" : "s", c->problems,
+                 c->problems == 1 ? "" : "s", c->lines,
+                 c->lines == 1 ? "" : "s");
+        say(ctx, text);
     }
-    if (r->unsaid)
-        say("%s: %lu more problem%s of the logs not said one by one", prefix,
-            r->unsaid, r->unsaid == 1 ? "" : "s");
+    if (r->unsaid) {
+        snprintf(text, sizeof text,
+                 "%s: %lu more problem%s of the logs not said one by one",
+                 prefix, r->unsaid, r->unsaid == 1 ? "" : "s");
+        say(ctx, text);
+    }
 }
 
 /* ------------------------------------------------------------ writing */
@@ -678,7 +468,7 @@ static int emit(logr *r, err *e)
     if (buf_putc(&r->line, '}') < 0 || r->line.failed)
         return err_set(e, ERR_NOMEM, "out of memory writing a transcript "
                                      "line");
-    lr_counts(r, r->fmt)->lines++;
+    r->cur->lines++;
     if (r->root)
         return r->sink->record(r->sink->ctx, r->file, r->dir, ++r->lineno,
                                r->line.data, r->line.len, r->root,
@@ -955,7 +745,7 @@ int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
         (arm && put_value(r, "arm", arm, e) < 0) ||
         (task_name && put_value(r, "task_name", task_name, e) < 0))
         return -1;
-    lr_counts(r, r->fmt)->episodes++;
+    r->cur->episodes++;
     return emit(r, e);
 }
 
@@ -966,7 +756,7 @@ int lr_call(logr *r, lrun *run, const char *episode, const value *call,
     if (put_value(r, "call", call, e) < 0 ||
         (answer && put_value(r, "answer", answer, e) < 0))
         return -1;
-    lr_counts(r, r->fmt)->calls++;
+    r->cur->calls++;
     return emit(r, e);
 }
 
@@ -992,376 +782,4 @@ int lr_end(logr *r, lrun *run, const char *episode, const char *status,
             return -1;
     }
     return emit(r, e);
-}
-
-/* ------------------------------------------------------------ helpers */
-
-value *lr_openai_tool(arena *a, const value *name, const value *description,
-                      const value *parameters)
-{
-    value *f = vb_object(a), *t = vb_object(a);
-    int rc = vb_put(a, f, "name", vb_clone(a, name));
-    if (description && description->kind == V_STRING)
-        rc |= vb_put(a, f, "description", vb_clone(a, description));
-    if (parameters && parameters->kind == V_OBJECT) {
-        rc |= vb_put(a, f, "parameters", vb_clone(a, parameters));
-    } else {
-        value *p = vb_object(a);
-        rc |= vb_put(a, p, "type", vb_str(a, "object"));
-        rc |= vb_put(a, p, "properties", vb_object(a));
-        rc |= vb_put(a, f, "parameters", p);
-    }
-    rc |= vb_put(a, t, "type", vb_str(a, "function"));
-    rc |= vb_put(a, t, "function", f);
-    return rc ? NULL : t;
-}
-
-const value *lr_path(const value *v, const char *dotted)
-{
-    const char *p = dotted;
-    while (v && *p) {
-        size_t n = strcspn(p, ".");
-        if (v->kind == V_OBJECT) {
-            v = value_get(v, p, n);
-        } else if (v->kind == V_ARRAY && n > 0 && strspn(p, "0123456789") >= n) {
-            size_t i = (size_t)strtoul(p, NULL, 10);
-            v = i < v->u.arr.len ? v->u.arr.items[i] : NULL;
-        } else {
-            return NULL;
-        }
-        p += n;
-        if (*p == '.')
-            p++;
-    }
-    return v;
-}
-
-int lr_content_text(buf *out, const value *content)
-{
-    if (!content)
-        return 1;
-    if (content->kind == V_STRING)
-        return buf_append(out, content->u.str.ptr, content->u.str.len) < 0
-                   ? -1
-                   : 0;
-    if (content->kind != V_ARRAY)
-        return 1;
-    int any = 0;
-    for (size_t i = 0; i < content->u.arr.len; i++) {
-        const value *part = content->u.arr.items[i];
-        const value *t = value_getz(part, "text");
-        if (part->kind == V_STRING)
-            t = part;
-        if (!t || t->kind != V_STRING)
-            continue;
-        if ((any && buf_putc(out, '\n') < 0) ||
-            buf_append(out, t->u.str.ptr, t->u.str.len) < 0)
-            return -1;
-        any = 1;
-    }
-    return any ? 0 : 1;
-}
-
-/* ------------------------------------------------------------ reading */
-
-int logr_read(logr *r, const char *path, const char *shown,
-              enum log_format f, err *e)
-{
-    int is_stdin = strcmp(path, "-") == 0;
-    if (f == LOG_AUTO) {
-        if (is_stdin)
-            return err_set(e, ERR_USAGE, "standard input needs its format "
-                                         "named: --from inspect, otlp or "
-                                         "messages");
-        f = log_detect(path);
-        if (f == LOG_TRANSCRIPT || f == LOG_UNKNOWN)
-            return err_set(e, ERR_USAGE, "not a log of a known format");
-    }
-    r->fmt = f;
-    r->file = shown;
-    r->lineno = 0;
-    r->stop = 0;
-    lr_counts(r, f)->files++;
-    int rc;
-    if (f == LOG_INSPECT) {
-        rc = inspect_read(r, path, shown, e);
-    } else {
-        int fd = is_stdin ? 0 : open(path, O_RDONLY);
-        if (fd < 0)
-            return err_set(e, ERR_IO, "cannot read %s: %s", shown,
-                           strerror(errno));
-        rc = f == LOG_OTLP ? otlp_read(r, fd, e) : messages_read(r, fd, e);
-        if (!is_stdin)
-            close(fd);
-    }
-    if (rc == 0 && r->stop)
-        rc = 1;
-    return rc;
-}
-
-/* -------------------------------------------------------------- calls */
-
-int lrc_add(lr_calls *c, const value *call, const value *id, size_t at0,
-            size_t at1)
-{
-    if (id && id->kind == V_STRING) {
-        size_t at = c->n;
-        int had = strmap_get_or_put(&c->ids, id->u.str.ptr, id->u.str.len,
-                                    &at);
-        if (had < 0)
-            return -1;
-        if (had)
-            return 1;
-    } else {
-        id = NULL;
-    }
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 16;
-        lr_call_item *more = realloc(c->items, cap * sizeof *more);
-        if (!more)
-            return -1;
-        c->items = more;
-        c->cap = cap;
-    }
-    lr_call_item *it = &c->items[c->n++];
-    it->call = call;
-    it->id = id;
-    it->answer = NULL;
-    it->at[0] = at0;
-    it->at[1] = at1;
-    return 0;
-}
-
-int lrc_answer(lr_calls *c, const value *id, const value *answer)
-{
-    if (!id || id->kind != V_STRING || !c->ids.n)
-        return 1;
-    size_t at = (size_t)-1;
-    int had = strmap_get_or_put(&c->ids, id->u.str.ptr, id->u.str.len, &at);
-    if (had < 0)
-        return -1;
-    if (!had) {
-        /* not a call's: forget it again, as if never asked */
-        strmap_set(&c->ids, id->u.str.ptr, id->u.str.len, (size_t)-1);
-        return 1;
-    }
-    if (at == (size_t)-1)
-        return 1;
-    if (c->items[at].answer)
-        return 2;
-    c->items[at].answer = answer;
-    return 0;
-}
-
-int lrc_answer_next(lr_calls *c, const value *answer)
-{
-    for (size_t i = 0; i < c->n; i++)
-        if (!c->items[i].id && !c->items[i].answer) {
-            c->items[i].answer = answer;
-            return 0;
-        }
-    return 1;
-}
-
-int lrc_emit(logr *r, lrun *run, const char *episode, lr_calls *c, err *e)
-{
-    for (size_t i = 0; i < c->n; i++) {
-        lr_call_item *it = &c->items[i];
-        int rc = lr_call(r, run, episode, it->call, it->answer, e);
-        if (rc)
-            return rc;
-        if (it->answer)
-            continue;
-        /* a call's place is said in 159 bytes at most (logs.h) */
-        char place[160] = "";
-        if (c->place)
-            c->place(c->place_ctx, it, place, sizeof place);
-        if (lr_problem(r, place[0] ? place : NULL, NULL,
-                       "call %s%.*s%s of episode \"%s\" has no answer in the "
-                       "log: it is replayed, and its answer is not compared",
-                       it->id ? "\"" : "", it->id ? (int)it->id->u.str.len : 0,
-                       it->id ? it->id->u.str.ptr : "", it->id ? "\"" : "",
-                       episode))
-            return 1;
-    }
-    return 0;
-}
-
-void lrc_reset(lr_calls *c)
-{
-    c->n = 0;
-    strmap_free(&c->ids);
-    memset(&c->ids, 0, sizeof c->ids);
-}
-
-void lrc_free(lr_calls *c)
-{
-    free(c->items);
-    strmap_free(&c->ids);
-    memset(c, 0, sizeof *c);
-}
-
-/* ---------------------------------------------------------- JSON input */
-
-#define FIRST_LINE_MAX (1u << 20) /* past it, the input is a document */
-
-struct pieces {
-    logr *r;
-    lr_record_fn fn;
-    void *ctx;
-    int rc;
-};
-
-static int on_piece(void *ctx, const char *key, size_t index,
-                    const value *v, err *e)
-{
-    struct pieces *p = ctx;
-    p->rc = p->fn(p->ctx, NULL, key, index, v, NULL, e);
-    return p->rc ? -1 : 0;
-}
-
-/* The rest of the input as one document, its first len bytes in b. */
-static int read_document(logr *r, int fd, buf *b,
-                         const char *const *streamed, lr_record_fn fn,
-                         void *ctx, err *e)
-{
-    struct pieces p = {r, fn, ctx, 0};
-    jstream *s = jstream_new(streamed, LOG_RECORD_MAX, on_piece, &p);
-    if (!s)
-        return err_set(e, ERR_NOMEM, "out of memory");
-    int rc = jstream_feed(s, b->data, b->len, e);
-    char chunk[65536];
-    ssize_t n;
-    while (rc == 0 && (n = read(fd, chunk, sizeof chunk)) > 0)
-        rc = jstream_feed(s, chunk, (size_t)n, e);
-    if (rc == 0 && n < 0)
-        rc = err_set(e, ERR_IO, "cannot read %s: %s", r->file,
-                     strerror(errno));
-    else if (rc == 0)
-        rc = jstream_finish(s, e);
-    jstream_free(s);
-    if (rc < 0 && p.rc) /* the record's own outcome */
-        return p.rc;
-    if (rc < 0 && e->code != ERR_NOMEM && e->code != ERR_IO) {
-        /* the document breaks off, or a piece is too large: what came
-         * before it was read */
-        char why[600];
-        snprintf(why, sizeof why, "%s", e->msg);
-        err_clear(e);
-        return lr_problem(r, NULL, NULL,
-                          "%s; the records before it were read, the rest "
-                          "is not", why);
-    }
-    return rc;
-}
-
-int lr_read_json(logr *r, int fd, const char *const *streamed,
-                 lr_record_fn fn, void *ctx, err *e)
-{
-    buf b = BUF_INIT;
-    char chunk[65536];
-    size_t start = 0; /* of the line being looked for */
-    int eof = 0, rc = 0, jsonl = -1;
-    unsigned long lineno = 0;
-    arena *a = arena_new();
-    if (!a)
-        return err_set(e, ERR_NOMEM, "out of memory");
-    for (;;) {
-        char *nl = b.len > start ? memchr(b.data + start, '\n',
-                                          b.len - start)
-                                 : NULL;
-        if (!nl && !eof) {
-            if (jsonl == -1 && b.len - start >= FIRST_LINE_MAX) {
-                jsonl = 0; /* a first line of a megabyte: a document */
-                break;
-            }
-            if (jsonl == 1 && b.len - start > LOG_RECORD_MAX) {
-                /* a line past the limit: skipped to its newline */
-                lineno++;
-                char why[160];
-                snprintf(why, sizeof why, "a line longer than the limit of "
-                                          "%u MiB a record; it is skipped",
-                         LOG_RECORD_MAX >> 20);
-                ssize_t n;
-                while ((n = read(fd, chunk, sizeof chunk)) > 0 &&
-                       !memchr(chunk, '\n', (size_t)n))
-                    ;
-                b.len = 0;
-                start = 0;
-                if (n > 0) {
-                    char *p = memchr(chunk, '\n', (size_t)n);
-                    buf_append(&b, p + 1, (size_t)(chunk + n - p - 1));
-                } else {
-                    eof = 1;
-                }
-                char place[32];
-                snprintf(place, sizeof place, "line %lu", lineno);
-                if ((rc = fn(ctx, place, NULL, (size_t)-1, NULL, why, e)))
-                    break;
-                continue;
-            }
-            if (start > 0 && jsonl == 1) {
-                memmove(b.data, b.data + start, b.len - start);
-                b.len -= start;
-                start = 0;
-            }
-            ssize_t n = read(fd, chunk, sizeof chunk);
-            if (n < 0) {
-                rc = err_set(e, ERR_IO, "cannot read %s: %s", r->file,
-                             strerror(errno));
-                break;
-            }
-            if (n == 0)
-                eof = 1;
-            else if (buf_append(&b, chunk, (size_t)n) < 0) {
-                rc = err_set(e, ERR_NOMEM, "out of memory");
-                break;
-            }
-            continue;
-        }
-        size_t len = nl ? (size_t)(nl - (b.data + start)) : b.len - start;
-        if (!nl && len == 0)
-            break; /* the end */
-        const char *line = b.data + start;
-        size_t next = start + len + (nl ? 1 : 0);
-        if (strspn(line, " \t\r") >= len) { /* a blank line */
-            lineno++;
-            start = next;
-            continue;
-        }
-        value *v = NULL;
-        err le;
-        arena_reset(a);
-        int parsed = json_load(&v, a, line, len, &le) == 0;
-        if (jsonl == -1) {
-            if (!parsed || v->kind != V_OBJECT) {
-                jsonl = 0;
-                break;
-            }
-            jsonl = 1;
-        }
-        lineno++;
-        start = next;
-        char place[32];
-        snprintf(place, sizeof place, "line %lu", lineno);
-        if (!parsed && le.code == ERR_NOMEM) {
-            rc = err_set(e, ERR_NOMEM, "out of memory");
-            break;
-        }
-        char why[600] = "";
-        if (!parsed)
-            snprintf(why, sizeof why, "not JSON: %s; the line is skipped",
-                     le.msg);
-        rc = fn(ctx, place, NULL, (size_t)-1, parsed ? v : NULL,
-                parsed ? NULL : why, e);
-        if (rc)
-            break;
-    }
-    arena_free(a);
-    if (jsonl == 0 && rc == 0) {
-        /* from the start: everything read so far is the document's */
-        rc = read_document(r, fd, &b, streamed, fn, ctx, e);
-    }
-    buf_free(&b);
-    return rc;
 }

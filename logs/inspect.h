@@ -1,10 +1,10 @@
 /*
- * log_inspect: Inspect AI eval logs (docs/logs.md, "Inspect eval logs"),
- * in both forms:
+ * inspect: the reader (reader.h) of Inspect AI eval logs (docs/logs.md,
+ * "Inspect eval logs"), in both forms:
  *   .eval   a zip archive: header.json (or, for an eval that did not
- *           finish, _journal/start.json) and the samples folder's members, one sample
- *           a member; read with libzip, one member at a time, into memory,
- *           never unpacked to disk;
+ *           finish, _journal/start.json) and the samples folder's
+ *           members, one sample a member; read with libzip, one member
+ *           at a time, into memory, never unpacked to disk;
  *   .json   one EvalLog document, read piece by piece (jstream.h): its
  *           "eval" member must come before "samples", as Inspect writes
  *           it.
@@ -23,12 +23,13 @@
  * truncated archive is said, and every sample that can still be read is
  * read; memory follows one sample.
  */
-#ifndef TR_LOG_INSPECT_H
-#define TR_LOG_INSPECT_H
+#ifndef TR_INSPECT_H
+#define TR_INSPECT_H
 
-#include "logs.h"
+#include "reader.h"
 
-/* Reads the log at path (shown names it): 0, 1 stop, -1 (e set). */
-int inspect_read(logr *r, const char *path, const char *shown, err *e);
+/* Reads by path (a zip archive is read where it lies): standard input
+ * is refused, in one line. */
+extern const log_reader inspect_reader;
 
 #endif

@@ -1,5 +1,5 @@
-/* log_messages: see log_messages.h. */
-#include "log_messages.h"
+/* messages: see messages.h. */
+#include "messages.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -494,20 +494,22 @@ static int on_record(void *ctx, const char *place, const char *key,
     return rc;
 }
 
-int messages_read(logr *r, int fd, err *e)
+static int messages_read(logr *r, const log_input *in, err *e)
 {
     struct mread m;
     memset(&m, 0, sizeof m);
     m.r = r;
-    m.c = lr_counts(r, LOG_MESSAGES);
+    m.c = lr_counts(r);
     m.calls.place = call_place;
     m.calls.place_ctx = &m;
     m.a = arena_new();
     if (!m.a)
         return err_set(e, ERR_NOMEM, "out of memory");
     lr_stem(r, m.stem, sizeof m.stem);
-    int rc = lr_read_json(r, fd, NULL, on_record, &m, e);
+    int rc = lr_read_json(r, in->fd, NULL, on_record, &m, e);
     lrc_free(&m.calls);
     arena_free(m.a);
     return rc;
 }
+
+const log_reader messages_reader = {"messages", "records", 1, messages_read};

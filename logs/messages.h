@@ -1,5 +1,5 @@
 /*
- * log_messages: chat message trajectories (docs/logs.md, "Message
+ * messages: the reader (reader.h) of chat message trajectories (docs/logs.md, "Message
  * trajectories").  The input is a JSON array of records or JSON Lines of
  * them (a document of one record is one record); each record holds a
  * list of chat messages (at --messages KEY, else "messages", "traj" or
@@ -15,12 +15,12 @@
  * every call without an answer, answer without a call or answer of an
  * unknown id is a problem.  One record in memory at a time.
  */
-#ifndef TR_LOG_MESSAGES_H
-#define TR_LOG_MESSAGES_H
+#ifndef TR_MESSAGES_H
+#define TR_MESSAGES_H
 
-#include "logs.h"
+#include "reader.h"
 
-/* Reads the trajectories from fd: 0, 1 stop, -1 (e set). */
-int messages_read(logr *r, int fd, err *e);
+/* Streams: reads the trajectories from the input's fd. */
+extern const log_reader messages_reader;
 
 #endif

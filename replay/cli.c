@@ -1,4 +1,4 @@
-/* input: a tool file named on the command line, "-" being standard input. */
+/* cli: see cli.h. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmds.h"
 #include "json_load.h"
 #include "utf8.h"
@@ -54,6 +55,12 @@ void say(const char *fmt, ...)
         fwrite(b.data, 1, b.len, stderr);
     buf_free(&b);
     fputc('\n', stderr);
+}
+
+void say_text(void *ctx, const char *text)
+{
+    (void)ctx;
+    say("%s", text);
 }
 
 int usage_error(const char *fmt, ...)
@@ -295,4 +302,22 @@ int folder_entries(const char *path, char ***names, size_t *n)
     *names = all;
     *n = count;
     return 0;
+}
+
+int parse_arms(const char *text, arm *arms, size_t max, size_t *n)
+{
+    *n = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        err e;
+        err_clear(&e);
+        if (*n == max)
+            return usage_error("too many arms (at most %zu)", max);
+        if (arm_parse(&arms[(*n)++], p, len, &e) < 0)
+            return usage_error("%s", e.msg);
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
+    }
 }

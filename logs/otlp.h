@@ -1,5 +1,5 @@
 /*
- * log_otlp: OpenTelemetry traces in OTLP JSON (docs/logs.md,
+ * otlp: the reader (reader.h) of OpenTelemetry traces in OTLP JSON (docs/logs.md,
  * "OpenTelemetry traces"), as the Collector's file exporter writes them
  * (one ExportTraceServiceRequest a line) or as one document, read by the
  * GenAI semantic conventions:
@@ -32,15 +32,15 @@
  * and that is said.  The ids of traces written early are kept: a span
  * of one that comes later is refused, and said.
  */
-#ifndef TR_LOG_OTLP_H
-#define TR_LOG_OTLP_H
+#ifndef TR_OTLP_H
+#define TR_OTLP_H
 
-#include "logs.h"
+#include "reader.h"
 
 #define OTLP_OPEN_MAX 10000u      /* traces kept open at once */
 #define OTLP_KEPT_MAX (64u << 20) /* bytes of span records kept */
 
-/* Reads the traces from fd: 0, 1 stop, -1 (e set). */
-int otlp_read(logr *r, int fd, err *e);
+/* Streams: reads the traces from the input's fd. */
+extern const log_reader otlp_reader;
 
 #endif

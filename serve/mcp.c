@@ -10,11 +10,11 @@
 
 #include "call.h"
 #include "canon.h"
-#include "cmds.h"
 #include "json_load.h"
 #include "live.h"
 #include "schema.h"
 #include "task.h"
+#include "transcript.h"
 #include "utf8.h"
 #include "vbuild.h"
 

@@ -1,5 +1,5 @@
-/* log_inspect: see log_inspect.h. */
-#include "log_inspect.h"
+/* inspect: see inspect.h. */
+#include "inspect.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -941,12 +941,13 @@ static int read_eval(struct iread *m, const char *path, err *e)
     return rc;
 }
 
-int inspect_read(logr *r, const char *path, const char *shown, err *e)
+static int inspect_read(logr *r, const log_input *in, err *e)
 {
+    const char *path = in->path, *shown = in->shown;
     struct iread m;
     memset(&m, 0, sizeof m);
     m.r = r;
-    m.c = lr_counts(r, LOG_INSPECT);
+    m.c = lr_counts(r);
     m.calls.place = call_place;
     m.calls.place_ctx = &m;
     m.ha = arena_new();
@@ -976,3 +977,5 @@ int inspect_read(logr *r, const char *path, const char *shown, err *e)
     arena_free(m.ha);
     return rc;
 }
+
+const log_reader inspect_reader = {"inspect", "samples", 0, inspect_read};

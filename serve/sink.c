@@ -1,26 +1,26 @@
-/* serve: the sink of finished sessions (see serve.h). */
-#include "serve.h"
+/* sink: see sink.h. */
+#include "sink.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmds.h"
 #include "live.h"
 
-int serve_sink_open(serve_sink *k, const char *run, const char *transcript,
-                    const char *report_path)
+int serve_sink_open(serve_sink *k, serve_say_fn say, const char *run,
+                    const char *transcript, const char *report_path)
 {
     memset(k, 0, sizeof *k);
+    k->say = say;
     k->run = run;
     k->transcript = transcript;
     k->report_path = report_path;
     if (pthread_mutex_init(&k->lock, NULL) != 0) {
-        say("replay serve: cannot make a lock");
+        k->say("replay serve: cannot make a lock");
         return -1;
     }
     if (report_path && !(k->report = live_open_output(report_path, "w"))) {
-        say("replay serve: cannot open the report %s: %s", report_path,
+        k->say("replay serve: cannot open the report %s: %s", report_path,
             strerror(errno));
         pthread_mutex_destroy(&k->lock);
         return -1;
@@ -56,7 +56,7 @@ int serve_write(serve_sink *k, const mcp_session *s, const char *status,
     pthread_mutex_lock(&k->lock);
     if (k->transcript &&
         live_append_episode(k->transcript, make_episode, &ep) < 0) {
-        say("replay serve: cannot write episode %s to the transcript %s: %s",
+        k->say("replay serve: cannot write episode %s to the transcript %s: %s",
             id, k->transcript, strerror(errno));
         k->failed = 1;
         rc = -1;
@@ -66,15 +66,15 @@ int serve_write(serve_sink *k, const mcp_session *s, const char *status,
         if (k->report && !k->failed &&
             (fwrite(report.data, 1, report.len, k->report) != report.len ||
              fflush(k->report) != 0)) {
-            say("replay serve: cannot write the report %s: %s",
+            k->say("replay serve: cannot write the report %s: %s",
                 k->report_path, strerror(errno));
             k->failed = 1;
             rc = -1;
         }
-        say("replay serve: episode %s: %s%s%s%s", id, summary.data,
+        k->say("replay serve: episode %s: %s%s%s%s", id, summary.data,
             status ? "" : "; unfinished", why ? ": " : "", why ? why : "");
     } else {
-        say("replay serve: episode %s: out of memory for its report", id);
+        k->say("replay serve: episode %s: out of memory for its report", id);
         k->failed = 1;
         rc = -1;
     }
@@ -88,7 +88,7 @@ int serve_sink_close(serve_sink *k)
 {
     int rc = 0;
     if (k->report && live_close_output(k->report) != 0) {
-        say("replay serve: cannot write the report %s: %s", k->report_path,
+        k->say("replay serve: cannot write the report %s: %s", k->report_path,
             strerror(errno));
         rc = -1;
     }

@@ -1,5 +1,5 @@
-/* serve_http: `replay serve --http`, MCP's Streamable HTTP transport on
- * libmicrohttpd (docs/serve.md).
+/* transport_http: `replay serve --http`, MCP's Streamable HTTP transport
+ * on libmicrohttpd (transport_http.h, docs/serve.md).
  *
  * One endpoint, /mcp.  POST carries one JSON-RPC message: a request is
  * answered with its response as application/json, a notification or a
@@ -46,8 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmds.h"
-#include "serve.h"
+#include "transcript.h"
+#include "transport_http.h"
 #include "utf8.h"
 
 #define SESSION_ID_LEN 32 /* hex digits */
@@ -836,22 +836,19 @@ int serve_http(const mcp_server *srv, serve_sink *k,
                         .timeout = o->timeout};
     struct sockaddr_storage ss;
     if (listen_address(listen, &ss, sv.host, sizeof sv.host) < 0)
-        return usage_error("serve: --http takes [HOST:]PORT (8080 for "
-                           "127.0.0.1:8080, [::1]:8080, 0 for any free port), "
-                           "not '%s'",
-                           listen);
+        return SERVE_BAD_ADDRESS;
     sv.loopback =
         ss.ss_family == AF_INET
             ? (ntohl(((struct sockaddr_in *)&ss)->sin_addr.s_addr) >> 24) == 127
             : IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)&ss)->sin6_addr);
     if (pthread_mutex_init(&sv.lock, NULL) != 0) {
-        say("replay serve: cannot make a lock");
-        return EXIT_REFUSED;
+        k->say("replay serve: cannot make a lock");
+        return SERVE_FAILED;
     }
     if (pthread_mutex_init(&sv.conns_lock, NULL) != 0) {
-        say("replay serve: cannot make a lock");
+        k->say("replay serve: cannot make a lock");
         pthread_mutex_destroy(&sv.lock);
-        return EXIT_REFUSED;
+        return SERVE_FAILED;
     }
     /* signals go to the main thread alone, which waits for them */
     sigset_t stop;
@@ -875,12 +872,12 @@ int serve_http(const mcp_server *srv, serve_sink *k,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_HEADER_ROOM,
         MHD_OPTION_END);
     if (!d) {
-        say("replay serve: cannot listen on %s: %s", listen,
+        k->say("replay serve: cannot listen on %s: %s", listen,
             errno ? strerror(errno) : "the address is taken or not this "
                                       "machine's");
         pthread_mutex_destroy(&sv.conns_lock);
         pthread_mutex_destroy(&sv.lock);
-        return EXIT_CANNOT;
+        return SERVE_CANNOT_LISTEN;
     }
     const union MHD_DaemonInfo *info =
         MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
@@ -889,7 +886,7 @@ int serve_http(const mcp_server *srv, serve_sink *k,
     char where[320];
     snprintf(where, sizeof where, "%s%s%s", v6 ? "[" : "", sv.host,
              v6 ? "]" : "");
-    say("replay serve: listening on http://%s:%u/mcp", where, port);
+    k->say("replay serve: listening on http://%s:%u/mcp", where, port);
     int sig = 0;
     while (!sig) {
         struct timespec tick = {1, 0};
@@ -903,7 +900,7 @@ int serve_http(const mcp_server *srv, serve_sink *k,
     }
     MHD_stop_daemon(d); /* every request answered, every thread gone */
     sweep(&sv, 0, "stopped", NULL);
-    say("replay serve: stopped by %s", sig == SIGINT   ? "SIGINT"
+    k->say("replay serve: stopped by %s", sig == SIGINT   ? "SIGINT"
                                        : sig == SIGHUP ? "SIGHUP"
                                                        : "SIGTERM");
     free(sv.table);

@@ -1,0 +1,161 @@
+/*
+ * lines: the layer under every log reader (reader.h).  What a reader
+ * finds in a log is written here as the transcript lines that say the
+ * same (docs/transcript.md): run, episode, call and end lines, made one
+ * at a time from the values the reader parsed (never a piece of the
+ * log's own text) and handed to the sink.  Here too are the problems
+ * the readers find and the counts they keep.  The dispatcher (logs.h)
+ * makes the logr, and says which reader reads which file (lr_begin).
+ *
+ * Promises:
+ *  - A run's tools are written once per content, as an OpenAI tool file
+ *    named by its hash (tools-HASH16.json), through a temporary file
+ *    renamed, so that no one reads half of it; the run line names it.
+ *    --tools FILE names the user's own instead.  A tool offered later
+ *    that the file lacks, or defines otherwise, is a problem once per run
+ *    and tool.
+ *  - A problem is one line, FILE: PLACE: PATH: what, made safe for a
+ *    terminal (what it quotes of the log can hold anything); the first
+ *    LOG_PROBLEMS_SAID are handed to the sink, the rest counted.
+ *  - Memory: the line being written (and its tree, for a sink that takes
+ *    one), and per run the names of its tools.
+ *  - It never prints and keeps no global state: a logr holds everything.
+ */
+#ifndef TR_LINES_H
+#define TR_LINES_H
+
+#include <stddef.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "err.h"
+#include "value.h"
+
+/* Limits (docs/logs.md, "Limits"). */
+#define LOG_RECORD_MAX (256u << 20) /* bytes of one record: a zip member,
+                                       a line, a sample's tree */
+#define LOG_PROBLEMS_SAID 100       /* problems said one by one */
+#define LOG_READERS_MAX 8           /* formats counted apart */
+
+/* The options of import and --from. */
+typedef struct log_opts {
+    const char *run;        /* every episode into this run */
+    const char *model;      /* the runs' model, when the log has none */
+    const char *tools;      /* the user's tool file: used for every run */
+    const char *tools_out;  /* where the logs' tool files are written
+                               (NULL: rel_dir) */
+    const char *rel_dir;    /* the folder the lines are read from: a tool
+                               file written there is named by its name */
+    const char *score;      /* inspect: the scorer whose score is read */
+    const char *task_key;   /* messages: dotted paths in a record */
+    const char *success_key, *success_value;
+    const char *reward_key;
+    const char *messages_key;
+    const char *trial_key;
+    const char *id_key;
+    int strict;             /* stop at the first problem */
+} log_opts;
+
+/* Where the lines go.  line: one transcript line (no newline), its file
+ * (the log, as named) and number in it, and dir, the folder its run
+ * line's tool path is relative to; 0 to go on, 1 to stop (--strict),
+ * -1 on failure (e set).  problem: a formatted problem line.  record
+ * (NULL: none): the same line with the value tree its text reads as,
+ * made beside the text, which then need not be parsed again (for the
+ * night: night_record, and its promises of root, answer_at and
+ * answer_len); a line whose tree would cost more to be sure of than to
+ * read goes to line instead.  The tree lives until the call returns. */
+typedef struct log_sink {
+    int (*line)(void *ctx, const char *file, const char *dir,
+                unsigned long line, const char *text, size_t len, err *e);
+    void (*problem)(void *ctx, const char *text);
+    void *ctx;
+    int (*record)(void *ctx, const char *file, const char *dir,
+                  unsigned long line, const char *text, size_t len,
+                  const value *root, size_t answer_at, size_t answer_len,
+                  err *e);
+} log_sink;
+
+typedef struct logr logr;
+typedef struct lrun lrun;
+
+/* The counts of one format. */
+typedef struct log_counts {
+    const char *format;        /* "inspect", "otlp", "messages" */
+    const char *unit;          /* "samples", "spans", "records" */
+    unsigned long files, records, read, skipped, refused;
+    unsigned long episodes, calls, problems, lines;
+} log_counts;
+
+/* NULL out of memory.  The options and the sink must outlive it. */
+logr *logr_new(const log_opts *o, const log_sink *sink);
+
+void logr_free(logr *r);
+
+/* Hands each format's counts to say, one line each, prefixed
+ * ("replay"), in the order of their slots (lr_begin); then a line of the
+ * problems not said one by one, if any. */
+void logr_summary(const logr *r, const char *prefix,
+                  void (*say)(void *ctx, const char *text), void *ctx);
+
+unsigned long logr_problems(const logr *r);
+unsigned long logr_lines(const logr *r);
+
+/* For the dispatcher: a file of format (named so, its records called
+ * unit) begins, named shown in messages; its counts are kept in slot
+ * (below LOG_READERS_MAX), the format's place in the dispatcher's list. */
+void lr_begin(logr *r, int slot, const char *format, const char *unit,
+              const char *shown);
+
+/* Whether --strict met a problem in the file begun last. */
+int lr_stopped(const logr *r);
+
+/* ---------------------------------------------------------------- for
+ * the readers.  Each of these is -1 only when reading cannot go on (e
+ * set), 1 when the sink said stop (or --strict). */
+
+/* The counts of the format being read, for its reader to add to. */
+log_counts *lr_counts(logr *r);
+
+/* The options. */
+const log_opts *lr_opts(const logr *r);
+
+/* The file being read, as messages name it. */
+const char *lr_file(const logr *r);
+
+/* A problem at place (a zip member, "line N", or NULL) and path (a JSON
+ * path, or NULL): said as "FILE: PLACE: PATH: message" and counted.
+ * 0, or 1 when --strict says stop. */
+int lr_problem(logr *r, const char *place, const char *path,
+               const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The run name (NULL: --run's, which wins anyway), its model (NULL:
+ * --model's), meta (an object or NULL) and the tools offered (an array
+ * of OpenAI tools {"type":"function","function":{...}}, or NULL: none
+ * known).  The first call for a name writes its tool file and its run
+ * line; a later one checks the tools offered against that file: a tool
+ * it lacks, or defines otherwise, is a problem once per run and tool.
+ * *out is the run. */
+int lr_run(logr *r, const char *name, const char *model, const value *meta,
+           const value *tools, const char *place, lrun **out, err *e);
+
+/* The name of the file being read, without its folder and extension
+ * ("stdin" for standard input): a run's name when the log has none. */
+void lr_stem(const logr *r, char *out, size_t size);
+
+/* An episode line.  seed and arm as the log gives them (NULL: none:
+ * observed), task_name a string or an integer (or NULL). */
+int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
+               const value *arm, const value *task_name, err *e);
+
+/* A call line: the call in one of the transcript's shapes, and the
+ * answer the agent saw (NULL: none logged). */
+int lr_call(logr *r, lrun *run, const char *episode, const value *call,
+            const value *answer, err *e);
+
+/* An end line: status and final may be NULL, success -1 when not known,
+ * reward NULL when not known. */
+int lr_end(logr *r, lrun *run, const char *episode, const char *status,
+           const char *final, int success, const double *reward, err *e);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * logs: the front of the reading layer for logs that other harnesses
+ * write (docs/logs.md): what `replay import` and `replay --from` call.
+ * It recognises a log's format, opens it, and hands it to the reader of
+ * that format, one module each (reader.h is the contract they keep):
+ *   inspect   Inspect AI eval logs, .eval (a zip archive) and .json
+ *             (inspect.h)
+ *   otlp      OpenTelemetry traces in OTLP JSON, GenAI conventions
+ *             (otlp.h)
+ *   messages  chat message trajectories, OpenAI or Anthropic form
+ *             (messages.h)
+ * The reader turns the log into the transcript lines that say the same
+ * (lines.h), handed to the sink: `replay import` writes them into a
+ * file, `replay --from` hands them to the night engine: the same lines,
+ * so the same database.
+ *
+ * Promises (besides each reader's, reader.h):
+ *  - The format is recognised from the file's first 64 KiB, never from
+ *    its name; a transcript of ours, or a file of no known format, is
+ *    refused, not guessed at.
+ *  - Every file read is counted under its format; logr_summary says the
+ *    counts, in the order of the list above.
+ *  - No global state: a logr holds everything; nothing is printed here.
+ */
+#ifndef TR_LOGS_H
+#define TR_LOGS_H
+
+#include "err.h"
+#include "lines.h"
+
+enum log_format {
+    LOG_AUTO,       /* recognised from the content */
+    LOG_INSPECT,
+    LOG_OTLP,
+    LOG_MESSAGES,
+    LOG_TRANSCRIPT, /* found by LOG_AUTO: our own JSONL */
+    LOG_UNKNOWN     /* found by LOG_AUTO: none of them */
+};
+
+/* "inspect", "otlp", "messages", "auto"; 0, or -1 for another word. */
+int log_format_parse(const char *word, enum log_format *f);
+
+/* Reads a log in format f (LOG_AUTO: recognised first; "-" is standard
+ * input, which needs a format).  shown names it in messages.  0 read
+ * (problems said and counted), 1 stopped (--strict, or the sink said
+ * stop), -1 could not go on (e set: out of memory, a file that cannot be
+ * read, a tool file that cannot be written, the sink's failure;
+ * ERR_USAGE for a file of no known format). */
+int logr_read(logr *r, const char *path, const char *shown,
+              enum log_format f, err *e);
+
+/* The format of the file at path, from its first bytes: LOG_TRANSCRIPT,
+ * LOG_UNKNOWN (or when it cannot be read), or a log's. */
+enum log_format log_detect(const char *path);
+
+/* Whether a file's name is one that a folder walk takes for format f
+ * (.eval and .json for inspect; .json and .jsonl otherwise). */
+int log_name_matches(const char *name, enum log_format f);
+
+#endif

@@ -1,0 +1,174 @@
+/* records: see records.h. */
+#include "records.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json_load.h"
+#include "jstream.h"
+
+#define FIRST_LINE_MAX (1u << 20) /* past it, the input is a document */
+
+struct pieces {
+    logr *r;
+    lr_record_fn fn;
+    void *ctx;
+    int rc;
+};
+
+static int on_piece(void *ctx, const char *key, size_t index,
+                    const value *v, err *e)
+{
+    struct pieces *p = ctx;
+    p->rc = p->fn(p->ctx, NULL, key, index, v, NULL, e);
+    return p->rc ? -1 : 0;
+}
+
+/* The rest of the input as one document, its first len bytes in b. */
+static int read_document(logr *r, int fd, buf *b,
+                         const char *const *streamed, lr_record_fn fn,
+                         void *ctx, err *e)
+{
+    struct pieces p = {r, fn, ctx, 0};
+    jstream *s = jstream_new(streamed, LOG_RECORD_MAX, on_piece, &p);
+    if (!s)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    int rc = jstream_feed(s, b->data, b->len, e);
+    char chunk[65536];
+    ssize_t n;
+    while (rc == 0 && (n = read(fd, chunk, sizeof chunk)) > 0)
+        rc = jstream_feed(s, chunk, (size_t)n, e);
+    if (rc == 0 && n < 0)
+        rc = err_set(e, ERR_IO, "cannot read %s: %s", lr_file(r),
+                     strerror(errno));
+    else if (rc == 0)
+        rc = jstream_finish(s, e);
+    jstream_free(s);
+    if (rc < 0 && p.rc) /* the record's own outcome */
+        return p.rc;
+    if (rc < 0 && e->code != ERR_NOMEM && e->code != ERR_IO) {
+        /* the document breaks off, or a piece is too large: what came
+         * before it was read */
+        char why[600];
+        snprintf(why, sizeof why, "%s", e->msg);
+        err_clear(e);
+        return lr_problem(r, NULL, NULL,
+                          "%s; the records before it were read, the rest "
+                          "is not", why);
+    }
+    return rc;
+}
+
+int lr_read_json(logr *r, int fd, const char *const *streamed,
+                 lr_record_fn fn, void *ctx, err *e)
+{
+    buf b = BUF_INIT;
+    char chunk[65536];
+    size_t start = 0; /* of the line being looked for */
+    int eof = 0, rc = 0, jsonl = -1;
+    unsigned long lineno = 0;
+    arena *a = arena_new();
+    if (!a)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    for (;;) {
+        char *nl = b.len > start ? memchr(b.data + start, '\n',
+                                          b.len - start)
+                                 : NULL;
+        if (!nl && !eof) {
+            if (jsonl == -1 && b.len - start >= FIRST_LINE_MAX) {
+                jsonl = 0; /* a first line of a megabyte: a document */
+                break;
+            }
+            if (jsonl == 1 && b.len - start > LOG_RECORD_MAX) {
+                /* a line past the limit: skipped to its newline */
+                lineno++;
+                char why[160];
+                snprintf(why, sizeof why, "a line longer than the limit of "
+                                          "%u MiB a record; it is skipped",
+                         LOG_RECORD_MAX >> 20);
+                ssize_t n;
+                while ((n = read(fd, chunk, sizeof chunk)) > 0 &&
+                       !memchr(chunk, '\n', (size_t)n))
+                    ;
+                b.len = 0;
+                start = 0;
+                if (n > 0) {
+                    char *p = memchr(chunk, '\n', (size_t)n);
+                    buf_append(&b, p + 1, (size_t)(chunk + n - p - 1));
+                } else {
+                    eof = 1;
+                }
+                char place[32];
+                snprintf(place, sizeof place, "line %lu", lineno);
+                if ((rc = fn(ctx, place, NULL, (size_t)-1, NULL, why, e)))
+                    break;
+                continue;
+            }
+            if (start > 0 && jsonl == 1) {
+                memmove(b.data, b.data + start, b.len - start);
+                b.len -= start;
+                start = 0;
+            }
+            ssize_t n = read(fd, chunk, sizeof chunk);
+            if (n < 0) {
+                rc = err_set(e, ERR_IO, "cannot read %s: %s", lr_file(r),
+                             strerror(errno));
+                break;
+            }
+            if (n == 0)
+                eof = 1;
+            else if (buf_append(&b, chunk, (size_t)n) < 0) {
+                rc = err_set(e, ERR_NOMEM, "out of memory");
+                break;
+            }
+            continue;
+        }
+        size_t len = nl ? (size_t)(nl - (b.data + start)) : b.len - start;
+        if (!nl && len == 0)
+            break; /* the end */
+        const char *line = b.data + start;
+        size_t next = start + len + (nl ? 1 : 0);
+        if (strspn(line, " \t\r") >= len) { /* a blank line */
+            lineno++;
+            start = next;
+            continue;
+        }
+        value *v = NULL;
+        err le;
+        arena_reset(a);
+        int parsed = json_load(&v, a, line, len, &le) == 0;
+        if (jsonl == -1) {
+            if (!parsed || v->kind != V_OBJECT) {
+                jsonl = 0;
+                break;
+            }
+            jsonl = 1;
+        }
+        lineno++;
+        start = next;
+        char place[32];
+        snprintf(place, sizeof place, "line %lu", lineno);
+        if (!parsed && le.code == ERR_NOMEM) {
+            rc = err_set(e, ERR_NOMEM, "out of memory");
+            break;
+        }
+        char why[600] = "";
+        if (!parsed)
+            snprintf(why, sizeof why, "not JSON: %s; the line is skipped",
+                     le.msg);
+        rc = fn(ctx, place, NULL, (size_t)-1, parsed ? v : NULL,
+                parsed ? NULL : why, e);
+        if (rc)
+            break;
+    }
+    arena_free(a);
+    if (jsonl == 0 && rc == 0) {
+        /* from the start: everything read so far is the document's */
+        rc = read_document(r, fd, &b, streamed, fn, ctx, e);
+    }
+    buf_free(&b);
+    return rc;
+}
+
