@@ -226,8 +226,6 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
     for (size_t i = 0; i < n; i++) {
         folder_page_name(&names[i], "run", cards[i].run, NULL);
         entries[i].c = &cards[i];
-        entries[i].page = names[i].data;
-        keep[nkeep++] = names[i].data;
         if (base < 0 || (long)i == base ||
             card_compare_case(&cards[i], &cards[base]) != COMPARE_SAME)
             continue;
@@ -239,16 +237,25 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
         folder_page_name(&names[n + i], "compare", cards[i].run,
                          cards[base].run);
         entries[i].vs = &vs[i];
-        entries[i].compare_page = names[n + i].data;
-        keep[nkeep++] = names[n + i].data;
         compares++;
     }
+    /* two runs never share a page, whatever their names */
+    if (folder_names_distinct(names, 2 * n) < 0)
+        names[0].failed = 1;
     for (size_t i = 0; i < 2 * n; i++)
         if (names[i].failed) {
             fputs("card: out of memory\n", stderr);
             status = EXIT_DB;
             goto done;
         }
+    for (size_t i = 0; i < n; i++) {
+        entries[i].page = names[i].data;
+        keep[nkeep++] = names[i].data;
+        if (entries[i].vs) {
+            entries[i].compare_page = names[n + i].data;
+            keep[nkeep++] = names[n + i].data;
+        }
+    }
     /* nothing is written where a file of another's has a page's name */
     if (folder_make(dir, &e) < 0) {
         fprintf(stderr, "card: %s\n", shown_safe(e.msg));

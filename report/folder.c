@@ -104,6 +104,50 @@ void folder_page_name(buf *out, const char *prefix, const char *a,
     buf_free(&names);
 }
 
+struct named {
+    const buf *name;
+    size_t at; /* its place in the array */
+};
+
+static int by_name_then_place(const void *x, const void *y)
+{
+    const struct named *a = x, *b = y;
+    int c = strcmp(a->name->data, b->name->data);
+    return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+int folder_names_distinct(buf *names, size_t n)
+{
+    struct named *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (names[i].len)
+            v[k++] = (struct named){&names[i], i};
+    qsort(v, k, sizeof *v, by_name_then_place);
+    int rc = 0;
+    /* the first of equal names keeps it (and is never changed, so the
+     * names after it are compared with it); each later one a suffix */
+    for (size_t i = 1, first = 0, same = 1; i < k; i++) {
+        if (strcmp(v[i].name->data, v[first].name->data) != 0) {
+            first = i;
+            same = 1;
+            continue;
+        }
+        buf *b = &names[v[i].at];
+        size_t stem = b->len - strlen(".html");
+        char tail[32];
+        snprintf(tail, sizeof tail, "-%zu.html", ++same);
+        b->len = stem;
+        b->data[stem] = '\0';
+        if (buf_puts(b, tail) < 0)
+            rc = -1;
+    }
+    free(v);
+    return rc;
+}
+
 int folder_write(const char *dir, const char *name, const buf *page, err *e)
 {
     char path[4200], tmp[4210];

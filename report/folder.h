@@ -39,6 +39,13 @@ int folder_is_page(const char *dir, const char *name, int *there);
 void folder_page_name(buf *out, const char *prefix, const char *a,
                       const char *b);
 
+/* Makes the page names of one night distinct, so that two runs never
+ * share a page: a name that an earlier one in the array already has gets
+ * "-2" before its ".html" (a third "-3", and so on), which no name of
+ * folder_page_name's ends with.  Empty names (no page) are skipped.
+ * -1 out of memory (a name's buffer then says failed). */
+int folder_names_distinct(buf *names, size_t n);
+
 /* Writes page to dir/name through dir/name.tmp.  ERR_IO with one line. */
 int folder_write(const char *dir, const char *name, const buf *page,
                  err *e);

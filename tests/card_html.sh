@@ -294,6 +294,27 @@ ok "another's files untouched; the renamed run in the index (and beside careful)
 <html>mine</html>
 2" "$got"
 
+# --- two runs whose names give one file name (the names' slugs agree
+# --- and the first 40 bits of their hashes too: found by a birthday
+# --- search over "run" + 40 "y" + ".N"): two pages, each its own run's
+cp "$db" "$T/r3.db"
+sqlite3 "$T/r3.db" "UPDATE runs SET run = 'runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy.88413' WHERE run = 'careful';
+  UPDATE runs SET run = 'runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy.382685' WHERE run = 'sloppy'"
+got=$("$CARD" --db "$T/r3.db" --html --all -o "$T/twins" 2>&1; echo "exit $?"; ls "$T/twins")
+ok "two names of one file name: two pages" "card: $T/twins: index.html, 3 run pages, 0 compare pages; 0 pages of runs gone removed
+exit 0
+index.html
+run-careful-reformatted-edf43a5a73.html
+run-runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy-8cd8c5cb09-2.html
+run-runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy-8cd8c5cb09.html" "$got"
+twin=$T/twins/run-runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy-8cd8c5cb09
+got=$(for f in "$twin.html" "$twin-2.html"; do grep -o 'runyyyy*\.[0-9]*' "$f" | sort -u; done;
+      grep -o 'href="run-runy[^"]*"' "$T/twins/index.html")
+ok "each twin's page shows its own run (the first in the list keeps the name), and the index links both" "runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy.382685
+runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy.88413
+href=\"run-runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy-8cd8c5cb09.html\"
+href=\"run-runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy-8cd8c5cb09-2.html\"" "$got"
+
 # --- a page of another's where card would write one: nothing is written
 mkdir "$T/theirs" && echo '<p>their index</p>' > "$T/theirs/index.html"
 got=$("$CARD" --db "$db" --html --all -o "$T/theirs" 2>&1; echo "exit $?"; ls "$T/theirs")
