@@ -1,8 +1,10 @@
 /* lines: see lines.h. */
 #define _XOPEN_SOURCE 700 /* realpath */
+#define _DEFAULT_SOURCE   /* getentropy */
 #include "lines.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,21 +18,25 @@
 
 #include "canon.h"
 #include "doc.h"
+#include "keymap.h"
 #include "pynum.h"
 #include "sha256.h"
 #include "utf8.h"
 #include "vbuild.h"
 
 struct tool_seen {
-    char *name;
     unsigned long long hash; /* of its canonical JSON */
     int said;                /* a problem about it was said */
 };
 
+/* A run, and the tools offered in it: names (each a key of tools_by_name,
+ * its value the tool's place in tools) found in one probe, whatever
+ * number a log offers. */
 struct lrun {
     char *name;
+    keymap tools_by_name;
     struct tool_seen *tools;
-    size_t ntools;
+    size_t ntools, cap;
     int check;     /* tools offered later are checked against the file */
 };
 
@@ -38,7 +44,9 @@ struct logr {
     const log_opts *o;
     const log_sink *sink;
     struct lrun **runs;
-    size_t nruns;
+    size_t nruns, cap;
+    keymap runs_by_name; /* a run's name to its place in runs */
+    uint64_t seed;       /* of the maps' hashes: names come from input */
     log_counts counts[LOG_READERS_MAX];
     log_counts none;      /* counts of no format, before a file begins */
     log_counts *cur;      /* of the file being read */
@@ -71,13 +79,18 @@ logr *logr_new(const log_opts *o, const log_sink *sink)
     }
     r->cur = &r->none;
     r->file = "";
+    /* names come from the log: hashed with a seed of the process's own,
+     * so that no crafted names can make the maps' probes long */
+    unsigned char seed[8];
+    if (getentropy(seed, sizeof seed) == 0)
+        memcpy(&r->seed, seed, sizeof seed);
+    r->runs_by_name.seed = r->seed;
     return r;
 }
 
 static void free_run(struct lrun *run)
 {
-    for (size_t i = 0; i < run->ntools; i++)
-        free(run->tools[i].name);
+    keymap_free(&run->tools_by_name);
     free(run->tools);
     free(run->name);
     free(run);
@@ -90,6 +103,7 @@ void logr_free(logr *r)
     for (size_t i = 0; i < r->nruns; i++)
         free_run(r->runs[i]);
     free(r->runs);
+    keymap_free(&r->runs_by_name);
     free(r->dirs[0]);
     free(r->dirs[1]);
     buf_free(&r->line);
@@ -522,11 +536,9 @@ static int note_tools(logr *r, struct lrun *run, const value *tools,
         unsigned long long h = tool_hash(t, e, &ok);
         if (!ok)
             return -1;
-        size_t k = 0;
-        while (k < run->ntools && strcmp(run->tools[k].name,
-                                         name->u.str.ptr) != 0)
-            k++;
-        if (k < run->ntools) {
+        size_t k;
+        if (keymap_get(&run->tools_by_name, name->u.str.ptr,
+                       name->u.str.len, &k)) {
             if (run->check && run->tools[k].hash != h &&
                 !run->tools[k].said) {
                 run->tools[k].said = 1;
@@ -540,14 +552,19 @@ static int note_tools(logr *r, struct lrun *run, const value *tools,
             }
             continue;
         }
-        struct tool_seen *more =
-            realloc(run->tools, (run->ntools + 1) * sizeof *more);
-        if (!more)
+        if (run->ntools == run->cap) {
+            size_t cap = run->cap ? 2 * run->cap : 16;
+            struct tool_seen *more =
+                realloc(run->tools, cap * sizeof *more);
+            if (!more)
+                return err_set(e, ERR_NOMEM, "out of memory");
+            run->tools = more;
+            run->cap = cap;
+        }
+        if (keymap_put(&run->tools_by_name, name->u.str.ptr,
+                       name->u.str.len, run->ntools) < 0)
             return err_set(e, ERR_NOMEM, "out of memory");
-        run->tools = more;
         struct tool_seen *s = &run->tools[run->ntools];
-        if (!(s->name = strdup(name->u.str.ptr)))
-            return err_set(e, ERR_NOMEM, "out of memory");
         s->hash = h;
         s->said = run->check;
         run->ntools++;
@@ -565,8 +582,33 @@ static int note_tools(logr *r, struct lrun *run, const value *tools,
     return 0;
 }
 
+/* Whether the regular file at path holds exactly the len bytes of text
+ * (read without following a symbolic link). */
+static int holds(const char *path, const char *text, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char chunk[65536];
+    size_t at = 0;
+    ssize_t n;
+    int same = 1;
+    while (same && (n = read(fd, chunk, sizeof chunk)) > 0) {
+        same = at + (size_t)n <= len &&
+               memcmp(chunk, text + at, (size_t)n) == 0;
+        at += (size_t)n;
+    }
+    if (n < 0)
+        same = 0;
+    close(fd);
+    return same && at == len;
+}
+
 /* Writes text into folder/name unless a file of that content is there:
- * through a temporary file, renamed, so that no reader sees half of it. */
+ * through a temporary file of its own making (O_EXCL, never through a
+ * symbolic link), renamed, so that no reader sees half of it.  A name
+ * that is there as anything but a regular file (a symbolic link, a
+ * folder) is left alone, and said. */
 static int write_tool_file(const char *folder, const char *name,
                            const char *text, size_t len, err *e)
 {
@@ -575,27 +617,51 @@ static int write_tool_file(const char *folder, const char *name,
         sizeof path)
         return err_set(e, ERR_IO, "the tool folder's path is too long");
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-        (size_t)st.st_size == len) {
-        FILE *f = fopen(path, "rb");
-        char *have = malloc(len + 1);
-        int same = f && have && fread(have, 1, len, f) == len &&
-                   memcmp(have, text, len) == 0;
-        free(have);
-        if (f)
-            fclose(f);
-        if (same)
+    if (lstat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            return err_set(e, ERR_IO,
+                           "cannot write the tool file %s: it is there as "
+                           "%s, which is left alone; remove it, or name "
+                           "another folder with --tools-out",
+                           path, S_ISLNK(st.st_mode) ? "a symbolic link"
+                                                     : "something other "
+                                                       "than a file");
+        if ((size_t)st.st_size == len && holds(path, text, len))
             return 0;
     }
-    snprintf(tmp, sizeof tmp, "%s/.%s.%ld.tmp", folder, name, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
+    int fd = -1;
+    for (unsigned tries = 0; fd < 0 && tries < 100; tries++) {
+        unsigned char r8[4] = {0};
+        if (getentropy(r8, sizeof r8) != 0)
+            memset(r8, (int)tries, sizeof r8);
+        if ((size_t)snprintf(tmp, sizeof tmp,
+                             "%s/.%s.%ld.%02x%02x%02x%02x.tmp", folder, name,
+                             (long)getpid(), r8[0], r8[1], r8[2],
+                             r8[3]) >= sizeof tmp)
+            return err_set(e, ERR_IO, "the tool folder's path is too long");
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                  0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0)
         return err_set(e, ERR_IO, "cannot write the tool file %s: %s", tmp,
                        strerror(errno));
-    int bad = fwrite(text, 1, len, f) != len;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int why = errno;
+    int why = 0;
+    for (size_t at = 0; !why && at < len;) {
+        ssize_t n = write(fd, text + at, len - at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            why = n < 0 ? errno : EIO;
+        else
+            at += (size_t)n;
+    }
+    if (close(fd) != 0 && !why)
+        why = errno;
+    if (!why && rename(tmp, path) != 0)
+        why = errno;
+    if (why) {
         unlink(tmp);
         return err_set(e, ERR_IO, "cannot write the tool file %s: %s", path,
                        strerror(why));
@@ -641,21 +707,30 @@ int lr_run(logr *r, const char *name, const char *model, const value *meta,
     const log_opts *o = r->o;
     if (o->run)
         name = o->run;
-    for (size_t i = 0; i < r->nruns; i++)
-        if (strcmp(r->runs[i]->name, name) == 0) {
-            *out = r->runs[i];
-            if (o->tools)
-                return 0;
-            return note_tools(r, r->runs[i], tools, NULL, NULL, place, e);
-        }
-    struct lrun **more = realloc(r->runs, (r->nruns + 1) * sizeof *more);
-    struct lrun *run = calloc(1, sizeof *run);
-    if (more)
+    size_t at;
+    if (keymap_get(&r->runs_by_name, name, strlen(name), &at)) {
+        *out = r->runs[at];
+        if (o->tools)
+            return 0;
+        return note_tools(r, r->runs[at], tools, NULL, NULL, place, e);
+    }
+    if (r->nruns == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 8;
+        struct lrun **more = realloc(r->runs, cap * sizeof *more);
+        if (!more)
+            return err_set(e, ERR_NOMEM, "out of memory");
         r->runs = more;
-    if (!more || !run || !(run->name = strdup(name))) {
+        r->cap = cap;
+    }
+    struct lrun *run = calloc(1, sizeof *run);
+    if (!run || !(run->name = strdup(name)) ||
+        keymap_put(&r->runs_by_name, name, strlen(name), r->nruns) < 0) {
+        if (run)
+            free(run->name);
         free(run);
         return err_set(e, ERR_NOMEM, "out of memory");
     }
+    run->tools_by_name.seed = r->seed;
     r->runs[r->nruns++] = run;
     *out = run;
 

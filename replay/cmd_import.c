@@ -1,9 +1,12 @@
 /* replay import FORMAT PATH... [-o OUT.jsonl]: the logs other harnesses
  * write, as transcript JSONL (docs/logs.md).  The output is written
- * whole or not at all: into a temporary file beside it, renamed at the
- * end; standard output when no -o is given. */
+ * whole or not at all: into a file of import's own making beside it
+ * (OUT.partial), renamed over OUT at the end (which replaces a symbolic
+ * link named OUT, never follows it); standard output when no -o is
+ * given. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,9 +141,18 @@ int cmd_import(int argc, char **argv)
     im.out = stdout;
     im.out_name = "standard output";
     if (out_path) {
+        /* OUT.partial is a name of import's own: what is there by that
+         * name (left by an import that was killed) is removed, a symbolic
+         * link as a link, never followed; then the file is made anew, so
+         * that no write goes through a link or into another's file */
         snprintf(tmp, sizeof tmp, "%s.partial", out_path);
-        if (!(im.out = fopen(tmp, "wb"))) {
+        unlink(tmp);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+                               O_CLOEXEC, 0666);
+        if (fd < 0 || !(im.out = fdopen(fd, "wb"))) {
             say("replay import: cannot write %s: %s", tmp, strerror(errno));
+            if (fd >= 0)
+                close(fd);
             status = EXIT_CANNOT;
             goto out;
         }
