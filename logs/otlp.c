@@ -46,6 +46,10 @@ struct oread {
     const char *place;   /* of the record being read */
     const struct span *spans; /* of the trace being written */
     arena *wa;           /* a trace's records, read back to be written */
+    const char *key;     /* the attribute whose value is being read */
+    char bad[320];       /* the first value of a wrong shape in the span
+                            being read ("" when none): it refuses the
+                            span */
     struct span *sp;     /* its spans */
     size_t spcap;
 };
@@ -57,12 +61,51 @@ static int nomem(err *e)
 
 /* ------------------------------------------------------ OTLP values */
 
+/* Whether the n bytes at p are an integer as proto3's JSON writes one
+ * (digits, no leading zero, "-" before a negative one) within
+ * [-(2^(bits-1)), 2^(bits-1) - 1], or [0, 2^64 - 1] for bits 0 (an
+ * unsigned 64-bit count, such as nanoseconds). */
+static int int_text(const char *p, size_t n, int bits)
+{
+    int neg = n && p[0] == '-';
+    if (neg && bits == 0)
+        return 0;
+    p += neg;
+    n -= (size_t)neg;
+    if (n == 0 || n > 20 || strspn(p, "0123456789") < n ||
+        (n > 1 && p[0] == '0'))
+        return 0;
+    const char *max = bits == 0 ? "18446744073709551615"
+                      : neg     ? "9223372036854775808"
+                                : "9223372036854775807";
+    size_t mn = strlen(max);
+    return n < mn || (n == mn && memcmp(p, max, n) <= 0);
+}
+
+/* Notes the first value of a wrong shape in the span being read: its
+ * attribute (m->key, when one is read), its field, its text (an integer
+ * or a string: the first 40 bytes) and what it should be. */
+static void bad_value(struct oread *m, const char *field, const value *v,
+                      const char *what)
+{
+    if (m->bad[0])
+        return;
+    int len = (int)(v->u.str.len < 40 ? v->u.str.len : 40);
+    snprintf(m->bad, sizeof m->bad, "%s%s%s%s \"%.*s%s\" is not %s",
+             m->key ? "attribute \"" : "", m->key ? m->key : "",
+             m->key ? "\": " : "", field, len, v->u.str.ptr,
+             v->u.str.len > 40 ? "..." : "", what);
+}
+
 /* An AnyValue as a value tree (NULL out of memory; an unknown or empty
  * AnyValue is null).  A scalar is the log's own node (nothing changes
  * it, and the record it goes into is packed before the log's line is
- * let go); anything else is made, or copied, in a. */
-static value *any_value(arena *a, const value *av, int depth)
+ * let go); anything else is made, or copied, in m->a.  An intValue that
+ * is no int64 (leading zeros, a sign alone, out of range) is noted
+ * (bad_value) and read as null. */
+static value *any_value(struct oread *m, const value *av, int depth)
 {
+    arena *a = m->a;
     if (!av || av->kind != V_OBJECT || depth > 64)
         return value_new(a, V_NULL, 0, 0);
     const value *v;
@@ -73,13 +116,19 @@ static value *any_value(arena *a, const value *av, int depth)
     if ((v = value_getz(av, "intValue"))) {
         /* int64 is text in OTLP JSON (proto3's mapping), a number from
          * some writers */
-        if (v->kind == V_INT)
-            return (value *)v;
-        if (v->kind == V_STRING && v->u.str.len &&
-            strspn(v->u.str.ptr + (v->u.str.ptr[0] == '-'), "0123456789") ==
-                v->u.str.len - (v->u.str.ptr[0] == '-') &&
-            v->u.str.len < 24)
-            return value_new_text(a, V_INT, v->u.str.ptr, v->u.str.len, 0, 0);
+        if ((v->kind == V_INT || v->kind == V_STRING) &&
+            int_text(v->u.str.ptr, v->u.str.len, 64)) {
+            if (v->kind == V_INT)
+                return (value *)v;
+            return value_new_text(a, V_INT, v->u.str.ptr, v->u.str.len, 0,
+                                  0);
+        }
+        if (v->kind == V_INT || v->kind == V_STRING) {
+            bad_value(m, "intValue", v,
+                      "an int64 as OTLP writes one (no leading zero, no "
+                      "sign alone, from -2^63 to 2^63-1)");
+            return value_new(a, V_NULL, 0, 0);
+        }
         return vb_clone(a, v);
     }
     if ((v = value_getz(av, "doubleValue"))) {
@@ -99,7 +148,7 @@ static value *any_value(arena *a, const value *av, int depth)
         for (size_t i = 0; out && items && items->kind == V_ARRAY &&
                            i < items->u.arr.len;
              i++)
-            if (vb_push(a, out, any_value(a, items->u.arr.items[i],
+            if (vb_push(a, out, any_value(m, items->u.arr.items[i],
                                           depth + 1)) < 0)
                 return NULL;
         return out;
@@ -115,7 +164,7 @@ static value *any_value(arena *a, const value *av, int depth)
             if (!k || k->kind != V_STRING)
                 continue;
             if (vb_put(a, out, k->u.str.ptr,
-                       any_value(a, value_getz(kv, "value"), depth + 1)) < 0)
+                       any_value(m, value_getz(kv, "value"), depth + 1)) < 0)
                 return NULL;
         }
         return out;
@@ -139,10 +188,12 @@ static const value *attr(const value *attrs, const char *key)
 }
 
 /* The attribute's value as a tree, or NULL when absent (or no memory). */
-static value *attr_value(arena *a, const value *attrs, const char *key)
+static value *attr_value(struct oread *m, const value *attrs,
+                         const char *key)
 {
     const value *av = attr(attrs, key);
-    return av ? any_value(a, av, 0) : NULL;
+    m->key = key;
+    return av ? any_value(m, av, 0) : NULL;
 }
 
 /* A hex id of n digits, lower-cased into out; 0, or -1 when it is not
@@ -166,14 +217,27 @@ static int hex_id(const value *v, size_t n, char *out, int *empty)
     return 0;
 }
 
-/* A time in nanoseconds: text or a number. */
-static value *nanos(arena *a, const value *v)
+/* A time in nanoseconds (field: its member's name): text or a number;
+ * 0 when the span has none.  One that is no fixed64 as OTLP's JSON
+ * writes it is noted (bad_value). */
+static value *nanos(struct oread *m, const value *v, const char *field)
 {
-    if (v && (v->kind == V_INT || v->kind == V_STRING) && v->u.str.len &&
-        v->u.str.len < 21 &&
-        strspn(v->u.str.ptr, "0123456789") == v->u.str.len)
-        return value_new_text(a, V_INT, v->u.str.ptr, v->u.str.len, 0, 0);
-    return vb_int(a, 0);
+    if (v && (v->kind == V_INT || v->kind == V_STRING) &&
+        int_text(v->u.str.ptr, v->u.str.len, 0))
+        return value_new_text(m->a, V_INT, v->u.str.ptr, v->u.str.len, 0, 0);
+    if (v && (v->kind == V_INT || v->kind == V_STRING)) {
+        const char *key = m->key;
+        m->key = NULL;
+        bad_value(m, field, v,
+                  "a time in nanoseconds as OTLP writes one (digits, no "
+                  "leading zero, at most 2^64-1)");
+        m->key = key;
+    } else if (v && v->kind != V_NULL && !m->bad[0]) {
+        snprintf(m->bad, sizeof m->bad,
+                 "%s is not a time in nanoseconds (digits, as text or a "
+                 "number)", field);
+    }
+    return vb_int(m->a, 0);
 }
 
 /* A JSON value held as text (the conventions allow both), parsed; the
@@ -320,15 +384,18 @@ static void find_attrs(const value *attrs, const value *got[SA_COUNT])
     }
 }
 
-/* An attribute found as a tree (attr_value's), or NULL. */
-static value *found_value(arena *a, const value *av)
+/* An attribute found (find_attrs: got[k]) as a tree, or NULL. */
+static value *found_value(struct oread *m, const value *av,
+                          enum span_attr k)
 {
-    return av ? any_value(a, av, 0) : NULL;
+    m->key = span_attr_keys[k].text;
+    return av ? any_value(m, av, 0) : NULL;
 }
 
-static const char *found_text(arena *a, const value *av)
+static const char *found_text(struct oread *m, const value *av,
+                              enum span_attr k)
 {
-    value *v = found_value(a, av);
+    value *v = found_value(m, av, k);
     return v && v->kind == V_STRING ? v->u.str.ptr : NULL;
 }
 
@@ -429,10 +496,10 @@ static value *span_record(struct oread *m, const struct span_members *span,
 #define MUST(slot, v) (bad |= !(rv[slot] = (v)))
     MUST(R_S, vb_str(a, sid));
     MUST(R_P, vb_str(a, pid));
-    MUST(R_T, nanos(a, span->start));
-    MUST(R_E, nanos(a, span->end));
+    MUST(R_T, nanos(m, span->start, "startTimeUnixNano"));
+    MUST(R_E, nanos(m, span->end, "endTimeUnixNano"));
     MUST(R_Q, vb_int(a, (long long)m->seq));
-    const char *op = found_text(a, got[SA_OP]);
+    const char *op = found_text(m, got[SA_OP], SA_OP);
     const value *name = span->name;
     const char *nm = name && name->kind == V_STRING ? name->u.str.ptr : "";
     if (!op) {
@@ -453,7 +520,7 @@ static value *span_record(struct oread *m, const struct span_members *span,
                        : strcmp(op, "embeddings") == 0       ? "other"
                                                              : "chat";
     MUST(R_O, vb_str(a, kind));
-    const char *service = found_text(a, res[SA_SERVICE]);
+    const char *service = found_text(m, res[SA_SERVICE], SA_SERVICE);
     if (service)
         MUST(R_SV, vb_str(a, service));
     /* the harness's words about the episode, on any span (else the
@@ -463,9 +530,9 @@ static value *span_record(struct oread *m, const struct span_members *span,
     value *tv[5];
     int any = 0;
     for (size_t i = 0; i < 5; i++) {
-        tv[i] = found_value(a, got[task_attrs[i]]);
+        tv[i] = found_value(m, got[task_attrs[i]], task_attrs[i]);
         if (!tv[i])
-            tv[i] = found_value(a, res[task_attrs[i]]);
+            tv[i] = found_value(m, res[task_attrs[i]], task_attrs[i]);
         any |= tv[i] != NULL;
     }
     if (any)
@@ -479,24 +546,27 @@ static value *span_record(struct oread *m, const struct span_members *span,
                  strcmp(code->u.str.ptr, "STATUS_CODE_ERROR") == 0);
     if (error) {
         const value *msg = value_getz(status, "message");
-        const char *type = found_text(a, got[SA_ERROR_TYPE]);
+        const char *type = found_text(m, got[SA_ERROR_TYPE],
+                                      SA_ERROR_TYPE);
         MUST(R_ERR, vb_str(a, type ? type : "error"));
         MUST(R_EM, msg && msg->kind == V_STRING ? vb_clone(a, msg)
                                                 : vb_str(a, ""));
     }
     if (strcmp(kind, "tool") == 0) {
-        rv[R_N] = found_value(a, got[SA_TOOL_NAME]);
-        rv[R_I] = found_value(a, got[SA_CALL_ID]);
-        rv[R_A] = found_value(a, got[SA_ARGUMENTS]);
-        rv[R_R] = found_value(a, got[SA_RESULT]);
+        rv[R_N] = found_value(m, got[SA_TOOL_NAME], SA_TOOL_NAME);
+        rv[R_I] = found_value(m, got[SA_CALL_ID], SA_CALL_ID);
+        rv[R_A] = found_value(m, got[SA_ARGUMENTS], SA_ARGUMENTS);
+        rv[R_R] = found_value(m, got[SA_RESULT], SA_RESULT);
     }
     if (strcmp(kind, "chat") == 0 || strcmp(kind, "agent") == 0) {
-        const char *model = found_text(a, got[SA_RESPONSE_MODEL]);
+        const char *model =
+            found_text(m, got[SA_RESPONSE_MODEL], SA_RESPONSE_MODEL);
         if (!model)
-            model = found_text(a, got[SA_REQUEST_MODEL]);
+            model = found_text(m, got[SA_REQUEST_MODEL], SA_REQUEST_MODEL);
         if (model)
             MUST(R_M, vb_str(a, model));
-        const value *d = maybe_json(a, found_value(a, got[SA_DEFINITIONS]));
+        const value *d = maybe_json(
+            a, found_value(m, got[SA_DEFINITIONS], SA_DEFINITIONS));
         if (d && d->kind == V_ARRAY)
             rv[R_D] = (value *)d;
         value *calls = vb_array(a), *answers = vb_array(a);
@@ -505,7 +575,8 @@ static value *span_record(struct oread *m, const struct span_members *span,
         const enum span_attr msg_attrs[] = {SA_OUTPUT, SA_INPUT};
         for (size_t i = 0; i < 2; i++) {
             const value *msgs =
-                maybe_json(a, found_value(a, got[msg_attrs[i]]));
+                maybe_json(a, found_value(m, got[msg_attrs[i]],
+                                          msg_attrs[i]));
             if (msgs && scan_messages(a, msgs, calls, answers) < 0)
                 return NULL;
         }
@@ -521,10 +592,10 @@ static value *span_record(struct oread *m, const struct span_members *span,
                 continue;
             const value *eattrs = value_getz(ev, "attributes");
             value *body = NULL;
-            const value *content = attr_value(a, eattrs,
+            const value *content = attr_value(m, eattrs,
                                               "gen_ai.event.content");
             if (!content)
-                content = attr_value(a, eattrs, "body");
+                content = attr_value(m, eattrs, "body");
             if (content) {
                 body = (value *)maybe_json(a, content);
             } else {
@@ -537,7 +608,8 @@ static value *span_record(struct oread *m, const struct span_members *span,
                     const value *key = value_getz(kv, "key");
                     if (!key || key->kind != V_STRING)
                         continue;
-                    value *raw = any_value(a, value_getz(kv, "value"), 0);
+                    m->key = key->u.str.ptr;
+                    value *raw = any_value(m, value_getz(kv, "value"), 0);
                     const value *parsed = maybe_json(a, raw);
                     bad |= vb_put(a, body, key->u.str.ptr,
                                   parsed ? (value *)parsed : raw);
@@ -1021,10 +1093,11 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
     /* run, model and tools: from the episode's spans */
     const char *service = NULL, *model = NULL;
     value *tools = NULL;
+    struct ids names = {.map.seed = m->ids.seed}; /* of tools */
     struct pending *calls = NULL;
     size_t ncalls = 0;
     int rc = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && rc == 0; i++) {
         if (sp[i].episode != head)
             continue;
         if (!service)
@@ -1038,26 +1111,25 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
             const value *nm = value_getz(f ? f : d, "name");
             if (!nm || nm->kind != V_STRING)
                 continue;
-            if (!tools && !(tools = vb_array(a)))
-                return nomem(e);
-            int seen = 0;
-            for (size_t j = 0; j < tools->u.arr.len && !seen; j++) {
-                const value *o = value_getz(
-                    value_getz(tools->u.arr.items[j], "function"), "name");
-                seen = strcmp(o->u.str.ptr, nm->u.str.ptr) == 0;
-            }
+            size_t at;
+            if (ids_get(&names, nm->u.str.ptr, nm->u.str.len, &at))
+                continue; /* the first definition of a name stands */
             const value *params = value_getz(f ? f : d, "parameters");
             if (!params)
                 params = value_getz(d, "input_schema");
-            value *tool = seen ? NULL
-                               : lr_openai_tool(a, nm,
-                                                value_getz(f ? f : d,
-                                                           "description"),
-                                                params);
-            if (!seen && (!tool || vb_push(a, tools, tool) < 0))
-                return nomem(e);
+            value *tool = lr_openai_tool(
+                a, nm, value_getz(f ? f : d, "description"), params);
+            if ((!tools && !(tools = vb_array(a))) || !tool ||
+                vb_push(a, tools, tool) < 0 ||
+                ids_put(&names, nm->u.str.ptr, nm->u.str.len, 0) < 0) {
+                rc = nomem(e);
+                break;
+            }
         }
     }
+    ids_free(&names);
+    if (rc)
+        return rc;
     lrun *run;
     rc = lr_run(r, service ? service : "otel", model, NULL, tools, NULL,
                 &run, e);
@@ -1071,7 +1143,8 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
         return rc;
     /* the calls: execute_tool spans, then the calls only chat spans show */
     size_t cap = 0;
-    struct ids span_ids = {0}, answers = {0};
+    struct ids span_ids = {.map.seed = m->ids.seed},
+               answers = {.map.seed = m->ids.seed};
     for (int pass = 0; pass < 3 && rc == 0; pass++) {
         for (size_t i = 0; i < n && rc == 0; i++) {
             if (sp[i].episode != head)
@@ -1406,9 +1479,29 @@ static int read_span(struct oread *m, const value *span,
     arena_reset(m->a);
     int genai;
     value *rv[R_COUNT];
+    m->bad[0] = '\0';
+    m->key = NULL;
     value *rec = span_record(m, &f, res, sid, pid, &genai, rv);
     if (!rec)
         return nomem(e);
+    if (m->bad[0]) { /* one value of a wrong shape costs its span */
+        m->c->refused++;
+        span_path(at, path, sizeof path);
+        return lr_problem(r, m->place, path, "%s: the span is skipped",
+                          m->bad);
+    }
+    size_t text;
+    if (canon_loose_length(rec, &text, e) < 0) {
+        if (e->code == ERR_NOMEM)
+            return -1;
+        /* what no transcript line can carry: its span alone is lost */
+        char why[sizeof e->msg];
+        snprintf(why, sizeof why, "%s", e->msg);
+        err_clear(e);
+        m->c->refused++;
+        span_path(at, path, sizeof path);
+        return lr_problem(r, m->place, path, "%s: the span is skipped", why);
+    }
     size_t slot;
     struct trace *t;
     int known = keymap_get(&m->ids, tid, 32, &slot);
@@ -1471,9 +1564,6 @@ static int read_span(struct oread *m, const value *span,
         if (slot < m->rooted_from)
             m->rooted_from = slot;
     }
-    size_t text;
-    if (canon_loose_length(rec, &text, e) < 0)
-        return nomem(e);
     size_t before = t->spans.len;
     int got = pack_record(&t->spans, rv);
     if (got < 0 || t->spans.failed)
