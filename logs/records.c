@@ -9,8 +9,6 @@
 #include "json_load.h"
 #include "jstream.h"
 
-#define FIRST_LINE_MAX (1u << 20) /* past it, the input is a document */
-
 struct pieces {
     logr *r;
     lr_record_fn fn;
@@ -61,26 +59,89 @@ static int read_document(logr *r, int fd, buf *b,
     return rc;
 }
 
+/* What the first line that is not blank says of the input, read as its
+ * bytes arrive: one JSON object and nothing more on it (JSON Lines), or
+ * the start of a document.  Only the structure is followed (strings,
+ * their escapes, brackets), never the whole line parsed, so that a line
+ * of any length is placed in one pass: whether the object is valid JSON
+ * is for its own reading, as a record. */
+struct first_line {
+    size_t at; /* the next byte of the buffer to look at */
+    int begun; /* its first byte that is not blank was seen */
+    int depth, in_string, escaped, closed;
+};
+
+/* Looks at p[fl->at, end), where end is the line's end when ended (its
+ * newline, or the input's end), else as far as it has come: 1 JSON
+ * Lines, 0 a document, -1 not known yet (or, when ended, a blank line:
+ * the next line says). */
+static int first_line_says(struct first_line *fl, const char *p,
+                           size_t end, int ended)
+{
+    if (fl->at == 0 && end >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+        fl->at = 3; /* a UTF-8 byte order mark */
+    for (; fl->at < end; fl->at++) {
+        char c = p[fl->at];
+        int blank = c == ' ' || c == '\t' || c == '\r';
+        if (!fl->begun || fl->closed) {
+            if (blank)
+                continue;
+            if (fl->closed || c != '{')
+                return 0; /* not an object, or more after it */
+            fl->begun = 1;
+            fl->depth = 1;
+        } else if (fl->in_string) {
+            if (fl->escaped)
+                fl->escaped = 0;
+            else if (c == '\\')
+                fl->escaped = 1;
+            else if (c == '"')
+                fl->in_string = 0;
+        } else if (c == '"') {
+            fl->in_string = 1;
+        } else if (c == '{' || c == '[') {
+            fl->depth++;
+        } else if ((c == '}' || c == ']') && --fl->depth == 0) {
+            fl->closed = 1;
+        }
+    }
+    if (!ended || !fl->begun)
+        return -1;
+    return fl->closed; /* a line that ends inside its object: a document */
+}
+
 int lr_read_json(logr *r, int fd, const char *const *streamed,
                  lr_record_fn fn, void *ctx, err *e)
 {
     buf b = BUF_INIT;
     char chunk[65536];
     size_t start = 0; /* of the line being looked for */
+    size_t seen = 0;  /* b.data[start, seen) holds no newline */
     int eof = 0, rc = 0, jsonl = -1;
+    struct first_line fl = {0};
     unsigned long lineno = 0;
     arena *a = arena_new();
     if (!a)
         return err_set(e, ERR_NOMEM, "out of memory");
     for (;;) {
-        char *nl = b.len > start ? memchr(b.data + start, '\n',
-                                          b.len - start)
-                                 : NULL;
-        if (!nl && !eof) {
-            if (jsonl == -1 && b.len - start >= FIRST_LINE_MAX) {
-                jsonl = 0; /* a first line of a megabyte: a document */
+        if (seen < start)
+            seen = start;
+        char *nl = b.len > seen ? memchr(b.data + seen, '\n', b.len - seen)
+                                : NULL;
+        seen = nl ? (size_t)(nl - b.data) : b.len;
+        if (jsonl == -1) {
+            if (fl.at < start)
+                fl = (struct first_line){.at = start};
+            jsonl = first_line_says(&fl, b.data ? b.data : "", seen,
+                                    nl || eof);
+            /* a first line past a record's limit, its object still
+             * open: a document on one line */
+            if (jsonl == -1 && !nl && b.len - start > LOG_RECORD_MAX)
+                jsonl = 0;
+            if (jsonl == 0)
                 break;
-            }
+        }
+        if (!nl && !eof) {
             if (jsonl == 1 && b.len - start > LOG_RECORD_MAX) {
                 /* a line past the limit: skipped to its newline */
                 lineno++;
@@ -93,7 +154,7 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
                        !memchr(chunk, '\n', (size_t)n))
                     ;
                 b.len = 0;
-                start = 0;
+                start = seen = 0;
                 if (n > 0) {
                     char *p = memchr(chunk, '\n', (size_t)n);
                     buf_append(&b, p + 1, (size_t)(chunk + n - p - 1));
@@ -109,6 +170,7 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
             if (start > 0 && jsonl == 1) {
                 memmove(b.data, b.data + start, b.len - start);
                 b.len -= start;
+                seen -= start;
                 start = 0;
             }
             ssize_t n = read(fd, chunk, sizeof chunk);
@@ -139,13 +201,6 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
         err le;
         arena_reset(a);
         int parsed = json_load(&v, a, line, len, &le) == 0;
-        if (jsonl == -1) {
-            if (!parsed || v->kind != V_OBJECT) {
-                jsonl = 0;
-                break;
-            }
-            jsonl = 1;
-        }
         lineno++;
         start = next;
         char place[32];
@@ -171,4 +226,3 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
     buf_free(&b);
     return rc;
 }
-
