@@ -1,0 +1,147 @@
+# Hostile logs (docs/logs.md, "Hostile logs"): what a crafted or broken
+# log must never do to replay import and replay --from:
+#  - lose more than the record that holds a value of a wrong shape (the
+#    fixtures of tests/logs_hostile, each with its gold transcript and
+#    problems);
+#  - write through a symbolic link, or into a file it did not make: the
+#    transcript -o names, its OUT.partial, the tool files written beside it;
+#  - take a JSON Lines file for one document because its first line is
+#    long;
+#  - cost time past linear in what it offers: tool definitions by the
+#    hundred thousand.
+# UPDATE_GOLDEN=1 rewrites the golds.
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+tmpdir
+need_cmd sqlite3
+skip_unless_python
+PY=${PYTHON3:-python3}
+export SOURCE_DATE_EPOCH=1790000000
+T=$TEST_TMP
+pass=0 fail=0
+ok() { count_eq "$@"; }
+golds=$TOP_SRCDIR/tests/logs_hostile
+gold() { # NAME TEXT
+    [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$2" > "$golds/$1.gold"
+    ok "$1" "$(cat "$golds/$1.gold")" "$2"
+}
+imp() { # NAME FORMAT FILE [OPTION...]: its problems, status, transcript
+    n=$1 f=$2 file=$3
+    shift 3
+    timeout 60 "$REPLAY" import "$f" "$golds/$file" "$@" -o "$n.jsonl" \
+        2>"$n.err"
+    echo "exit $?"
+    sed "s|$golds/||" "$n.err"
+    sed "s|$(pwd -P)/||" "$n.jsonl"
+}
+cp "$TOP_SRCDIR"/samples/logs/steady.eval "$TOP_SRCDIR"/samples/tools/shop.json "$T/"
+cd "$T" || exit 99
+
+# --- a value of a wrong shape costs its record, with a problem that
+# --- names it; the records around it are read (OTLP: an intValue with
+# --- leading zeros, a sign alone, out of range; a time likewise, or
+# --- negative, or not a number: the whole read used to end as "out of
+# --- memory", or the span sorted first at time 0)
+gold otlp-values "$(imp otlp-values otlp otlp-values.jsonl --tools shop.json)"
+
+# --- nothing written through a link, nor into a file of another's
+mkdir links && echo precious > links/target
+# steady.eval's tools, as import names their file
+tools=tools-3b2c81efc47005f0.json
+ln -s target links/out.jsonl.partial
+got=$(timeout 60 "$REPLAY" import inspect steady.eval -o links/out.jsonl 2>err >/dev/null
+      echo "exit $?|$(cat links/target)|$(test -L links/out.jsonl.partial && echo link || echo no link)|$(head -c 13 links/out.jsonl)"
+      tail -n 1 err)
+ok "an OUT.partial that is a link: the link is removed, its target untouched" \
+    "exit 0|precious|no link|{\"type\":\"run\"
+replay import: 154 transcript lines into links/out.jsonl" "$got"
+rm -f links/out.jsonl links/$tools && ln -s target links/$tools
+got=$(timeout 60 "$REPLAY" import inspect steady.eval -o links/out.jsonl 2>&1; echo "exit $?|$(cat links/target)|$(ls links | tr '\n' ' ')")
+ok "a tool file that is a link: left alone and said, nothing written" \
+    "replay import: cannot write the tool file links/$tools: it is there as a symbolic link, which is left alone; remove it, or name another folder with --tools-out
+exit 3|precious|target $tools " "$got"
+rm links/$tools && ln -s target links/out.jsonl
+got=$(timeout 60 "$REPLAY" import inspect steady.eval -o links/out.jsonl >/dev/null 2>&1
+      echo "exit $?|$(cat links/target)|$(test -L links/out.jsonl && echo link || echo file)")
+ok "an OUT that is a link: replaced by the transcript, its target untouched" \
+    "exit 0|precious|file" "$got"
+got=$(timeout 60 "$REPLAY" --from inspect --db links/r.db steady.eval >/dev/null 2>&1
+      echo "exit $?|$(ls links | tr '\n' ' ')")
+ok "--from writes its tool file beside the database, once" \
+    "exit 0|out.jsonl r.db target $tools " "$got"
+
+# --- JSON Lines whose first line is long (2 MiB of final words): still
+# --- JSON Lines, every record read; it was taken for one document, and
+# --- the lines after the first lost to "trailing garbage"
+"$PY" - <<'PY'
+import json
+def rec(k, final):
+    return {"id": "r%d" % k, "messages": [
+        {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+         "function": {"name": "get_order", "arguments": "{\"order_id\":\"A-100001\"}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+        {"role": "assistant", "content": final}]}
+with open("longfirst.jsonl", "w") as f:
+    f.write(json.dumps(rec(1, "x" * (2 << 20))) + "\n")
+    f.write(json.dumps(rec(2, "done")) + "\n")
+    f.write("{\"id\": \"r3\", \"messages\": [}\n")
+    f.write(json.dumps(rec(4, "done")) + "\n")
+PY
+got=$(timeout 60 "$REPLAY" import messages longfirst.jsonl --tools shop.json 2>&1 >/dev/null; echo "exit $?")
+ok "a first line of 2 MiB: JSON Lines all the same, a bad line costs itself" \
+    "longfirst.jsonl:3: not JSON: invalid JSON: expected a value or ']'; the line is skipped
+replay import: messages: 1 file, 4 records: 3 read, 0 skipped, 1 refused; 3 episodes, 3 calls; 1 problem; 10 transcript lines
+exit 1" "$got"
+
+# --- 200,000 tool definitions (12 MB) offered by each of two records
+# --- (messages) and by one chat span (OTLP): found through hash maps, so
+# --- read in seconds; the lists scanned for each tool took many minutes
+"$PY" - <<'PY'
+import json
+tools = [{"type": "function", "function": {"name": "t%06d" % i,
+          "parameters": {"type": "object"}}} for i in range(200000)]
+call = {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+        "function": {"name": "t000007", "arguments": "{}"}}]}
+with open("many.jsonl", "w") as f:
+    for k in range(2):
+        f.write(json.dumps({"id": "r%d" % k, "tools": tools, "messages": [
+            call, {"role": "tool", "tool_call_id": "c1", "content": "ok"}]})
+            + "\n")
+flat = json.dumps([dict(t["function"], type="function") for t in tools])
+t = "0" * 31 + "1"
+def attr(k, v):
+    return {"key": k, "value": {"stringValue": v}}
+spans = [{"traceId": t, "spanId": "00000000000000c1", "name": "chat m",
+          "startTimeUnixNano": "1", "endTimeUnixNano": "2",
+          "attributes": [attr("gen_ai.operation.name", "chat"),
+                         attr("gen_ai.tool.definitions", flat)]},
+         {"traceId": t, "spanId": "00000000000000c2",
+          "name": "execute_tool t000007", "startTimeUnixNano": "3",
+          "endTimeUnixNano": "4",
+          "attributes": [attr("gen_ai.operation.name", "execute_tool"),
+                         attr("gen_ai.tool.name", "t000007"),
+                         attr("gen_ai.tool.call.id", "c1"),
+                         attr("gen_ai.tool.call.result", "ok")]}]
+with open("many-otlp.jsonl", "w") as f:
+    f.write(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]})
+            + "\n")
+PY
+mkdir many
+got=$(timeout 120 "$REPLAY" import messages many.jsonl -o many/m.jsonl 2>&1; echo "exit $?"
+      timeout 120 "$REPLAY" import otlp many-otlp.jsonl -o many/o.jsonl 2>&1; echo "exit $?"
+      for f in many/tools-*.json; do
+          "$PY" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$f"
+      done)
+ok "200,000 tools a record: every one in the run's tool file, in seconds" \
+    "replay import: messages: 1 file, 2 records: 2 read, 0 skipped, 0 refused; 2 episodes, 2 calls; 0 problems; 7 transcript lines
+replay import: 7 transcript lines into many/m.jsonl
+exit 0
+replay import: otlp: 1 file, 2 spans: 2 read, 0 skipped, 0 refused; 1 episode, 1 call; 0 problems; 4 transcript lines
+replay import: 4 transcript lines into many/o.jsonl
+exit 0
+200000" "$got"
+rm -rf many many.jsonl many-otlp.jsonl
+
+echo "logs_hostile: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
