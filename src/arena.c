@@ -16,6 +16,9 @@ struct arena {
     struct arena_room room; /* first (arena.h): the head's free bytes */
     struct chunk *head; /* where allocations are made; older chunks after */
     size_t next_size;
+    size_t held;  /* bytes of the chunks held */
+    size_t limit; /* of held; 0: none */
+    int over;     /* an allocation was refused for the limit */
 };
 
 arena *arena_new(void)
@@ -33,11 +36,18 @@ void *arena_alloc_more(arena *a, size_t size)
     size_t want = a->next_size;
     if (want < size)
         want = size;
+    if (a->limit && (size > a->limit || a->held > a->limit - size)) {
+        a->over = 1;
+        return NULL;
+    }
+    if (a->limit && want > a->limit - a->held)
+        want = a->limit - a->held; /* at least size */
     if (want > SIZE_MAX - sizeof(struct chunk))
         return NULL;
     struct chunk *c = malloc(sizeof *c + want);
     if (!c)
         return NULL;
+    a->held += want;
     if (a->head)
         a->head->used = a->head->size - a->room.left;
     c->size = want;
@@ -62,6 +72,17 @@ char *arena_memdup(arena *a, const void *data, size_t len)
         memcpy(p, data, len);
     p[len] = '\0';
     return p;
+}
+
+void arena_limit(arena *a, size_t max)
+{
+    a->limit = max;
+    a->over = 0;
+}
+
+int arena_over(const arena *a)
+{
+    return a->over;
 }
 
 size_t arena_used(const arena *a)
@@ -91,6 +112,7 @@ void arena_recycle(arena *a, size_t max)
     if (a->head && a->head->size > max) {
         free(a->head);
         a->head = NULL;
+        a->held = 0;
         a->room.next = NULL;
         a->room.left = 0;
         a->next_size = 4096;
@@ -99,6 +121,7 @@ void arena_recycle(arena *a, size_t max)
 
 void arena_reset(arena *a)
 {
+    a->over = 0;
     struct chunk *keep = a->head;
     if (!keep)
         return;
@@ -112,4 +135,5 @@ void arena_reset(arena *a)
     keep->used = 0;
     a->room.next = keep->data;
     a->room.left = keep->size;
+    a->held = keep->size;
 }

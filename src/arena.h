@@ -39,6 +39,12 @@ static inline void *arena_alloc(arena *a, size_t size)
 }
 /* A copy of len bytes, NUL-terminated after them. */
 char *arena_memdup(arena *a, const void *data, size_t len);
+/* Limits the bytes the arena holds to max (0: no limit): an allocation
+ * past it returns NULL, as when memory runs out, and arena_over says
+ * which it was, until the next arena_reset.  For a tree read from input,
+ * whose size is the input's to choose. */
+void arena_limit(arena *a, size_t max);
+int arena_over(const arena *a);
 /* Bytes handed out so far (for limits and tests). */
 size_t arena_used(const arena *a);
 /* Forgets every allocation but keeps the largest chunk for the next ones
