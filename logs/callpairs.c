@@ -1,73 +1,127 @@
-/* callpairs: see callpairs.h. */
+/* callpairs: see callpairs.h.  Per id, the unanswered calls form a stack
+ * (open: its top; each call's link the one under it), and the answers
+ * waiting for a call a queue (first_wait, last_wait; each answer's link
+ * the next): every step is a lookup and a link. */
+#define _DEFAULT_SOURCE /* getentropy */
 #include "callpairs.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* The maps' seed: ids come from the log, so that no crafted ids can make
+ * the probes long. */
+static void seed(lr_calls *c)
+{
+    if (c->seeded)
+        return;
+    uint64_t s = 0;
+    if (getentropy(&s, sizeof s) != 0)
+        s = (uint64_t)(uintptr_t)c ^ 0x9e3779b97f4a7c15u;
+    c->open.seed = c->first_wait.seed = c->last_wait.seed = s;
+    c->seeded = 1;
+}
+
+static int push(lr_call_item **items, size_t *n, size_t *cap,
+                const lr_call_item *it)
+{
+    if (*n == *cap) {
+        size_t more = *cap ? 2 * *cap : 16;
+        lr_call_item *grown = realloc(*items, more * sizeof *grown);
+        if (!grown)
+            return -1;
+        *items = grown;
+        *cap = more;
+    }
+    (*items)[(*n)++] = *it;
+    return 0;
+}
 
 int lrc_add(lr_calls *c, const value *call, const value *id, size_t at0,
             size_t at1)
 {
+    lr_call_item it = {call, NULL, NULL, {at0, at1}, LRC_NONE};
     if (id && id->kind == V_STRING) {
-        size_t at = c->n;
-        int had = strmap_get_or_put(&c->ids, id->u.str.ptr, id->u.str.len,
-                                    &at);
-        if (had < 0)
-            return -1;
-        if (had)
-            return 1;
-    } else {
-        id = NULL;
+        seed(c);
+        const char *k = id->u.str.ptr;
+        size_t len = id->u.str.len, w, top = LRC_NONE;
+        it.id = id;
+        if (keymap_get(&c->first_wait, k, len, &w)) {
+            /* an answer came before its call: the earliest one is its */
+            it.answer = c->waiting[w].answer;
+            c->waiting[w].call = call;
+            if (c->waiting[w].link == LRC_NONE) {
+                keymap_remove(&c->first_wait, k, len);
+                keymap_remove(&c->last_wait, k, len);
+            } else if (keymap_put(&c->first_wait, k, len,
+                                  c->waiting[w].link) < 0) {
+                return -1;
+            }
+            keymap_get(&c->open, k, len, &top);
+            if (keymap_put(&c->open, k, len, top) < 0) /* the id is known */
+                return -1;
+        } else {
+            keymap_get(&c->open, k, len, &top);
+            it.link = top;
+            if (keymap_put(&c->open, k, len, c->n) < 0)
+                return -1;
+        }
     }
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 16;
-        lr_call_item *more = realloc(c->items, cap * sizeof *more);
-        if (!more)
-            return -1;
-        c->items = more;
-        c->cap = cap;
-    }
-    lr_call_item *it = &c->items[c->n++];
-    it->call = call;
-    it->id = id;
-    it->answer = NULL;
-    it->at[0] = at0;
-    it->at[1] = at1;
-    return 0;
+    return push(&c->items, &c->n, &c->cap, &it);
 }
 
-int lrc_answer(lr_calls *c, const value *id, const value *answer)
+int lrc_answer(lr_calls *c, const value *id, const value *answer,
+               size_t at0, size_t at1)
 {
-    if (!id || id->kind != V_STRING || !c->ids.n)
+    if (!id || id->kind != V_STRING)
         return 1;
-    size_t at = (size_t)-1;
-    int had = strmap_get_or_put(&c->ids, id->u.str.ptr, id->u.str.len, &at);
-    if (had < 0)
-        return -1;
-    if (!had) {
-        /* not a call's: forget it again, as if never asked */
-        strmap_set(&c->ids, id->u.str.ptr, id->u.str.len, (size_t)-1);
-        return 1;
+    seed(c);
+    const char *k = id->u.str.ptr;
+    size_t len = id->u.str.len, top;
+    if (keymap_get(&c->open, k, len, &top)) {
+        if (top == LRC_NONE)
+            return 2;
+        c->items[top].answer = answer;
+        return keymap_put(&c->open, k, len, c->items[top].link) < 0 ? -1 : 0;
     }
-    if (at == (size_t)-1)
-        return 1;
-    if (c->items[at].answer)
-        return 2;
-    c->items[at].answer = answer;
-    return 0;
+    lr_call_item it = {NULL, id, answer, {at0, at1}, LRC_NONE};
+    size_t last;
+    if (keymap_get(&c->last_wait, k, len, &last))
+        c->waiting[last].link = c->nw;
+    else if (keymap_put(&c->first_wait, k, len, c->nw) < 0)
+        return -1;
+    if (keymap_put(&c->last_wait, k, len, c->nw) < 0 ||
+        push(&c->waiting, &c->nw, &c->capw, &it) < 0)
+        return -1;
+    return 3;
 }
 
 int lrc_answer_next(lr_calls *c, const value *answer)
 {
-    for (size_t i = 0; i < c->n; i++)
-        if (!c->items[i].id && !c->items[i].answer) {
-            c->items[i].answer = answer;
-            return 0;
-        }
-    return 1;
+    while (c->plain < c->n &&
+           (c->items[c->plain].id || c->items[c->plain].answer))
+        c->plain++;
+    if (c->plain == c->n)
+        return 1;
+    c->items[c->plain++].answer = answer;
+    return 0;
+}
+
+/* The id of it, quoted, for a problem: at most 100 bytes of it. */
+static void id_text(const lr_call_item *it, char *out, size_t size)
+{
+    if (it->id)
+        snprintf(out, size, "\"%.*s\"",
+                 (int)(it->id->u.str.len < 100 ? it->id->u.str.len : 100),
+                 it->id->u.str.ptr);
+    else
+        out[0] = '\0';
 }
 
 int lrc_emit(logr *r, lrun *run, const char *episode, lr_calls *c, err *e)
 {
+    char place[160], id[110]; /* a place in 159 bytes at most */
     for (size_t i = 0; i < c->n; i++) {
         lr_call_item *it = &c->items[i];
         int rc = lr_call(r, run, episode, it->call, it->answer, e);
@@ -75,16 +129,28 @@ int lrc_emit(logr *r, lrun *run, const char *episode, lr_calls *c, err *e)
             return rc;
         if (it->answer)
             continue;
-        /* a call's place is said in 159 bytes at most (callpairs.h) */
-        char place[160] = "";
+        place[0] = '\0';
         if (c->place)
             c->place(c->place_ctx, it, place, sizeof place);
+        id_text(it, id, sizeof id);
         if (lr_problem(r, place[0] ? place : NULL, NULL,
-                       "call %s%.*s%s of episode \"%s\" has no answer in the "
+                       "call %s%sof episode \"%s\" has no answer in the "
                        "log: it is replayed, and its answer is not compared",
-                       it->id ? "\"" : "", it->id ? (int)it->id->u.str.len : 0,
-                       it->id ? it->id->u.str.ptr : "", it->id ? "\"" : "",
-                       episode))
+                       id, id[0] ? " " : "", episode))
+            return 1;
+    }
+    for (size_t i = 0; i < c->nw; i++) {
+        lr_call_item *it = &c->waiting[i];
+        if (it->call)
+            continue; /* its call came */
+        place[0] = '\0';
+        if (c->place)
+            c->place(c->place_ctx, it, place, sizeof place);
+        id_text(it, id, sizeof id);
+        if (lr_problem(r, place[0] ? place : NULL, NULL,
+                       "an answer to call %s, which no call of episode "
+                       "\"%s\" made: it is skipped",
+                       id, episode))
             return 1;
     }
     return 0;
@@ -92,15 +158,22 @@ int lrc_emit(logr *r, lrun *run, const char *episode, lr_calls *c, err *e)
 
 void lrc_reset(lr_calls *c)
 {
-    c->n = 0;
-    strmap_free(&c->ids);
-    memset(&c->ids, 0, sizeof c->ids);
+    c->n = c->nw = c->plain = 0;
+    keymap *maps[] = {&c->open, &c->first_wait, &c->last_wait};
+    for (size_t i = 0; i < 3; i++) {
+        uint64_t s = maps[i]->seed;
+        keymap_free(maps[i]);
+        memset(maps[i], 0, sizeof *maps[i]);
+        maps[i]->seed = s;
+    }
 }
 
 void lrc_free(lr_calls *c)
 {
     free(c->items);
-    strmap_free(&c->ids);
+    free(c->waiting);
+    keymap_free(&c->open);
+    keymap_free(&c->first_wait);
+    keymap_free(&c->last_wait);
     memset(c, 0, sizeof *c);
 }
-

@@ -28,6 +28,8 @@ struct iread {
     arena *a;            /* one sample's */
     lr_calls calls;
     const value *attachments;
+    size_t expanded;     /* bytes of attachments the sample's references
+                            stand for, as they are resolved */
     const char *member;  /* the zip member read, or NULL (.json) */
     char at[64];         /* the JSON path of the sample */
 };
@@ -104,8 +106,12 @@ static const value *resolve(struct iread *m, const value *v,
     if (refers(v)) {
         const char *hash = v->u.str.ptr + sizeof ATTACHMENT - 1;
         const value *got = value_getz(m->attachments, hash);
-        if (got && got->kind == V_STRING)
+        if (got && got->kind == V_STRING) {
+            /* shared, not copied: but every reference is written out in
+             * full, so each counts against the sample's budget */
+            m->expanded += got->u.str.len;
             return got;
+        }
         char at[200];
         if (w)
             where_text(w, at, sizeof at);
@@ -238,18 +244,10 @@ static int read_messages(struct iread *m, const value *msgs,
                     (args && vb_put(m->a, call, "arguments",
                                     (value *)args) < 0))
                     return nomem(e);
-                int rc = lrc_add(&m->calls, call, id, i, k);
-                if (rc < 0)
+                /* a call whose id an earlier one has is a call all
+                 * the same (callpairs.h) */
+                if (lrc_add(&m->calls, call, id, i, k) < 0)
                     return nomem(e);
-                if (rc == 1) {
-                    char msgtext[300];
-                    snprintf(msgtext, sizeof msgtext,
-                             "a second tool call of id \"%.100s\" in "
-                             "episode \"%.100s\": it is skipped",
-                             id->u.str.ptr, episode);
-                    if (problem_where(m, &cp, "%s", msgtext))
-                        return 1;
-                }
             }
         } else if (strcmp(rl, "tool") == 0) {
             const value *id = value_getz(msg, "tool_call_id");
@@ -290,16 +288,15 @@ static int read_messages(struct iread *m, const value *msgs,
                     return nomem(e);
                 answer = v;
             }
-            int rc = lrc_answer(&m->calls, id, answer);
+            int rc = lrc_answer(&m->calls, id, answer, i, NO_CALL);
             if (rc < 0)
                 return nomem(e);
             char msgtext[300];
             if (rc == 1) {
                 snprintf(msgtext, sizeof msgtext,
-                         "a tool message for call \"%.100s\", which no "
-                         "assistant message of episode \"%.100s\" made: it "
-                         "is skipped",
-                         id && id->kind == V_STRING ? id->u.str.ptr : "",
+                         "a tool message without a tool_call_id (a string) "
+                         "of episode \"%.100s\" answers no call: it is "
+                         "skipped",
                          episode);
                 if (problem_where(m, &path, "%s", msgtext))
                     return 1;
@@ -359,11 +356,6 @@ static void read_score(const value *v, int *success, double *reward,
         return;
     }
     *unread = v->kind != V_NULL;
-}
-
-static void name_text(const value *v, char *out, size_t size)
-{
-    snprintf(out, size, "%.*s", (int)v->u.str.len, v->u.str.ptr);
 }
 
 /* The run of this log: declared at its first sample. */
@@ -434,26 +426,21 @@ static int read_sample(struct iread *m, const value *s, err *e)
     arena_reset(m->a);
     lrc_reset(&m->calls);
     m->attachments = value_getz(s, "attachments");
-    char episode[600], idt[280];
-    name_text(id, idt, sizeof idt);
-    if (epoch && epoch->kind == V_INT)
-        snprintf(episode, sizeof episode, "%s#%s", idt, epoch->u.str.ptr);
-    else
-        snprintf(episode, sizeof episode, "%s", idt);
+    m->expanded = 0;
+    char episode[LR_NAME_MAX + 1];
+    if (lr_name(episode, id, "#",
+                epoch && epoch->kind == V_INT ? epoch : NULL) < 0)
+        return nomem(e);
     const value *tools = offered(m, s);
     int rc = declare(m, tools, e);
     if (rc)
         return rc;
-    const value *meta = value_getz(s, "metadata");
-    rc = lr_episode(r, m->run, episode, value_getz(meta, "seed"),
-                    value_getz(meta, "arm"), id, e);
-    if (rc)
-        return rc;
+    /* the calls and the final words are read before anything of the
+     * episode is written, so that a sample refused for what its
+     * references stand for writes nothing */
     const value *msgs = value_getz(s, "messages");
     if (msgs && msgs->kind == V_ARRAY) {
         rc = read_messages(m, msgs, episode, e);
-        if (rc == 0)
-            rc = lrc_emit(r, m->run, episode, &m->calls, e);
         if (rc)
             return rc;
     } else if (msgs && msgs->kind != V_NULL &&
@@ -462,6 +449,37 @@ static int read_sample(struct iread *m, const value *s, err *e)
                           "episode has no calls")) {
         return 1;
     }
+    const value *out = value_getz(s, "output");
+    const value *completion = value_getz(out, "completion");
+    char *final = NULL;
+    if (completion && completion->kind == V_STRING &&
+        completion->u.str.len) {
+        int stop = 0;
+        const value *c = resolve(m, completion, ".output.completion", NULL,
+                                 &stop);
+        if (!c)
+            return nomem(e);
+        final = (char *)c->u.str.ptr;
+        if (stop)
+            return 1;
+    }
+    if (m->expanded > LOG_RECORD_MAX) {
+        char text[300];
+        snprintf(text, sizeof text,
+                 "the sample's attachment references stand for %zu MiB of "
+                 "text, more than the limit of %u MiB a record: it is "
+                 "skipped",
+                 m->expanded >> 20, LOG_RECORD_MAX >> 20);
+        m->c->refused++;
+        return problem_at(m, NULL, "%s", text);
+    }
+    const value *meta = value_getz(s, "metadata");
+    rc = lr_episode(r, m->run, episode, value_getz(meta, "seed"),
+                    value_getz(meta, "arm"), id, e);
+    if (rc == 0 && msgs && msgs->kind == V_ARRAY)
+        rc = lrc_emit(r, m->run, episode, &m->calls, e);
+    if (rc)
+        return rc;
     /* the score: --score NAME's, or the first scorer's */
     const value *scores = value_getz(s, "scores");
     const char *want = lr_opts(r)->score;
@@ -487,20 +505,6 @@ static int read_sample(struct iread *m, const value *s, err *e)
                    "success and reward are left unknown"))
         return 1;
     const value *err_v = value_getz(s, "error");
-    const value *out = value_getz(s, "output");
-    const value *completion = value_getz(out, "completion");
-    char *final = NULL;
-    if (completion && completion->kind == V_STRING &&
-        completion->u.str.len) {
-        int stop = 0;
-        const value *c = resolve(m, completion, ".output.completion", NULL,
-                                 &stop);
-        if (!c)
-            return nomem(e);
-        final = (char *)c->u.str.ptr;
-        if (stop)
-            return 1;
-    }
     rc = lr_end(r, m->run, episode,
                 err_v && err_v->kind != V_NULL ? "error" : "done", final,
                 success, has_reward ? &reward : NULL, e);
@@ -817,6 +821,13 @@ static int parse_member(struct iread *m, arena *a, buf *b, value **v,
     err le;
     if (json_load(v, a, b->data ? b->data : "", b->len, &le) == 0)
         return 0;
+    if (le.code == ERR_NOMEM && arena_over(a))
+        return lr_problem(m->r, m->member, NULL,
+                          "its value tree is larger than the limit of %u "
+                          "MiB a record: it is skipped",
+                          LOG_RECORD_MAX >> 20)
+                   ? 2
+                   : 1;
     if (le.code == ERR_NOMEM)
         return nomem(e);
     char text[700];
@@ -857,6 +868,9 @@ static int read_eval(struct iread *m, const char *path, err *e)
     buf b = BUF_INIT;
     arena *pa = arena_new(); /* the parsed member */
     int rc = pa ? 0 : nomem(e);
+    if (pa) /* a member's tree is held to a record's limit, as a .json
+             * log's sample is (jstream) */
+        arena_limit(pa, LOG_RECORD_MAX);
     zip_int64_t head = zip_name_locate(z, "header.json", 0);
     if (head < 0)
         head = zip_name_locate(z, "_journal/start.json", 0);
@@ -978,4 +992,5 @@ static int inspect_read(logr *r, const log_input *in, err *e)
     return rc;
 }
 
-const log_reader inspect_reader = {"inspect", "samples", 0, inspect_read};
+const log_reader inspect_reader = {"inspect", "sample", "samples", 0,
+                                   inspect_read};

@@ -77,7 +77,8 @@ static int add(jstream *s, value *v)
     if (arena_used(s->a) > s->piece_max) {
         char msg[160];
         snprintf(msg, sizeof msg,
-                 "a record is larger than the limit of %zu MiB a record",
+                 "a record whose value tree is larger than the limit of "
+                 "%zu MiB a record",
                  s->piece_max >> 20);
         return stop(s, ERR_LIMIT, msg);
     }

@@ -112,12 +112,13 @@ void logr_free(logr *r)
 }
 
 void lr_begin(logr *r, int slot, const char *format, const char *unit,
-              const char *shown)
+              const char *units, const char *shown)
 {
     r->cur = slot >= 0 && slot < LOG_READERS_MAX ? &r->counts[slot]
                                                  : &r->none;
     r->cur->format = format;
     r->cur->unit = unit;
+    r->cur->units = units;
     r->cur->files++;
     r->file = shown;
     r->lineno = 0;
@@ -205,7 +206,8 @@ void logr_summary(const logr *r, const char *prefix,
                  "refused; %lu episode%s, %lu call%s; %lu problem%s; %lu "
                  "transcript line%s",
                  prefix, c->format, c->files, c->files == 1 ? "" : "s",
-                 c->records, c->unit, c->read, c->skipped, c->refused,
+                 c->records, c->records == 1 ? c->unit : c->units, c->read,
+                 c->skipped, c->refused,
                  c->episodes, c->episodes == 1 ? "" : "s", c->calls,
                  c->calls == 1 ? "" : "s", c->problems,
                  c->problems == 1 ? "" : "s", c->lines,

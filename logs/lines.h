@@ -82,7 +82,7 @@ typedef struct lrun lrun;
 /* The counts of one format. */
 typedef struct log_counts {
     const char *format;        /* "inspect", "otlp", "messages" */
-    const char *unit;          /* "samples", "spans", "records" */
+    const char *unit, *units;  /* "sample" and "samples", "span"... */
     unsigned long files, records, read, skipped, refused;
     unsigned long episodes, calls, problems, lines;
 } log_counts;
@@ -101,11 +101,12 @@ void logr_summary(const logr *r, const char *prefix,
 unsigned long logr_problems(const logr *r);
 unsigned long logr_lines(const logr *r);
 
-/* For the dispatcher: a file of format (named so, its records called
- * unit) begins, named shown in messages; its counts are kept in slot
- * (below LOG_READERS_MAX), the format's place in the dispatcher's list. */
+/* For the dispatcher: a file of format (named so, a record of it called
+ * unit, more than one units) begins, named shown in messages; its counts
+ * are kept in slot (below LOG_READERS_MAX), the format's place in the
+ * dispatcher's list. */
 void lr_begin(logr *r, int slot, const char *format, const char *unit,
-              const char *shown);
+              const char *units, const char *shown);
 
 /* Whether --strict met a problem in the file begun last. */
 int lr_stopped(const logr *r);

@@ -221,7 +221,7 @@ int logr_read(logr *r, const char *path, const char *shown,
         return err_set(e, ERR_USAGE, "not a log of a known format");
     int slot = f - LOG_INSPECT;
     const log_reader *rd = readers[slot];
-    lr_begin(r, slot, rd->name, rd->unit, shown);
+    lr_begin(r, slot, rd->name, rd->unit, rd->units, shown);
     log_input in = {path, shown, -1};
     if (rd->streams) {
         in.fd = is_stdin ? 0 : open(path, O_RDONLY);

@@ -1,9 +1,11 @@
 /* logvalue: see logvalue.h. */
 #include "logvalue.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sha256.h"
 #include "vbuild.h"
 
 value *lr_openai_tool(arena *a, const value *name, const value *description,
@@ -72,3 +74,44 @@ int lr_content_text(buf *out, const value *content)
     return any ? 0 : 1;
 }
 
+int lr_name(char out[LR_NAME_MAX + 1], const value *a, const char *sep,
+            const value *b)
+{
+    size_t na = a->u.str.len, ns = b ? strlen(sep) : 0;
+    size_t nb = b ? b->u.str.len : 0;
+    size_t len = na + ns + nb;
+    if (len <= LR_NAME_MAX && !memchr(a->u.str.ptr, '\0', na) &&
+        !(b && memchr(b->u.str.ptr, '\0', nb))) {
+        memcpy(out, a->u.str.ptr, na);
+        memcpy(out + na, sep, ns);
+        if (b)
+            memcpy(out + na + ns, b->u.str.ptr, nb);
+        out[len] = '\0';
+        return 0;
+    }
+    /* the whole, hashed: its parts with their lengths, so that no two
+     * ways of splitting one text give one name */
+    char whole[SHA256_HEX_LEN + 1];
+    buf h = BUF_INIT;
+    buf_printf(&h, "%zu:%zu:", na, nb);
+    buf_append(&h, a->u.str.ptr, na);
+    if (b)
+        buf_append(&h, b->u.str.ptr, nb);
+    int bad = h.failed || sha256_hex(whole, h.data, h.len) < 0;
+    buf_free(&h);
+    if (bad)
+        return -1;
+    /* the readable part: what comes before a NUL byte, at most
+     * LR_NAME_MAX - 17 bytes, ended before a UTF-8 sequence */
+    const char *p = a->u.str.ptr;
+    size_t keep = na;
+    const char *nul = memchr(p, '\0', na);
+    if (nul)
+        keep = (size_t)(nul - p);
+    if (keep > LR_NAME_MAX - 17)
+        keep = LR_NAME_MAX - 17;
+    while (keep > 0 && keep < na && ((unsigned char)p[keep] & 0xc0) == 0x80)
+        keep--;
+    snprintf(out, LR_NAME_MAX + 1, "%.*s~%.16s", (int)keep, p, whole);
+    return 0;
+}

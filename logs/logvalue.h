@@ -23,6 +23,17 @@ value *lr_openai_tool(arena *a, const value *name, const value *description,
  * array) under v, or NULL. */
 const value *lr_path(const value *v, const char *dotted);
 
+/* An episode's name made of a log's own ids (an id, or a task and its
+ * trial: their texts, a string's or an integer's digits, joined by sep
+ * when b is given): as they are when they come to at most LR_NAME_MAX
+ * bytes and hold no NUL byte; else their first bytes (cut before a UTF-8
+ * sequence, never inside one), "~" and 16 hex digits of the SHA-256 of
+ * the whole, so that two ids that differ anywhere give two names.  0, or
+ * -1 out of memory. */
+#define LR_NAME_MAX 200
+int lr_name(char out[LR_NAME_MAX + 1], const value *a, const char *sep,
+            const value *b);
+
 /* Appends the text of a message's content: a string as it is; a list of
  * parts, the text of each text part ("text" member), joined by "\n".
  * 0 when there is any text, 1 when there is none, -1 out of memory. */

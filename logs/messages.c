@@ -110,12 +110,6 @@ static const value *offered_tools(struct mread *m, const value *rec)
     return out;
 }
 
-/* The text of a value for a name: a string, or an integer's digits. */
-static void name_text(const value *v, char *out, size_t size)
-{
-    snprintf(out, size, "%.*s", (int)v->u.str.len, v->u.str.ptr);
-}
-
 /* An answer from a tool result: its text, or, marked an error, the
  * OpenAI idiom's error object around it. */
 static const value *answer_of(struct mread *m, const value *content,
@@ -145,26 +139,14 @@ static const value *answer_of(struct mread *m, const value *content,
     return v;
 }
 
-/* Adds a call read at message i, part kind k-th: 0, 1 stop, -1.  A second
- * call of an id the episode has already had is a problem, and skipped. */
+/* Adds a call read at message i, part kind k-th (a call whose id an
+ * earlier one has is a call all the same: callpairs.h): 0, or -1. */
 static int add_call(struct mread *m, const value *call, const value *id,
-                    size_t i, enum part_kind kind, size_t k,
-                    const char *episode, err *e)
+                    size_t i, enum part_kind kind, size_t k, err *e)
 {
-    char cw[200];
-    if (!call)
+    if (!call || lrc_add(&m->calls, call, id, i, kind + 4 * k) < 0)
         return err_set(e, ERR_NOMEM, "out of memory");
-    int rc = lrc_add(&m->calls, call, id, i, kind + 4 * k);
-    if (rc < 0)
-        return err_set(e, ERR_NOMEM, "out of memory");
-    if (rc == 0)
-        return 0;
-    where_text(m->at, i, kind, k, cw, sizeof cw);
-    return lr_problem(m->r, m->place, cw,
-                      "a second %s of id \"%s\" in episode \"%s\": it is "
-                      "skipped",
-                      kind == TOOL_CALL ? "tool call" : "tool_use block",
-                      id->u.str.ptr, episode);
+    return 0;
 }
 
 /* The calls and answers of the messages, into m->calls.  0, 1 stop, -1. */
@@ -210,10 +192,9 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 if (args)
                     bad |= vb_put(m->a, fn, "arguments", (value *)args);
                 bad |= vb_put(m->a, call, "function", fn);
-                int rc = add_call(m, bad ? NULL : call, id, i, TOOL_CALL, k,
-                                  episode, e);
-                if (rc != 0)
-                    return rc;
+                if (add_call(m, bad ? NULL : call, id, i, TOOL_CALL, k,
+                             e) < 0)
+                    return -1;
             }
             const value *fc = value_getz(msg, "function_call");
             const value *fname = value_getz(fc, "name");
@@ -252,30 +233,21 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 bad |= vb_put(m->a, call, "name", (value *)n);
                 if (input)
                     bad |= vb_put(m->a, call, "input", (value *)input);
-                int rc = add_call(m, bad ? NULL : call, id, i, CONTENT, k,
-                                  episode, e);
-                if (rc != 0)
-                    return rc;
+                if (add_call(m, bad ? NULL : call, id, i, CONTENT, k, e) < 0)
+                    return -1;
             }
         } else if (strcmp(rl, "tool") == 0 || strcmp(rl, "function") == 0) {
             const value *id = value_getz(msg, "tool_call_id");
             const value *ans = answer_of(m, content, 0);
             if (!ans)
                 return err_set(e, ERR_NOMEM, "out of memory");
-            int rc = id ? lrc_answer(&m->calls, id, ans)
+            int rc = id ? lrc_answer(&m->calls, id, ans, i, WHOLE)
                         : lrc_answer_next(&m->calls, ans);
             if (rc < 0)
                 return err_set(e, ERR_NOMEM, "out of memory");
             if (rc)
                 where_text(at, i, WHOLE, 0, where, sizeof where);
-            if (rc == 1 && id && id->kind == V_STRING &&
-                lr_problem(r, place, where,
-                           "a tool message for call \"%s\", which no "
-                           "assistant message of episode \"%s\" made: it is "
-                           "skipped",
-                           id->u.str.ptr, episode))
-                return 1;
-            if (rc == 1 && !(id && id->kind == V_STRING) &&
+            if (rc == 1 &&
                 lr_problem(r, place, where,
                            "a %s message that answers no call (%s): it is "
                            "skipped",
@@ -303,20 +275,17 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                               is_err && is_err->kind == V_BOOL && is_err->u.b);
                 if (!ans)
                     return err_set(e, ERR_NOMEM, "out of memory");
-                int rc = lrc_answer(&m->calls, id, ans);
+                int rc = lrc_answer(&m->calls, id, ans, i,
+                                    CONTENT + 4 * k);
                 if (rc < 0)
                     return err_set(e, ERR_NOMEM, "out of memory");
                 if (rc)
                     where_text(at, i, CONTENT, k, cw, sizeof cw);
                 if (rc == 1 &&
                     lr_problem(r, place, cw,
-                               "a tool_result for call %s%s%s, which no "
-                               "tool_use block of episode \"%s\" made: it is "
-                               "skipped",
-                               id && id->kind == V_STRING ? "\"" : "",
-                               id && id->kind == V_STRING ? id->u.str.ptr
-                                                          : "(no id)",
-                               id && id->kind == V_STRING ? "\"" : "",
+                               "a tool_result block without a tool_use_id "
+                               "(a string) of episode \"%s\" answers no "
+                               "call: it is skipped",
                                episode))
                     return 1;
                 if (rc == 2 &&
@@ -428,17 +397,13 @@ static int on_record(void *ctx, const char *place, const char *key,
     const value *id = field(rec, o->id_key, id_keys);
     if (!is_name(task))
         task = NULL;
-    char episode[600];
-    if (is_name(id)) {
-        name_text(id, episode, sizeof episode);
-    } else if (task && is_name(trial)) {
-        char t[280], k[280];
-        name_text(task, t, sizeof t);
-        name_text(trial, k, sizeof k);
-        snprintf(episode, sizeof episode, "%s#%s", t, k);
-    } else {
+    char episode[LR_NAME_MAX + 1];
+    if ((is_name(id) && lr_name(episode, id, "", NULL) < 0) ||
+        (!is_name(id) && task && is_name(trial) &&
+         lr_name(episode, task, "#", trial) < 0))
+        return err_set(e, ERR_NOMEM, "out of memory");
+    if (!is_name(id) && !(task && is_name(trial)))
         snprintf(episode, sizeof episode, "record-%lu", m->c->records);
-    }
     const value *model = value_getz(rec, "model");
     lrun *run;
     int rc = lr_run(r, m->stem, model && model->kind == V_STRING
@@ -512,4 +477,5 @@ static int messages_read(logr *r, const log_input *in, err *e)
     return rc;
 }
 
-const log_reader messages_reader = {"messages", "records", 1, messages_read};
+const log_reader messages_reader = {"messages", "record", "records", 1,
+                                    messages_read};

@@ -24,8 +24,6 @@ struct trace {
     buf spans;
     unsigned long nspans;
     size_t counted; /* what its records count against OTLP_KEPT_MAX */
-    int unreadable; /* a record holds what its JSON text would not read
-                       back as: the trace cannot be written */
     int rooted;     /* a span of it without a parent is read: exported once
                        it ended, after the spans under it, as a rule */
 };
@@ -47,6 +45,7 @@ struct oread {
     const struct span *spans; /* of the trace being written */
     arena *wa;           /* a trace's records, read back to be written */
     const char *key;     /* the attribute whose value is being read */
+    buf pk;              /* the span being read, packed */
     char bad[320];       /* the first value of a wrong shape in the span
                             being read ("" when none): it refuses the
                             span */
@@ -261,10 +260,30 @@ static value *copy_or_null(arena *a, const value *v)
     return v ? vb_clone(a, v) : value_new(a, V_NULL, 0, 0);
 }
 
+/* A tool call of a chat span's messages, as a record keeps it: id,
+ * name and arguments as the log gives them, its place in the
+ * conversation ("x": the conversation's tool calls counted from its
+ * start, the same in every chat span that repeats it), and "h" when it
+ * was read from the history (the messages sent to the model: a call made
+ * before this span). */
+static value *call_record(arena *a, const value *id, const value *name,
+                          const value *args, size_t *ix, int history)
+{
+    value *c = vb_object(a);
+    if (vb_put(a, c, "id", copy_or_null(a, id)) < 0 ||
+        vb_put(a, c, "name", copy_or_null(a, name)) < 0 ||
+        (args && vb_put(a, c, "arguments", vb_clone(a, args)) < 0) ||
+        vb_put(a, c, "x", vb_int(a, (long long)(*ix)++)) < 0 ||
+        (history && vb_put(a, c, "h", vb_bool(a, 1)) < 0))
+        return NULL;
+    return c;
+}
+
 /* Adds the tool calls of a message list (the conventions' parts, or the
- * older OpenAI-like tool_calls) to calls, and the answers to answers. */
+ * older OpenAI-like tool_calls) to calls (history: the list is messages
+ * sent to the model), counted on from *ix, and the answers to answers. */
 static int scan_messages(arena *a, const value *msgs, value *calls,
-                         value *answers)
+                         value *answers, int history, size_t *ix)
 {
     if (msgs && msgs->kind == V_OBJECT)
         msgs = value_getz(msgs, "messages") ? value_getz(msgs, "messages")
@@ -281,13 +300,11 @@ static int scan_messages(arena *a, const value *msgs, value *calls,
             if (!t || t->kind != V_STRING)
                 continue;
             if (strcmp(t->u.str.ptr, "tool_call") == 0) {
-                value *c = vb_object(a);
-                if (vb_put(a, c, "id", copy_or_null(a, value_getz(p, "id"))) < 0 ||
-                    vb_put(a, c, "name", copy_or_null(a, value_getz(p, "name"))) < 0 ||
-                    (value_getz(p, "arguments") &&
-                     vb_put(a, c, "arguments",
-                            vb_clone(a, value_getz(p, "arguments"))) < 0) ||
-                    vb_push(a, calls, c) < 0)
+                value *c = call_record(a, value_getz(p, "id"),
+                                       value_getz(p, "name"),
+                                       value_getz(p, "arguments"), ix,
+                                       history);
+                if (!c || vb_push(a, calls, c) < 0)
                     return -1;
             } else if (strcmp(t->u.str.ptr, "tool_call_response") == 0) {
                 value *c = vb_object(a);
@@ -310,12 +327,9 @@ static int scan_messages(arena *a, const value *msgs, value *calls,
             const value *f = value_getz(x, "function");
             const value *name = value_getz(f ? f : x, "name");
             const value *args = value_getz(f ? f : x, "arguments");
-            const value *id = value_getz(x, "id");
-            value *c = vb_object(a);
-            if (vb_put(a, c, "id", copy_or_null(a, id)) < 0 ||
-                vb_put(a, c, "name", copy_or_null(a, name)) < 0 ||
-                (args && vb_put(a, c, "arguments", vb_clone(a, args)) < 0) ||
-                vb_push(a, calls, c) < 0)
+            value *c = call_record(a, value_getz(x, "id"), name, args, ix,
+                                   history);
+            if (!c || vb_push(a, calls, c) < 0)
                 return -1;
         }
         const value *role = value_getz(m, "role");
@@ -572,14 +586,14 @@ static value *span_record(struct oread *m, const struct span_members *span,
         value *calls = vb_array(a), *answers = vb_array(a);
         if (!calls || !answers)
             return NULL;
-        const enum span_attr msg_attrs[] = {SA_OUTPUT, SA_INPUT};
-        for (size_t i = 0; i < 2; i++) {
-            const value *msgs =
-                maybe_json(a, found_value(m, got[msg_attrs[i]],
-                                          msg_attrs[i]));
-            if (msgs && scan_messages(a, msgs, calls, answers) < 0)
-                return NULL;
-        }
+        /* in the conversation's order: the messages sent to the model
+         * (the history: its calls were made before this span), then the
+         * older events, then what the model answered */
+        size_t ix = 0;
+        const value *msgs = maybe_json(a, found_value(m, got[SA_INPUT],
+                                                      SA_INPUT));
+        if (msgs && scan_messages(a, msgs, calls, answers, 1, &ix) < 0)
+            return NULL;
         /* the older events on the span */
         const value *events = span->events;
         for (size_t i = 0; events && events->kind == V_ARRAY &&
@@ -624,9 +638,16 @@ static value *span_record(struct oread *m, const struct span_members *span,
                 body = vb_copy_object(a, body);
                 bad |= vb_put(a, body, "role", vb_str(a, "tool"));
             }
-            if (scan_messages(a, body, calls, answers) < 0)
+            /* gen_ai.choice is the model's answer; the other message
+             * events are what was sent to it */
+            if (scan_messages(a, body, calls, answers,
+                              strcmp(en->u.str.ptr, "gen_ai.choice") != 0,
+                              &ix) < 0)
                 return NULL;
         }
+        msgs = maybe_json(a, found_value(m, got[SA_OUTPUT], SA_OUTPUT));
+        if (msgs && scan_messages(a, msgs, calls, answers, 0, &ix) < 0)
+            return NULL;
         if (calls->u.arr.len)
             rv[R_TC] = calls;
         if (answers->u.arr.len)
@@ -649,7 +670,7 @@ static value *span_record(struct oread *m, const struct span_members *span,
  * order, "-0" as 0, a NaN as NAN, a string holding a surrogate flagged
  * as holding one (and two escaped halves of a pair joined), and an
  * integer or a string that the text would not read back as at all
- * makes the record unreadable, its trace not written. */
+ * refuses its span (read_span). */
 
 enum { P_NULL, P_FALSE, P_TRUE, P_INT, P_FLOAT, P_STRING, P_FLAGGED,
        P_ARRAY, P_OBJECT };
@@ -966,6 +987,7 @@ struct span {
     unsigned long long start, end, seq;
     const char *kind;
     size_t episode; /* index of its episode's head span, or -1 */
+    int dup;        /* delivered again: a later delivery of a span id */
 };
 
 /* A trace's ids and what they map to: a short list while it is short,
@@ -1144,7 +1166,9 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
     /* the calls: execute_tool spans, then the calls only chat spans show */
     size_t cap = 0;
     struct ids span_ids = {.map.seed = m->ids.seed},
-               answers = {.map.seed = m->ids.seed};
+               answers = {.map.seed = m->ids.seed},
+               chat_ids = {.map.seed = m->ids.seed},
+               chat_places = {.map.seed = m->ids.seed};
     for (int pass = 0; pass < 3 && rc == 0; pass++) {
         for (size_t i = 0; i < n && rc == 0; i++) {
             if (sp[i].episode != head)
@@ -1229,7 +1253,35 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                     if (id && id->kind == V_STRING &&
                         ids_get(&span_ids, id->u.str.ptr, id->u.str.len, &at))
                         continue;
-                    p->at = sp[i].end;
+                    /* a call that chat spans repeat (each sends the whole
+                     * conversation so far) is one call: known by its id,
+                     * else by its place in the conversation; the first
+                     * span that shows it places it in time */
+                    struct ids *seen = &chat_ids;
+                    const char *key;
+                    size_t klen;
+                    if (id && id->kind == V_STRING) {
+                        key = id->u.str.ptr;
+                        klen = id->u.str.len;
+                    } else {
+                        char *place = arena_alloc(a, 24);
+                        if (!place) {
+                            rc = nomem(e);
+                            break;
+                        }
+                        klen = (size_t)snprintf(place, 24, "%llu",
+                                                num(value_getz(c, "x")));
+                        key = place;
+                        seen = &chat_places;
+                    }
+                    if (ids_get(seen, key, klen, &at))
+                        continue;
+                    if (ids_put(seen, key, klen, 0) < 0) {
+                        rc = nomem(e);
+                        break;
+                    }
+                    /* one the history shows was made before its span */
+                    p->at = value_getz(c, "h") ? sp[i].start : sp[i].end;
                     name = value_getz(c, "name");
                     args = value_getz(c, "arguments");
                     p->span = i;
@@ -1264,6 +1316,8 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
     }
     ids_free(&span_ids);
     ids_free(&answers);
+    ids_free(&chat_ids);
+    ids_free(&chat_places);
     if (ncalls)
         qsort(calls, ncalls, sizeof *calls, by_time);
     lrc_reset(&m->calls);
@@ -1317,8 +1371,6 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
         m->spcap = t->nspans;
     }
     struct span *sp = m->sp;
-    if (t->unreadable)
-        rc = nomem(e); /* as the text of its records would fail to read */
     const unsigned char *p = (const unsigned char *)t->spans.data;
     const unsigned char *end = p ? p + t->spans.len : p;
     while (rc == 0 && n < t->nspans) {
@@ -1339,13 +1391,30 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
     }
     if (rc == 0 && n)
         qsort(sp, n, sizeof *sp, by_start);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        if (ids_put(&byid, sp[i].id, strlen(sp[i].id), i) < 0)
-            rc = nomem(e);
+    /* a span delivered more than once (an exporter retries) is read once:
+     * its first delivery stands */
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        size_t j, len = strlen(sp[i].id);
+        sp[i].dup = 0;
+        if (!ids_get(&byid, sp[i].id, len, &j)) {
+            if (ids_put(&byid, sp[i].id, len, i) < 0)
+                rc = nomem(e);
+        } else if (sp[i].seq > sp[j].seq) {
+            sp[i].dup = 1;
+        } else {
+            sp[j].dup = 1;
+            if (ids_put(&byid, sp[i].id, len, i) < 0)
+                rc = nomem(e);
+        }
+    }
     /* each span's episode: its outermost invoke_agent ancestor (itself
      * included); a trace without one is one episode */
     int agents = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (sp[i].dup) {
+            sp[i].episode = (size_t)-1;
+            continue;
+        }
         size_t at = i, head = (size_t)-1;
         for (size_t steps = 0; steps <= n; steps++) {
             if (strcmp(sp[at].kind, "agent") == 0)
@@ -1359,10 +1428,48 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
         sp[i].episode = head;
         agents |= head != (size_t)-1;
     }
+    /* a tool span, or a chat span that shows calls, outside every agent
+     * span of a trace that has some (its parent not in the trace, or no
+     * agent above it): it joins the trace's one agent; with several, it
+     * is said, never dropped without a word */
+    size_t heads = 0, only = (size_t)-1;
+    for (size_t i = 0; agents && i < n; i++)
+        if (!sp[i].dup && sp[i].episode == i) {
+            heads++;
+            only = i;
+        }
     log_counts *c = m->c;
     for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (sp[i].dup) {
+            c->skipped++; /* its first delivery is read */
+            continue;
+        }
         if (!agents)
             sp[i].episode = n;
+        int calls = strcmp(sp[i].kind, "tool") == 0 ||
+                    (strcmp(sp[i].kind, "chat") == 0 && sp[i].f[R_TC]);
+        if (sp[i].episode == (size_t)-1 && calls && heads == 1) {
+            sp[i].episode = only;
+        } else if (sp[i].episode == (size_t)-1 && calls) {
+            c->refused++;
+            char place[64], why[96];
+            size_t up;
+            call_text(sp, i, 0, place, sizeof place);
+            if (!sp[i].parent[0])
+                snprintf(why, sizeof why, "it has no parent");
+            else if (!ids_get(&byid, sp[i].parent, strlen(sp[i].parent),
+                              &up))
+                snprintf(why, sizeof why, "its parent %s is not in the "
+                                          "trace", sp[i].parent);
+            else
+                snprintf(why, sizeof why, "no agent span is above it");
+            rc = lr_problem(m->r, place, NULL,
+                            "a %s span outside the agent spans of trace %s "
+                            "(%s), which has %zu of them: which episode it "
+                            "belongs to is not known; it is skipped",
+                            sp[i].kind, t->id, why, heads);
+            continue;
+        }
         if (sp[i].episode == (size_t)-1 || !sp[i].kind[0])
             c->skipped++; /* no GenAI operation, or outside the agents */
         else
@@ -1482,6 +1589,14 @@ static int read_span(struct oread *m, const value *span,
     m->bad[0] = '\0';
     m->key = NULL;
     value *rec = span_record(m, &f, res, sid, pid, &genai, rv);
+    if (arena_over(m->a)) { /* some value could not be read whole */
+        m->c->refused++;
+        span_path(at, path, sizeof path);
+        return lr_problem(r, m->place, path,
+                          "the span's values read as a tree larger than the "
+                          "limit of %u MiB a record: the span is skipped",
+                          LOG_RECORD_MAX >> 20);
+    }
     if (!rec)
         return nomem(e);
     if (m->bad[0]) { /* one value of a wrong shape costs its span */
@@ -1501,6 +1616,19 @@ static int read_span(struct oread *m, const value *span,
         m->c->refused++;
         span_path(at, path, sizeof path);
         return lr_problem(r, m->place, path, "%s: the span is skipped", why);
+    }
+    /* packed before its trace is looked up: a span refused here leaves
+     * no trace behind it */
+    buf_reset(&m->pk);
+    int got = pack_record(&m->pk, rv);
+    if (got < 0 || m->pk.failed)
+        return nomem(e);
+    if (got == 1) {
+        m->c->refused++;
+        span_path(at, path, sizeof path);
+        return lr_problem(r, m->place, path,
+                          "a value of the span is not one that JSON text "
+                          "reads back as itself: the span is skipped");
     }
     size_t slot;
     struct trace *t;
@@ -1564,14 +1692,8 @@ static int read_span(struct oread *m, const value *span,
         if (slot < m->rooted_from)
             m->rooted_from = slot;
     }
-    size_t before = t->spans.len;
-    int got = pack_record(&t->spans, rv);
-    if (got < 0 || t->spans.failed)
+    if (buf_append(&t->spans, m->pk.data, m->pk.len) < 0)
         return nomem(e);
-    if (got == 1) { /* kept as it was: the trace is unreadable anyway */
-        t->spans.len = before;
-        t->unreadable = 1;
-    }
     m->kept += text + 1;
     t->counted += text + 1;
     t->nspans++;
@@ -1642,6 +1764,7 @@ static int otlp_read(logr *r, const log_input *in, err *e)
         arena_free(m.wa);
         return nomem(e);
     }
+    arena_limit(m.a, LOG_RECORD_MAX); /* one span's record */
     /* trace ids come from input: hashed with a seed of its own, so that
      * no crafted ids can make the table's probes long */
     unsigned char seed[8];
@@ -1664,7 +1787,8 @@ static int otlp_read(logr *r, const log_input *in, err *e)
     arena_free(m.a);
     arena_free(m.wa);
     free(m.sp);
+    buf_free(&m.pk);
     return rc;
 }
 
-const log_reader otlp_reader = {"otlp", "spans", 1, otlp_read};
+const log_reader otlp_reader = {"otlp", "span", "spans", 1, otlp_read};

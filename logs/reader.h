@@ -60,7 +60,8 @@ typedef struct log_input {
 
 typedef struct log_reader {
     const char *name; /* its word for --from: "inspect" */
-    const char *unit; /* what a record is, in the counts: "samples" */
+    const char *unit;  /* what a record is, in the counts: "sample" */
+    const char *units; /* and more than one: "samples" */
     int streams;      /* 1: reads in->fd from its start to its end, so
                          standard input too; 0: reads in->path itself (an
                          archive is read where it lies) */

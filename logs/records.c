@@ -123,6 +123,7 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
     arena *a = arena_new();
     if (!a)
         return err_set(e, ERR_NOMEM, "out of memory");
+    arena_limit(a, LOG_RECORD_MAX); /* a line's tree, as a record's */
     for (;;) {
         if (seen < start)
             seen = start;
@@ -205,12 +206,17 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
         start = next;
         char place[32];
         snprintf(place, sizeof place, "line %lu", lineno);
-        if (!parsed && le.code == ERR_NOMEM) {
+        if (!parsed && le.code == ERR_NOMEM && !arena_over(a)) {
             rc = err_set(e, ERR_NOMEM, "out of memory");
             break;
         }
         char why[600] = "";
-        if (!parsed)
+        if (!parsed && le.code == ERR_NOMEM)
+            snprintf(why, sizeof why,
+                     "a line whose value tree is larger than the limit of "
+                     "%u MiB a record; it is skipped",
+                     LOG_RECORD_MAX >> 20);
+        else if (!parsed)
             snprintf(why, sizeof why, "not JSON: %s; the line is skipped",
                      le.msg);
         rc = fn(ctx, place, NULL, (size_t)-1, parsed ? v : NULL,

@@ -45,6 +45,17 @@ cd "$T" || exit 99
 # --- memory", or the span sorted first at time 0)
 gold otlp-values "$(imp otlp-values otlp otlp-values.jsonl --tools shop.json)"
 
+# --- a record's place or repetition never adds, drops or moves a call:
+# --- OTLP: a tool span whose parent is not in its trace joins the trace's
+# --- one agent (with two agents, it is said); chat spans that each send
+# --- the whole conversation so far give each call once (by id, or by
+# --- place in the conversation); a trace delivered twice is read once.
+# --- Messages: an answer before its call answers it; ids reused across
+# --- turns answer the latest call of the id; two ids of 700 bytes that
+# --- differ at the end stay two episodes
+gold otlp-shape "$(imp otlp-shape otlp otlp-shape.jsonl --tools shop.json)"
+gold messages-order "$(imp messages-order messages messages-order.jsonl --tools shop.json)"
+
 # --- nothing written through a link, nor into a file of another's
 mkdir links && echo precious > links/target
 # steady.eval's tools, as import names their file
@@ -93,6 +104,57 @@ ok "a first line of 2 MiB: JSON Lines all the same, a bad line costs itself" \
     "longfirst.jsonl:3: not JSON: invalid JSON: expected a value or ']'; the line is skipped
 replay import: messages: 1 file, 4 records: 3 read, 0 skipped, 1 refused; 3 episodes, 3 calls; 1 problem; 10 transcript lines
 exit 1" "$got"
+
+# --- an Inspect log whose attachments a sample refers to 300 times (1 MiB
+# --- each: 300 MiB to write, from a 1 MiB log): that sample is refused,
+# --- the others read; its two samples of 300-byte ids that differ at the
+# --- end are two episodes (ids were cut at 279 bytes, and merged); an
+# --- .eval member whose tree passes the record limit (a member of 240 MB
+# --- of "0,": 256 KB zipped) costs that member
+"$PY" - <<'PY'
+import json, zipfile
+big = "a" * (1 << 20)
+def sample(sid, refs):
+    msgs = [{"role": "assistant", "tool_calls": [{"id": "c%d" % i,
+             "function": "get_order", "arguments": {"order_id": "A-100001"}}]}
+            for i in range(refs)]
+    for i in range(refs):
+        msgs.insert(2 * i + 1, {"role": "tool", "tool_call_id": "c%d" % i,
+                                "content": "attachment://big"})
+    return {"id": sid, "epoch": 1, "messages": msgs, "attachments": {"big": big},
+            "scores": {"s": {"value": "C"}}}
+ev = {"task": "t", "eval_id": "E1", "model": "m"}
+log = {"version": 2, "eval": ev, "samples": [
+    sample("fine", 2), sample("heavy", 300),
+    sample("y" * 299 + "1", 1), sample("y" * 299 + "2", 1)]}
+json.dump(log, open("heavy.json", "w"))
+zi = lambda n: zipfile.ZipInfo(n, date_time=(2026, 1, 1, 0, 0, 0))
+with zipfile.ZipFile("tree.eval", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr(zi("header.json"), json.dumps({"version": 2, "eval": ev}))
+    z.writestr(zi("samples/fine_epoch_1.json"), json.dumps(sample("fine", 1)))
+    info = zi("samples/tree_epoch_1.json")
+    info.compress_type = zipfile.ZIP_DEFLATED
+    with z.open(info, "w") as w:
+        w.write(b'{"id": "tree", "messages": [')
+        for i in range(60):
+            w.write(b"0," * (2 << 20))
+        w.write(b"0]}")
+PY
+got=$(timeout 120 "$REPLAY" import inspect heavy.json --tools shop.json 2>&1 >heavy.jsonl; echo "exit $?"
+      grep -o '"episode":"[^"]*"' heavy.jsonl | sort | uniq -c | sed 's/^ *//')
+ok "a sample whose attachments stand for 300 MiB: refused; long ids stay apart" \
+    "heavy.json: \$.samples[1]: the sample's attachment references stand for 300 MiB of text, more than the limit of 256 MiB a record: it is skipped
+replay import: inspect: 1 file, 4 samples: 3 read, 0 skipped, 1 refused; 3 episodes, 4 calls; 1 problem; 11 transcript lines
+exit 1
+4 \"episode\":\"fine#1\"
+3 \"episode\":\"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy~2e7986428be26190\"
+3 \"episode\":\"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy~90aced73c8531dea\"" "$got"
+got=$(timeout 120 "$REPLAY" import inspect tree.eval --tools shop.json 2>&1 >/dev/null; echo "exit $?")
+ok "an .eval member whose tree passes the limit: that member alone" \
+    "tree.eval: samples/tree_epoch_1.json: its value tree is larger than the limit of 256 MiB a record: it is skipped
+replay import: inspect: 1 file, 2 samples: 1 read, 0 skipped, 1 refused; 1 episode, 1 call; 1 problem; 4 transcript lines
+exit 1" "$got"
+rm -f heavy.json heavy.jsonl tree.eval
 
 # --- 200,000 tool definitions (12 MB) offered by each of two records
 # --- (messages) and by one chat span (OTLP): found through hash maps, so
