@@ -1697,6 +1697,13 @@ static int read_span(struct oread *m, const value *span,
     m->kept += text + 1;
     t->counted += text + 1;
     t->nspans++;
+    /* the bound holds as spans come, inside one trace too: past it, room
+     * is made as for a new trace (this one may be the one written) */
+    while (m->kept > OTLP_KEPT_MAX && m->live) {
+        int rc = close_oldest(m, e);
+        if (rc)
+            return rc;
+    }
     return 0;
 }
 
