@@ -23,6 +23,7 @@
 #   FUZZ_CC           the compiler (clang)
 #   FUZZ_TIMEOUT      seconds one input may take (10)
 #   FUZZ_RSS_MB       memory limit, and largest single allocation (2048)
+#   FUZZ_LOGS_RSS_MB  the same for the log readers' harnesses (512)
 #   FUZZ_ARGS         more libFuzzer options
 #   CORPUS            real tool files for the seeds (../shared/corpus)
 set -u
@@ -131,11 +132,15 @@ for t in $targets; do
     corpus="$out/corpus/$t"
     artifacts="$out/artifacts/$t"
     mkdir -p "$corpus" "$artifacts"
+    # the log readers: each its format's keys, and memory held to 512 MB
+    # (their limits hold on what an input expands to: docs/logs.md)
+    limit=$rss
     case $t in
     transcript) dict=transcript.dict max_len=16384 ;;
     mcp) dict=mcp.dict max_len=16384 ;;
     regex) dict=regex.dict max_len=1024 ;;
-    inspect) dict=json.dict max_len=131072 ;;
+    inspect) dict=inspect.dict max_len=131072 limit=${FUZZ_LOGS_RSS_MB:-512} ;;
+    otlp | messages) dict=$t.dict max_len=65536 limit=${FUZZ_LOGS_RSS_MB:-512} ;;
     *) dict=json.dict max_len=65536 ;;
     esac
     log="$out/log/$t.log"
@@ -144,7 +149,7 @@ for t in $targets; do
     # /dev/null, so that no input can wait on a terminal.
     # shellcheck disable=SC2086
     "$out/fuzz_$t" -max_total_time="$seconds" -timeout="$timeout" \
-        -rss_limit_mb="$rss" -malloc_limit_mb="$rss" -report_slow_units=5 \
+        -rss_limit_mb="$limit" -malloc_limit_mb="$limit" -report_slow_units=5 \
         -max_len="$max_len" -dict="$top/tests/fuzz/$dict" \
         -artifact_prefix="$artifacts/" -print_final_stats=1 \
         ${FUZZ_ARGS:-} "$corpus" "$out/seeds/$t" < /dev/null > "$log" 2>&1
