@@ -154,7 +154,25 @@ ok "an .eval member whose tree passes the limit: that member alone" \
     "tree.eval: samples/tree_epoch_1.json: its value tree is larger than the limit of 256 MiB a record: it is skipped
 replay import: inspect: 1 file, 2 samples: 1 read, 0 skipped, 1 refused; 1 episode, 1 call; 1 problem; 4 transcript lines
 exit 1" "$got"
-rm -f heavy.json heavy.jsonl tree.eval
+# ... and replayed with --from, their memory stays within the limits:
+# what is kept of a record, not what it stands for (the heavy sample held
+# 2 GB; the member of 240 MB, 8.5 GB)
+peak() { # LIMIT_MIB FILE: "ok", or the peak RSS of --from on it
+    rm -f peak.db*
+    # AddressSanitizer holds freed memory back unless told not to
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
+    /usr/bin/time -f '%M' -o peak.kb timeout 300 "$REPLAY" --quiet \
+        --from inspect --tools shop.json --db peak.db "$2" 2>/dev/null
+    kb=$(tail -n 1 peak.kb)
+    [ "$kb" -le $(($1 * 1024)) ] && echo "$2: ok" ||
+        echo "$2: $kb KiB, more than $1 MiB"
+}
+if [ -x /usr/bin/time ]; then
+    ok "--from on them: memory within the records' limits" \
+        "heavy.json: ok
+tree.eval: ok" "$(peak 256 heavy.json; peak 768 tree.eval)"
+fi
+rm -f heavy.json heavy.jsonl tree.eval peak.db* peak.kb
 
 # --- 200,000 tool definitions (12 MB) offered by each of two records
 # --- (messages) and by one chat span (OTLP): found through hash maps, so
