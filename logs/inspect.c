@@ -359,23 +359,32 @@ static void read_score(const value *v, int *success, double *reward,
 }
 
 /* The run of this log: declared at its first sample. */
-static int declare(struct iread *m, const value *tools, err *e)
+/* The run's name: the header's task and eval id (else run id, else the
+ * file's name), as docs/logs.md says. */
+static void run_name(struct iread *m, char *name, size_t size)
 {
     const value *ev = m->eval;
     const value *task = value_getz(ev, "task");
     const value *id = value_getz(ev, "eval_id");
-    const value *model = value_getz(ev, "model");
-    char name[600], stem[256];
+    char stem[256];
     if (!id || id->kind != V_STRING)
         id = value_getz(ev, "run_id");
     lr_stem(m->r, stem, sizeof stem);
-    snprintf(name, sizeof name, "%.*s%s%.*s",
+    snprintf(name, size, "%.*s%s%.*s",
              task && task->kind == V_STRING ? (int)task->u.str.len : 0,
              task && task->kind == V_STRING ? task->u.str.ptr : "",
              task && task->kind == V_STRING ? "/" : "",
              id && id->kind == V_STRING ? (int)id->u.str.len
                                         : (int)strlen(stem),
              id && id->kind == V_STRING ? id->u.str.ptr : stem);
+}
+
+static int declare(struct iread *m, const value *tools, err *e)
+{
+    const value *ev = m->eval;
+    const value *model = value_getz(ev, "model");
+    char name[600];
+    run_name(m, name, sizeof name);
     /* what the log says of itself, kept in the run's meta */
     value *meta = vb_object(m->a), *in = vb_object(m->a);
     static const char *const keep[] = {"task", "task_id", "task_version",
@@ -536,10 +545,16 @@ static int read_header_member(struct iread *m, const char *key,
         value *copy = vb_clone(m->ha, v);
         if (!copy)
             return nomem(e);
-        if (strcmp(key, "eval") == 0)
+        if (strcmp(key, "eval") == 0) {
             m->eval = copy;
-        else
+            /* the samples' problems are the run's from here on */
+            char name[600];
+            run_name(m, name, sizeof name);
+            if (lr_problem_run(m->r, name) < 0)
+                return nomem(e);
+        } else {
             m->status = copy;
+        }
     }
     return 0;
 }

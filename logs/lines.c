@@ -62,6 +62,10 @@ struct logr {
     size_t answer_at, answer_len; /* where the answer is in the line */
     unsigned long problems, unsaid;
     int stop;             /* --strict met a problem */
+    int failed;           /* the sink failed on a problem: why */
+    err why;
+    buf prun;             /* the run problems belong to (lr_problem_run) */
+    int has_prun;
 };
 
 /* --------------------------------------------------------------- logr */
@@ -107,6 +111,7 @@ void logr_free(logr *r)
     free(r->dirs[0]);
     free(r->dirs[1]);
     buf_free(&r->line);
+    buf_free(&r->prun);
     arena_free(r->ta);
     free(r);
 }
@@ -123,6 +128,29 @@ void lr_begin(logr *r, int slot, const char *format, const char *unit,
     r->file = shown;
     r->lineno = 0;
     r->stop = 0;
+    r->failed = 0;
+    r->has_prun = 0;
+}
+
+int lr_failed(const logr *r, err *e)
+{
+    if (r->failed)
+        *e = r->why;
+    return r->failed;
+}
+
+int lr_problem_run(logr *r, const char *run)
+{
+    if (run && r->has_prun && strcmp(r->prun.data, run) == 0)
+        return 0; /* the same run: as it is */
+    r->has_prun = 0;
+    if (!run)
+        return 0;
+    buf_reset(&r->prun);
+    if (buf_puts(&r->prun, run) < 0)
+        return -1;
+    r->has_prun = 1;
+    return 0;
 }
 
 int lr_stopped(const logr *r)
@@ -161,16 +189,22 @@ unsigned long logr_lines(const logr *r)
 int lr_problem(logr *r, const char *place, const char *path,
                const char *fmt, ...)
 {
-    char msg[1024], text[2048];
+    char msg[1024], where[700], text[2048];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     r->problems++;
     r->cur->problems++;
-    if (r->problems > LOG_PROBLEMS_SAID) {
-        r->unsaid++;
-    } else {
+    snprintf(where, sizeof where, "%s%s%s", place ? place : "",
+             place && path ? ": " : "", path ? path : "");
+    log_problem p = {r->file, where[0] ? where : NULL, msg,
+                     r->o->run ? r->o->run
+                     : r->has_prun ? r->prun.data
+                                   : NULL,
+                     r->problems <= LOG_PROBLEMS_SAID, NULL};
+    buf safe = BUF_INIT;
+    if (p.say) {
         /* a line number joins the file as FILE:N, as replay says lines */
         int is_line = place && strncmp(place, "line ", 5) == 0;
         snprintf(text, sizeof text, "%s%s%s%s%s: %s", r->file,
@@ -179,14 +213,16 @@ int lr_problem(logr *r, const char *place, const char *path,
                  path ? ": " : "", path ? path : "", msg);
         /* what it quotes of the input (an id, a name) may hold a newline
          * or an escape: one line, safe for a terminal, whoever says it */
-        buf safe = BUF_INIT;
-        if (utf8_safe(&safe, text, strlen(text)) == 0 && !safe.failed)
-            r->sink->problem(r->sink->ctx, safe.data ? safe.data : "");
-        else
-            r->sink->problem(r->sink->ctx, "(a problem, out of memory)");
-        buf_free(&safe);
+        p.text = utf8_safe(&safe, text, strlen(text)) == 0 && !safe.failed
+                     ? (safe.data ? safe.data : "")
+                     : "(a problem, out of memory)";
+    } else {
+        r->unsaid++;
     }
-    if (r->o->strict) {
+    if (!r->failed && r->sink->problem(r->sink->ctx, &p, &r->why) < 0)
+        r->failed = 1;
+    buf_free(&safe);
+    if (r->o->strict || r->failed) {
         r->stop = 1;
         return 1;
     }
@@ -709,6 +745,8 @@ int lr_run(logr *r, const char *name, const char *model, const value *meta,
     const log_opts *o = r->o;
     if (o->run)
         name = o->run;
+    if (lr_problem_run(r, name) < 0) /* what is said from now on */
+        return err_set(e, ERR_NOMEM, "out of memory");
     size_t at;
     if (keymap_get(&r->runs_by_name, name, strlen(name), &at)) {
         *out = r->runs[at];

@@ -56,10 +56,25 @@ typedef struct log_opts {
     int strict;             /* stop at the first problem */
 } log_opts;
 
+/* A problem a reader found: every one is handed to the sink, the first
+ * LOG_PROBLEMS_SAID with say set and their line to say. */
+typedef struct log_problem {
+    const char *file;    /* the log, as named */
+    const char *place;   /* where in it: "PLACE: PATH" (a zip member, a
+                            line, a span; a JSON path), or NULL: the file */
+    const char *message;
+    const char *run;     /* the run it belongs to, when known, or NULL */
+    int say;             /* among the first LOG_PROBLEMS_SAID */
+    const char *text;    /* when say: the line to say, FILE: PLACE: PATH:
+                            message (FILE:N for a line), safe for a
+                            terminal; else NULL */
+} log_problem;
+
 /* Where the lines go.  line: one transcript line (no newline), its file
  * (the log, as named) and number in it, and dir, the folder its run
  * line's tool path is relative to; 0 to go on, 1 to stop (--strict),
- * -1 on failure (e set).  problem: a formatted problem line.  record
+ * -1 on failure (e set).  problem: a problem (above); 0, or -1 on
+ * failure (e set: it ends the read).  record
  * (NULL: none): the same line with the value tree its text reads as,
  * made beside the text, which then need not be parsed again (for the
  * night: night_record, and its promises of root, answer_at and
@@ -68,7 +83,7 @@ typedef struct log_opts {
 typedef struct log_sink {
     int (*line)(void *ctx, const char *file, const char *dir,
                 unsigned long line, const char *text, size_t len, err *e);
-    void (*problem)(void *ctx, const char *text);
+    int (*problem)(void *ctx, const log_problem *p, err *e);
     void *ctx;
     int (*record)(void *ctx, const char *file, const char *dir,
                   unsigned long line, const char *text, size_t len,
@@ -125,10 +140,22 @@ const log_opts *lr_opts(const logr *r);
 const char *lr_file(const logr *r);
 
 /* A problem at place (a zip member, "line N", or NULL) and path (a JSON
- * path, or NULL): said as "FILE: PLACE: PATH: message" and counted.
- * 0, or 1 when --strict says stop. */
+ * path, or NULL): handed to the sink (said as "FILE: PLACE: PATH:
+ * message") and counted.  0, or 1 to stop: --strict, or the sink failed
+ * (lr_failed says so, and why). */
 int lr_problem(logr *r, const char *place, const char *path,
                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* For the dispatcher: whether the sink failed on a problem since the
+ * file began; then e says why. */
+int lr_failed(const logr *r, err *e);
+
+/* The run the problems said from now on belong to (NULL: none known),
+ * until the next lr_run, lr_problem_run or file: a reader sets it when it
+ * knows the run of a record before it writes the run's line (lr_run sets
+ * it too).  --run's name, when given, is every problem's.  0, or -1 out
+ * of memory. */
+int lr_problem_run(logr *r, const char *run);
 
 /* The run name (NULL: --run's, which wins anyway), its model (NULL:
  * --model's), meta (an object or NULL) and the tools offered (an array

@@ -232,7 +232,9 @@ int logr_read(logr *r, const char *path, const char *shown,
     int rc = rd->read(r, &in, e);
     if (rd->streams && !is_stdin)
         close(in.fd);
-    if (rc == 0 && lr_stopped(r))
+    if (rc >= 0 && lr_failed(r, e)) /* a problem could not be kept */
+        rc = -1;
+    else if (rc == 0 && lr_stopped(r))
         rc = 1;
     return rc;
 }

@@ -471,6 +471,11 @@ static int messages_read(logr *r, const log_input *in, err *e)
     if (!m.a)
         return err_set(e, ERR_NOMEM, "out of memory");
     lr_stem(r, m.stem, sizeof m.stem);
+    /* every record is of the run named after the file (or --run's) */
+    if (lr_problem_run(r, m.stem) < 0) {
+        arena_free(m.a);
+        return err_set(e, ERR_NOMEM, "out of memory");
+    }
     int rc = lr_read_json(r, in->fd, NULL, on_record, &m, e);
     lrc_free(&m.calls);
     arena_free(m.a);

@@ -1428,6 +1428,13 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
         sp[i].episode = head;
         agents |= head != (size_t)-1;
     }
+    /* what is said of it is its service's run's, as write_episode names
+     * the run */
+    const char *service = NULL;
+    for (size_t i = 0; !service && i < n; i++)
+        service = text(sp[i].f[R_SV]);
+    if (rc == 0 && lr_problem_run(m->r, service ? service : "otel") < 0)
+        rc = nomem(e);
     /* a tool span, or a chat span that shows calls, outside every agent
      * span of a trace that has some (its parent not in the trace, or no
      * agent above it): it joins the trace's one agent; with several, it
@@ -1564,6 +1571,11 @@ static int read_span(struct oread *m, const value *span,
     int empty;
     m->c->records++;
     m->seq++;
+    /* its problems are those of its service's run (write_episode's) */
+    const value *sv = value_getz(res[SA_SERVICE], "stringValue");
+    if (lr_problem_run(r, sv && sv->kind == V_STRING ? sv->u.str.ptr
+                                                     : "otel") < 0)
+        return nomem(e);
     struct span_members f;
     span_members(span, &f);
     if (hex_id(f.trace, 32, tid, &empty) < 0 ||

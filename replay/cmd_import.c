@@ -49,6 +49,16 @@ static int write_line(void *ctx, const char *file, const char *dir,
     return 0;
 }
 
+/* A log's problem: said, when it is among those said one by one. */
+static int say_problem(void *ctx, const log_problem *p, err *e)
+{
+    (void)ctx;
+    (void)e;
+    if (p->say)
+        say("%s", p->text);
+    return 0;
+}
+
 static int import_one(void *ctx, const char *path)
 {
     struct importer *im = ctx;
@@ -158,7 +168,7 @@ int cmd_import(int argc, char **argv)
         }
         im.out_name = out_path;
     }
-    log_sink sink = {write_line, say_text, &im, NULL};
+    log_sink sink = {write_line, say_problem, &im, NULL};
     if (!(im.r = logr_new(&o, &sink))) {
         say("replay import: out of memory");
         status = EXIT_CANNOT;

@@ -101,19 +101,28 @@ static int feed_record(void *ctx, const char *file, const char *dir,
                         answer_len, e);
 }
 
-static void keep_problem(void *ctx, const char *text)
+/* A log's problem: recorded in the database with the night's (every one:
+ * where users look), and kept to be said after them when it is among
+ * those said one by one. */
+static int keep_problem(void *ctx, const log_problem *p, err *e)
 {
     logfeed *f = ctx;
+    if (night_log_problem(f->n, p->file, p->place, p->run, NULL, p->message,
+                          e) < 0)
+        return -1;
+    if (!p->say)
+        return 0;
     char **more = realloc(f->said, (f->nsaid + 1) * sizeof *more);
-    char *copy = strdup(text);
+    char *copy = strdup(p->text);
     if (more)
         f->said = more;
     if (!more || !copy) {
         free(copy);
         f->failed = 1;
-        return;
+        return 0;
     }
     f->said[f->nsaid++] = copy;
+    return 0;
 }
 
 logfeed *logfeed_new(const log_opts *o, volatile sig_atomic_t *stop_flag)

@@ -147,6 +147,7 @@ struct night {
     size_t nnames;
     char *db_dir;   /* the database's folder, resolved (NULL: unknown) */
     char *cur_file, *cur_key; /* the file being read: as named, its key */
+    unsigned long log_problems; /* the log's own problems recorded for it */
     keymap begun;   /* the keys of the files begun, to their names */
     char **begun_names;
     size_t nbegun;
@@ -198,8 +199,14 @@ static int problem_by(night *n, put_fn put, const char *file,
     n->c.problems++;
     /* recorded under the file's key, said as the user named it */
     int current = n->cur_file && strcmp(file, n->cur_file) == 0;
-    db_problem p = {current ? n->cur_key : file, line, run, episode, msg,
-                    text, len, file};
+    db_problem p = {.source_file = current ? n->cur_key : file,
+                    .source_line = line,
+                    .run = run,
+                    .episode = episode,
+                    .message = msg,
+                    .line = text,
+                    .line_len = len,
+                    .shown_file = file};
     if (put(n->w, &p, e) < 0)
         return -1;
     return n->o.strict ? 1 : 0;
@@ -1658,12 +1665,29 @@ int night_begin_file(night *n, const char *file, err *e)
     free(n->cur_key);
     n->cur_file = name;
     n->cur_key = key;
+    n->log_problems = 0;
     /* and what was recorded under the path as named (rows keyed so, by
      * a replay before keys), unless that is another file's key */
     if (strcmp(name, key) != 0 && !names_another(n, name, key) &&
         writer_clear_problems(n->w, name, e) < 0)
         return -1;
     return writer_clear_problems(n->w, key, e);
+}
+
+int night_log_problem(night *n, const char *file, const char *place,
+                      const char *run, const char *episode,
+                      const char *message, err *e)
+{
+    int current = n->cur_file && strcmp(file, n->cur_file) == 0;
+    db_problem p = {.source_file = current ? n->cur_key : file,
+                    .log_problem = ++n->log_problems,
+                    .place = place ? place : "",
+                    .run = run,
+                    .episode = episode,
+                    .message = message,
+                    .line = "",
+                    .shown_file = file};
+    return writer_put_problem_quiet(n->w, &p, e);
 }
 
 int night_skip_file(night *n, const char *file, const char *why, err *e)

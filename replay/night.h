@@ -106,6 +106,17 @@ int night_begin_file(night *n, const char *file, err *e);
  * problems an earlier replay recorded for it are deleted. */
 int night_skip_file(night *n, const char *file, const char *why, err *e);
 
+/* A problem of a log itself, not of a line made from it (a record its
+ * reader refused or could not read whole; docs/logs.md): recorded under
+ * the file being read (night_begin_file) as its N-th such problem
+ * (source_line -N, db.h), with where in the log it is (place: "" when
+ * the problem is the whole file's), the run and episode it names (NULL:
+ * none) and its message; not said (the caller says it) nor counted as a
+ * line's problem.  0, or -1 when the database failed. */
+int night_log_problem(night *n, const char *file, const char *place,
+                      const char *run, const char *episode,
+                      const char *message, err *e);
+
 /* A line longer than the limit: a problem, with its first bytes. */
 int night_long_line(night *n, const char *file, unsigned long line,
                     const char *start, size_t start_len, size_t len, err *e);

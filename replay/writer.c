@@ -607,20 +607,21 @@ void writer_clear_lines(writer *w)
 
 int writer_note(writer *w, const char *file, const char *msg, err *e)
 {
-    db_problem p = {file, 0, NULL, NULL, msg, "", 0, NULL};
+    db_problem p = {.source_file = file, .message = msg, .line = ""};
     return put_problem(w, &p, P_NOTE, e);
 }
 
 int writer_clear_problems(writer *w, const char *file, err *e)
 {
-    db_problem p = {file, 0, NULL, NULL, "", "", 0, NULL};
+    db_problem p = {.source_file = file, .message = "", .line = ""};
     return put_problem(w, &p, P_CLEAR, e);
 }
 
 int writer_forget_problems(writer *w, const char *run, const char *prefix,
                            err *e)
 {
-    db_problem p = {"", 0, run, NULL, prefix, "", 0, NULL};
+    db_problem p = {.source_file = "", .run = run, .message = prefix,
+                    .line = ""};
     return put_problem(w, &p, P_FORGET, e);
 }
 
@@ -630,6 +631,7 @@ static int put_problem(writer *w, const db_problem *p,
     size_t lf = strlen(p->source_file), lr = p->run ? strlen(p->run) : 0,
            ls = p->shown_file ? strlen(p->shown_file) : 0,
            le = p->episode ? strlen(p->episode) : 0,
+           lp = p->place ? strlen(p->place) : 0,
            lm = strlen(p->message),
            /* db_put_problem reads up to DB_PROBLEM_LINE + 1 bytes to cut
             * before a character: keep a few past it, never more than the
@@ -637,7 +639,7 @@ static int put_problem(writer *w, const db_problem *p,
            ll = p->line_len > DB_PROBLEM_LINE + 4 ? DB_PROBLEM_LINE + 4
                                                   : p->line_len;
     struct problem_job *j =
-        malloc(sizeof *j + lf + lr + le + lm + ll + ls + 6);
+        malloc(sizeof *j + lf + lr + le + lm + ll + ls + lp + 7);
     if (!j)
         return err_set(e, ERR_NOMEM, "out of memory");
     memset(j, 0, sizeof *j);
@@ -646,6 +648,8 @@ static int put_problem(writer *w, const db_problem *p,
     char *at = (char *)(j + 1);
     j->p.source_file = copy_to(&at, p->source_file, lf);
     j->p.source_line = p->source_line;
+    j->p.log_problem = p->log_problem;
+    j->p.place = copy_to(&at, p->place, lp);
     j->p.run = copy_to(&at, p->run, lr);
     j->p.episode = copy_to(&at, p->episode, le);
     j->p.message = copy_to(&at, p->message, lm);

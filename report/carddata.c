@@ -519,8 +519,10 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
 
     if (card_problems_no_run(db, &c->problems_no_run, e) < 0)
         return -1;
-    if (prepare(db, "SELECT source_file, source_line, message FROM problems "
-                    "WHERE run = ? ORDER BY source_file, source_line LIMIT 5",
+    /* in each file, its log's own problems first, in the order found */
+    if (prepare(db, "SELECT source_file, source_line, message, place FROM "
+                    "problems WHERE run = ? ORDER BY source_file, "
+                    "source_line >= 0, abs(source_line) LIMIT 5",
                 run, &s, e) < 0)
         return -1;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW && c->nfirst < 5) {
@@ -528,11 +530,28 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
         p->file = col_text(s, 0);
         p->line = (long)sqlite3_column_int64(s, 1);
         p->message = col_text(s, 2);
+        p->place = sqlite3_column_type(s, 3) == SQLITE_NULL ? NULL
+                                                             : col_text(s, 3);
+        if (!p->file || !p->message ||
+            (sqlite3_column_type(s, 3) != SQLITE_NULL && !p->place)) {
+            sqlite3_finalize(s);
+            return err_set(e, ERR_NOMEM, "out of memory reading the run's "
+                                         "problems");
+        }
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return read_failed(db, e);
     return 0;
+}
+
+void card_problem_where(buf *out, const card_problem *p)
+{
+    if (!p->place)
+        buf_printf(out, "%s:%ld", p->file, p->line);
+    else
+        buf_printf(out, "%s%s%s", p->file, p->place[0] ? ": " : "",
+                   p->place);
 }
 
 int card_problems_no_run(sqlite3 *db, long *n, err *e)
@@ -583,6 +602,7 @@ void card_free(card *c)
     for (size_t i = 0; i < c->nfirst; i++) {
         free(c->first_problems[i].file);
         free(c->first_problems[i].message);
+        free(c->first_problems[i].place);
     }
     tools_free(c->tools, c->ntools);
     tools_free(c->unknown, c->nunknown);

@@ -29,7 +29,8 @@ typedef struct card_dial {
 
 typedef struct card_problem {
     char *file, *message;
-    long line;
+    long line;   /* negative for a log's own problem */
+    char *place; /* a log's own problem: where in the log; else NULL */
 } card_problem;
 
 /* A tool called in the run's observed episodes. */
@@ -133,6 +134,11 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e);
 char *card_latest(sqlite3 *db, err *e);
 
 void card_free(card *c);
+
+/* Where a problem is, as every format says it (each escaping it as it
+ * escapes text): "FILE:LINE" for a line, "FILE: PLACE" (or "FILE") for a
+ * log's own problem. */
+void card_problem_where(buf *out, const card_problem *p);
 
 /* How many problems of the database name no run: 0, or -1 (e set). */
 int card_problems_no_run(sqlite3 *db, long *n, err *e);

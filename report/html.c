@@ -462,9 +462,14 @@ static void problems_list(buf *b, const card *c)
     buf_printf(b, "<h3>Problems (first %zu)</h3>\n<ul class=\"problems\">",
                c->nfirst);
     for (size_t i = 0; i < c->nfirst; i++) {
+        buf where = BUF_INIT;
+        card_problem_where(&where, &c->first_problems[i]);
         buf_puts(b, "<li><code>");
-        shown_html(b, c->first_problems[i].file);
-        buf_printf(b, ":%ld</code>: ", c->first_problems[i].line);
+        shown_html(b, where.data && !where.failed ? where.data : "");
+        buf_puts(b, "</code>: ");
+        if (where.failed)
+            b->failed = 1;
+        buf_free(&where);
         shown_html(b, c->first_problems[i].message);
         buf_puts(b, "</li>\n");
     }

@@ -103,6 +103,11 @@ void json_card(buf *b, const card *c)
         shown_json(b, c->first_problems[i].file);
         buf_printf(b, ",\"line\":%ld,\"message\":", c->first_problems[i].line);
         shown_json(b, c->first_problems[i].message);
+        buf_puts(b, ",\"place\":");
+        if (c->first_problems[i].place)
+            shown_json(b, c->first_problems[i].place);
+        else
+            buf_puts(b, "null");
         buf_putc(b, '}');
     }
     buf_puts(b, "]},\"arms\":[");

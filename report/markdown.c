@@ -93,9 +93,11 @@ static void md_problems(buf *out, const card *c)
         return;
     buf_printf(out, "\nProblems (first %zu):\n\n", c->nfirst);
     for (size_t i = 0; i < c->nfirst; i++) {
-        buf at = BUF_INIT;
-        buf_printf(&at, "%s:%ld", shown_tx(c->first_problems[i].file),
-                   c->first_problems[i].line);
+        buf at = BUF_INIT, where = BUF_INIT;
+        card_problem_where(&where, &c->first_problems[i]);
+        buf_puts(&at, shown_tx(where.data && !where.failed ? where.data : ""));
+        at.failed |= where.failed;
+        buf_free(&where);
         buf_printf(out, "- %s: %s\n",
                    shown_code(at.failed || !at.data ? "" : at.data),
                    shown_md(c->first_problems[i].message));

@@ -205,9 +205,12 @@ static void text_problems(buf *out, const card *c, int width)
 {
     buf_printf(out, "  problems     %5ld\n", c->problems);
     for (size_t i = 0; i < c->nfirst; i++) {
-        buf at = BUF_INIT;
-        buf_printf(&at, "    %s:%ld: ", shown_tx(c->first_problems[i].file),
-                   c->first_problems[i].line);
+        buf at = BUF_INIT, where = BUF_INIT;
+        card_problem_where(&where, &c->first_problems[i]);
+        buf_printf(&at, "    %s: ",
+                   shown_tx(where.data && !where.failed ? where.data : ""));
+        at.failed |= where.failed;
+        buf_free(&where);
         if (at.failed)
             out->failed = 1;
         else

@@ -41,9 +41,11 @@ FROM calls GROUP BY run, error ORDER BY run, calls DESC;
 SELECT run, episode, diverged FROM episodes WHERE diverged > 0;
 SELECT run, episode, seq, logged_answer, answer FROM calls WHERE diverged = 1;
 
--- 9. The lines that could not be used, per file.
-SELECT source_file, source_line, run, episode, message FROM problems
-ORDER BY source_file, source_line;
+-- 9. The lines that could not be used, per file, and what replay --from
+--    could not use of other harnesses' logs (place says where in the log;
+--    their source_line is -1, -2... in the order found).
+SELECT source_file, source_line, place, run, episode, message FROM problems
+ORDER BY source_file, source_line >= 0, abs(source_line);
 
 -- 10. Runs on one tool contract, whatever the file's layout (a reformatted
 --     file shares the contract hash but not the file hash, nor the tasks).

@@ -1,4 +1,4 @@
--- taskreplay results database, schema version 4.
+-- taskreplay results database, schema version 5.
 --
 -- `replay` creates it (results.db by default) and fills it from a night's
 -- transcripts; `card` reads it; so can you:  sqlite3 results.db
@@ -163,16 +163,22 @@ CREATE TABLE IF NOT EXISTS outcome_rows (
     PRIMARY KEY (episode_id, event)
 ) STRICT, WITHOUT ROWID;
 
--- Every input line that could not be used.
+-- Every input line that could not be used, and every record of another
+-- harness's log that replay --from could not use whole (docs/logs.md).
 CREATE TABLE IF NOT EXISTS problems (
     source_file TEXT NOT NULL,       -- the file, however its path was spelled:
                                      -- from the database's folder when under
                                      -- it, else absolute; '<stdin>'
-    source_line INTEGER NOT NULL,
-    run         TEXT,            -- when the line named one
+    source_line INTEGER NOT NULL,    -- the line; for a log's own problem
+                                     -- (place not NULL): -1, -2... in the
+                                     -- order they were found
+    run         TEXT,            -- when the line (or the record) named one
     episode     TEXT,
     message     TEXT NOT NULL,
-    line        TEXT NOT NULL,   -- the line itself (its first 4096 bytes)
+    line        TEXT NOT NULL,   -- the line itself (its first 4096 bytes);
+                                 -- '' for a log's own problem
+    place       TEXT,            -- a log's own problem: where in the log (a
+                                 -- zip member, a line, a span; a JSON path)
     PRIMARY KEY (source_file, source_line)
 ) STRICT;
 

@@ -77,7 +77,8 @@ static const char *const stmt_sql[NSTMT] = {
     [S_DELETE_RUN_PROBLEMS] = "DELETE FROM problems WHERE run = ?1 AND "
                               "substr(message, 1, length(?2)) = ?2",
     [S_PROBLEM] = "INSERT OR REPLACE INTO problems (source_file, source_line, "
-                  "run, episode, message, line) VALUES (?,?,?,?,?,?)",
+                  "run, episode, message, line, place) "
+                  "VALUES (?,?,?,?,?,?,?)",
     [S_BEGIN] = "BEGIN IMMEDIATE",
     [S_COMMIT] = "COMMIT",
 };
@@ -362,28 +363,44 @@ static const char migrate_3_rows[] =
     "generator_fingerprint, replayed_at FROM temp.v3_runs ORDER BY run_id;"
     "DROP TABLE temp.v3_runs;";
 
+/* Version 4 to 5: problems gains place (a log's own problems are
+ * recorded too), made again from the schema for the reason above; its
+ * rows, whose layout every version before shared, wait in a temporary
+ * table. */
+static const char migrate_4[] =
+    "CREATE TEMP TABLE v4_problems AS SELECT source_file, source_line, run, "
+    "episode, message, line FROM problems ORDER BY rowid;"
+    "DROP TABLE problems;";
+static const char migrate_4_rows[] =
+    "INSERT INTO problems (source_file, source_line, run, episode, message, "
+    "line) SELECT source_file, source_line, run, episode, message, line "
+    "FROM temp.v4_problems ORDER BY rowid;"
+    "DROP TABLE temp.v4_problems;";
+
 static int migrate(db *d, int from, err *e)
 {
-    if (from < 1 || from > 3)
+    if (from < 1 || from > 4)
         return err_set(e, ERR_IO, "%s: has schema version %d, which this "
                                   "replay cannot migrate; replay the night "
                                   "into a new file with --db",
                        d->path, from);
     buf b = BUF_INIT;
-    if (from == 1) { /* makes version 4's tables, runs among them */
+    if (from == 1) { /* makes the current tables, runs among them */
         buf_puts(&b, migrate_1);
         buf_puts(&b, schema_sql);
         buf_puts(&b, migrate_1_rows);
     }
     if (from <= 2)
         buf_puts(&b, migrate_2);
-    if (from >= 2)
+    if (from >= 2 && from <= 3)
         buf_puts(&b, migrate_3);
+    buf_puts(&b, migrate_4);
     buf_puts(&b, schema_sql);
     if (from <= 2)
         buf_puts(&b, migrate_2_rows);
-    if (from >= 2)
+    if (from >= 2 && from <= 3)
         buf_puts(&b, migrate_3_rows);
+    buf_puts(&b, migrate_4_rows);
     buf_puts(&b, set_version);
     char doing[64];
     snprintf(doing, sizeof doing, "migrate it from schema version %d", from);
@@ -1132,7 +1149,9 @@ int db_put_problem(db *d, const db_problem *p, err *e)
 {
     sqlite3_stmt *s = d->st[S_PROBLEM];
     text(s, 1, p->source_file);
-    sqlite3_bind_int64(s, 2, (sqlite3_int64)p->source_line);
+    sqlite3_bind_int64(s, 2, p->log_problem
+                                 ? -(sqlite3_int64)p->log_problem
+                                 : (sqlite3_int64)p->source_line);
     text(s, 3, p->run);
     text(s, 4, p->episode);
     text(s, 5, p->message);
@@ -1142,7 +1161,8 @@ int db_put_problem(db *d, const db_problem *p, err *e)
         while (n > 0 && ((unsigned char)p->line[n] & 0xC0) == 0x80)
             n--;
     }
-    sqlite3_bind_text(s, 6, p->line, (int)n, SQLITE_STATIC);
+    sqlite3_bind_text(s, 6, p->line ? p->line : "", (int)n, SQLITE_STATIC);
+    text(s, 7, p->place);
     return run(d, S_PROBLEM, e, "record a problem");
 }
 
@@ -1781,7 +1801,8 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
         "WHERE o.episode_id IN (SELECT sid FROM temp.pick) "
         "ORDER BY o.episode_id, o.event",
         "INSERT OR IGNORE INTO main.problems SELECT tr_rekey(source_file), "
-        "source_line, run, episode, message, line FROM shard.problems",
+        "source_line, run, episode, message, line, place FROM "
+        "shard.problems",
     };
     rekey_between(d, shard);
     size_t nsteps = sizeof steps / sizeof steps[0];

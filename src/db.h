@@ -25,7 +25,7 @@
 #include "err.h"
 #include "tools.h"
 
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 
 typedef struct db db;
 struct sqlite3;
@@ -105,6 +105,11 @@ typedef struct db_problem {
     const char *source_file; /* the file's key: the same for every
                                 spelling of its path (the caller's) */
     unsigned long source_line;
+    /* a log's own problem (not of a line): its number among the file's
+     * (1, 2...), recorded as source_line -N, and where in the log it is;
+     * 0 and NULL for a line's */
+    unsigned long log_problem;
+    const char *place;
     const char *run, *episode; /* may be NULL */
     const char *message;
     const char *line;

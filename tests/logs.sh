@@ -80,7 +80,9 @@ gold messages-problems "$(imp messages messages messages.jsonl)"
 gold messages-transcript "$(cat messages.jsonl)"
 
 # --- import then replay, and --from: the same database, table by table
-dump() { # DB: every table's rows, but the source files and lines
+dump() { # DB: every table's rows, but the source files and lines, and
+          # the logs' own problems (only --from has a database to keep
+          # them in: checked below)
     "$PYTHON3" - "$1" <<'EOF'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
@@ -89,8 +91,9 @@ for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
     cols = [c[1] for c in db.execute("PRAGMA table_info(%s)" % t)
             if c[1] not in ("source_file", "source_line")]
     print("==", t)
-    for row in db.execute("SELECT %s FROM %s ORDER BY 1, 2" %
-                          (", ".join(cols), t)):
+    where = " WHERE place IS NULL" if t == "problems" else ""
+    for row in db.execute("SELECT %s FROM %s%s ORDER BY 1, 2" %
+                          (", ".join(cols), t, where)):
         print(row)
 EOF
 }
@@ -114,6 +117,16 @@ same p-msg messages messages.jsonl
 same s-eval inspect steady.eval
 same s-otlp otlp steady-traces.json
 same s-tau messages steady-tau.json --preset tau-bench --tools shop.json
+ok "--from records the log's own problems, each with its place and run" \
+    "$(sed -e '/^replay import/d' -e '/^exit/d' -e 's/^inspect.json: //' \
+           "$golds/inspect-problems.gold" |
+       awk '{ print "inspect.json|-" NR "|" $0 }')" \
+    "$(sqlite3 p-inspect-from.db "SELECT source_file, source_line,
+        CASE WHEN place <> '' THEN place || ': ' ELSE '' END || message
+        FROM problems WHERE place IS NOT NULL ORDER BY source_line DESC")"
+ok "... the run's, each but those said before the run was known" \
+    "pit/E1|7" \
+    "$(sqlite3 p-inspect-from.db "SELECT run, problems FROM run_summary")"
 ok "the simulator replays the episode whose log gives seed and arm" \
     "7#2|7|base|0|0|1" "$(sqlite3 p-inspect-from.db "SELECT episode, seed,
         arm, reached, pass, diverged FROM episodes WHERE seed IS NOT NULL")"

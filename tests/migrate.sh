@@ -69,9 +69,9 @@ got=$(cd "$TOP_SRCDIR" && "$CARD" --db "$TEST_TMP/m.db" 2>"$TEST_TMP/err")
 # cards added may change)
 [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$got" > "$dir/card.gold"
 if check_eq "card of a migrated database" "$(cat "$dir/card.gold")" "$got" &&
-   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 4" \
+   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 5" \
        "$(cat "$TEST_TMP/err")" &&
-   check_eq "its version now" 4 \
+   check_eq "its version now" 5 \
        "$(sqlite3 "$TEST_TMP/m.db" "SELECT value FROM meta WHERE key = 'schema_version'")"
 then ok; else ko "card migrates"; fi
 got=$("$CARD" --db "$TEST_TMP/m.db" --compare careful sloppy 2>&1)
@@ -111,7 +111,7 @@ v1_now=$(printf '%s\n' "$v1" | runs_now)
 # too): every episode unchanged, nothing written.
 load r
 got=$(cd "$TOP_SRCDIR" && "$REPLAY" --db "$TEST_TMP/r.db" tests/migrate/night 2>&1)
-want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 4
+want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 5
 tests/migrate/night/careful.jsonl:7: episode \"careful-base-s1\" of run \"careful\" is already open (its episode line is tests/migrate/night/careful.jsonl:2); end it before starting it again
 tests/migrate/night/sloppy.jsonl:141: not JSON: the text ends early; expected a key in double quotes after ',' (column 31)
 replay: 268 lines: 2 used, 264 unchanged, 2 problems, 0 blank
@@ -189,7 +189,7 @@ sqlite3 "$TEST_TMP/v2/v2.db" "UPDATE meta SET value = '2' WHERE key = 'schema_ve
     LEFT JOIN episode_rows e ON e.run_id = r.run_id GROUP BY r.run_id"
 "$CARD" --db "$TEST_TMP/v2/v2.db" --list > /dev/null 2> "$TEST_TMP/v2/err"
 if check_eq "what card says of a version 2 database" \
-       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 4" \
+       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 5" \
        "$(cat "$TEST_TMP/v2/err")" &&
    check_eq "run_summary after it: NULL where nothing was measured" \
        "blind|0|0||0|0
@@ -222,12 +222,13 @@ v3_rows() {
     for t in "meta|1" "tool_files|1" \
         "runs|run_id, run, model, meta, file_sha256, tools_path, generator_version, generator_fingerprint, replayed_at" \
         "task_rows|1" "episode_rows|1" "call_rows|1, 2" "outcome_rows|1, 2" \
-        "problems|1, 2"; do
+        "problems|source_file, source_line, run, episode, message, line"; do
         name=${t%%|*}
         cols=${t#*|}
         echo "== $name"
         case $name in
         runs) sqlite3 "$1" "SELECT $cols FROM runs ORDER BY run_id" ;;
+        problems) sqlite3 "$1" "SELECT $cols FROM problems ORDER BY 1, 2" ;;
         meta) sqlite3 "$1" "SELECT * FROM meta WHERE key <> 'schema_version' ORDER BY 1" ;;
         *) sqlite3 "$1" "SELECT * FROM $name ORDER BY $cols" ;;
         esac
@@ -240,8 +241,8 @@ schema_of() {
 (cd "$v3" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v3/v3.db" --list > /dev/null 2> "$v3/err"
 if check_eq "what card says of a version 3 database" \
-       "card: $v3/v3.db: migrated from schema version 3 to 4" "$(cat "$v3/err")" &&
-   check_eq "its version now" 4 \
+       "card: $v3/v3.db: migrated from schema version 3 to 5" "$(cat "$v3/err")" &&
+   check_eq "its version now" 5 \
        "$(sqlite3 "$v3/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" &&
    check_eq "its runs: keys, names and tool files as they were, tools_found NULL" \
        "1|beside|../tools/shop.json|NULL
@@ -289,6 +290,44 @@ moved|shop.json|'tools/shop.json'" \
               sqlite3 "$v3/$m.db" "SELECT run, tools_path, quote(tools_found) FROM runs ORDER BY run"
           done)"
 then ok; else ko "merging a migrated version 3 database"; fi
+
+# Version 4 to 5: problems gains place (a log's own problems are
+# recorded there too).  A database as version 4 wrote it
+# (tests/migrate/v4.sql: the night of version 3's test, replayed by
+# version 4) is migrated when opened: problems made again with every row
+# as it was and place NULL, every other table as it was, the schema a new
+# database's (so it merges).
+v4=$TEST_TMP/v4
+mkdir -p "$v4/tools" && cp -R "$dir/v3/night" "$v4/" &&
+    cp "$TOP_SRCDIR/samples/tools/shop.json" "$v4/tools/" || exit 99
+load v4/v4 "$dir/v4.sql"
+v4_rows() {
+    for t in meta tool_files runs task_rows episode_rows call_rows outcome_rows; do
+        echo "== $t"
+        case $t in
+        meta) sqlite3 "$1" "SELECT * FROM meta WHERE key <> 'schema_version' ORDER BY 1" ;;
+        *) sqlite3 "$1" "SELECT * FROM $t ORDER BY 1, 2" ;;
+        esac
+    done
+    sqlite3 "$1" "SELECT source_file, source_line, run, episode, message, line FROM problems ORDER BY 1, 2"
+}
+v4_before=$(v4_rows "$v4/v4.db")
+(cd "$v4" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
+"$CARD" --db "$v4/v4.db" --list > /dev/null 2> "$v4/err"
+if check_eq "what card says of a version 4 database" \
+       "card: $v4/v4.db: migrated from schema version 4 to 5" "$(cat "$v4/err")" &&
+   check_eq "its problems: as they were, place NULL" \
+       "night/beside.jsonl|7|NULL" \
+       "$(sqlite3 "$v4/v4.db" "SELECT source_file, source_line, quote(place) FROM problems")" &&
+   check_eq "every row of version 4, as it was" "$v4_before" "$(v4_rows "$v4/v4.db")" &&
+   check_eq "its schema, as a new database's" "$(schema_of "$v4/new.db")" \
+       "$(schema_of "$v4/v4.db")" &&
+   check_eq "no table of the migration left" "" \
+       "$(sqlite3 "$v4/v4.db" "SELECT name FROM sqlite_master WHERE name LIKE 'v4%'")" &&
+   "$REPLAY" merge --quiet "$v4/m.db" "$v4/new.db" "$v4/v4.db" &&
+   check_eq "it merges" "night/beside.jsonl|7|NULL" \
+       "$(sqlite3 "$v4/m.db" "SELECT source_file, source_line, quote(place) FROM problems")"
+then ok; else ko "migrating version 4"; fi
 
 echo "migrate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -122,13 +122,19 @@ static int check_record(void *ctx, const char *file, const char *dir,
     return check_line(ctx, file, dir, line, text, len, e);
 }
 
-static void check_problem(void *ctx, const char *text)
+static int check_problem(void *ctx, const log_problem *p, err *e)
 {
     (void)ctx;
-    if (strchr(text, '\n')) {
-        fprintf(stderr, "a problem of two lines: %s\n", text);
+    (void)e;
+    if (p->say && strchr(p->text, '\n')) {
+        fprintf(stderr, "a problem of two lines: %s\n", p->text);
         abort();
     }
+    if (!p->message || !p->file) {
+        fprintf(stderr, "a problem without its message or file\n");
+        abort();
+    }
+    return 0;
 }
 
 /* The folder the logs' tool files go to, made once. */
