@@ -437,8 +437,11 @@ static int read_sample(struct iread *m, const value *s, err *e)
     m->attachments = value_getz(s, "attachments");
     m->expanded = 0;
     char episode[LR_NAME_MAX + 1];
+    /* an epoch of text (some writers) names the trial all the same */
     if (lr_name(episode, id, "#",
-                epoch && epoch->kind == V_INT ? epoch : NULL) < 0)
+                epoch && (epoch->kind == V_INT || epoch->kind == V_STRING)
+                    ? epoch
+                    : NULL) < 0)
         return nomem(e);
     const value *tools = offered(m, s);
     int rc = declare(m, tools, e);
@@ -567,6 +570,15 @@ static int on_piece(void *ctx, const char *key, size_t index,
     struct iread *m = ctx;
     if (!key)
         return 0;
+    if (index == (size_t)-1 && !v) {
+        char path[128];
+        snprintf(path, sizeof path, "$.%.100s", key);
+        int rc = lr_problem(m->r, NULL, path, "its value tree is larger "
+                                              "than the limit of %u MiB a "
+                                              "record: it is not read",
+                            LOG_RECORD_MAX >> 20);
+        return rc ? (err_set(e, ERR_USAGE, "stopped"), -1) : 0;
+    }
     if (index == (size_t)-1) {
         int rc = read_header_member(m, key, v, e);
         return rc ? -1 : 0;
@@ -574,6 +586,17 @@ static int on_piece(void *ctx, const char *key, size_t index,
     if (strcmp(key, "samples") != 0)
         return 0;
     snprintf(m->at, sizeof m->at, "$.samples[%zu]", index);
+    if (!v) {
+        m->c->records++;
+        m->c->refused++;
+        char text[160];
+        snprintf(text, sizeof text, "its value tree is larger than the "
+                                    "limit of %u MiB a record: it is "
+                                    "skipped",
+                 LOG_RECORD_MAX >> 20);
+        int rc = problem_at(m, NULL, "%s", text);
+        return rc ? (err_set(e, ERR_USAGE, "stopped"), -1) : 0;
+    }
     int rc = read_sample(m, v, e);
     return rc ? (rc < 0 ? -1 : (err_set(e, ERR_USAGE, "stopped"), -1)) : 0;
 }

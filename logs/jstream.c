@@ -23,6 +23,8 @@ struct jstream {
     size_t index;    /* of the next item handed over */
     char *key;       /* the top-level member being read */
     size_t nbuild;   /* containers open in the piece being built */
+    int skipping;    /* the piece passed piece_max: read to its end, and
+                        not kept (nbuild still counts its containers) */
     value *stack[VALUE_MAX_DEPTH + 1];
     value *keys[VALUE_MAX_DEPTH + 1];
     unsigned long long fed; /* bytes fed before this call */
@@ -69,18 +71,28 @@ static int piece_starts(const jstream *s)
     return (s->lv == 1 && !s->streaming) || (s->lv == 2 && s->streaming);
 }
 
+/* A piece past piece_max ends: handed over as NULL, at its place. */
+static int skipped(jstream *s)
+{
+    s->skipping = 0;
+    arena_reset(s->a);
+    return deliver(s, NULL);
+}
+
 /* Adds v (NULL: out of memory) where the value being built is. */
 static int add(jstream *s, value *v)
 {
+    if (s->skipping)
+        return 1;
     if (!v)
         return stop(s, ERR_NOMEM, "out of memory reading a log");
-    if (arena_used(s->a) > s->piece_max) {
-        char msg[160];
-        snprintf(msg, sizeof msg,
-                 "a record whose value tree is larger than the limit of "
-                 "%zu MiB a record",
-                 s->piece_max >> 20);
-        return stop(s, ERR_LIMIT, msg);
+    if (arena_used(s->a) > s->piece_max && s->lv > 0) {
+        /* what it holds is let go; the rest of it is read, not kept */
+        if (s->nbuild == 0)
+            return piece_starts(s) ? skipped(s) : 1;
+        s->skipping = 1;
+        arena_reset(s->a);
+        return 1;
     }
     if (s->nbuild == 0) {
         if (s->lv == 0)
@@ -103,18 +115,24 @@ static int add(jstream *s, value *v)
 static int on_null(void *ctx)
 {
     jstream *s = ctx;
+    if (s->skipping) /* nothing of it is made */
+        return 1;
     return add(s, value_new(s->a, V_NULL, 0, 0));
 }
 
 static int on_bool(void *ctx, int b)
 {
     jstream *s = ctx;
+    if (s->skipping) /* nothing of it is made */
+        return 1;
     return add(s, vb_bool(s->a, b));
 }
 
 static int on_number(void *ctx, const char *text, size_t len)
 {
     jstream *s = ctx;
+    if (s->skipping) /* nothing of it is made */
+        return 1;
     if (!memchr(text, '.', len) && !memchr(text, 'e', len) &&
         !memchr(text, 'E', len)) {
         /* "-0" is 0, as Python reads it */
@@ -136,6 +154,8 @@ static int on_number(void *ctx, const char *text, size_t len)
 static int on_string(void *ctx, const unsigned char *str, size_t len)
 {
     jstream *s = ctx;
+    if (s->skipping) /* nothing of it is made */
+        return 1;
     return add(s, vb_strn(s->a, (const char *)str, len));
 }
 
@@ -149,6 +169,11 @@ static int open_container(jstream *s, value_kind kind)
             s->lv++;
             return 1;
         }
+    }
+    if (s->skipping) {
+        s->nbuild++;
+        s->lv++;
+        return 1;
     }
     if (s->lv == 1 && s->top == '{' && kind == V_ARRAY && s->key &&
         is_streamed(s, s->key)) {
@@ -191,7 +216,10 @@ static int close_container(jstream *s)
             s->streaming = 0;
         return 1;
     }
-    value *c = s->stack[--s->nbuild];
+    s->nbuild--;
+    if (s->skipping)
+        return s->nbuild > 0 ? 1 : skipped(s);
+    value *c = s->stack[s->nbuild];
     if (s->nbuild == 0)
         return deliver(s, c);
     return 1;
@@ -227,6 +255,8 @@ static int on_key(void *ctx, const unsigned char *key, size_t len)
         s->key = k;
         return 1;
     }
+    if (s->skipping)
+        return 1;
     value *k = vb_strn(s->a, (const char *)key, len);
     if (!k)
         return stop(s, ERR_NOMEM, "out of memory reading a log");

@@ -15,8 +15,10 @@
  * checked UTF-8, integers keep their digits, floats their double; a key
  * given twice in one object keeps the last value, at the first key's
  * place, as json_load does.  NaN and Infinity are refused (as yajl
- * refuses them); a piece larger than piece_max bytes of tree is refused
- * (ERR_LIMIT) and reading stops: the pieces before it were handed over.
+ * refuses them).  A piece whose tree passes piece_max bytes costs that
+ * piece alone: what it held is let go, the rest of it is read without
+ * being kept, and it is handed over as NULL, at its place (its key and
+ * index); the pieces after it are read.
  *
  * Promises: one piece in memory at a time (besides the parser's own
  * small state and the bytes fed to it); no global state.
@@ -32,7 +34,7 @@
 
 /* key: the top-level member's key (NULL for a top-level array's item);
  * index: the item's index in the streamed array, or (size_t)-1 for a
- * member handed over whole.  0 to go on, -1 to stop (e set by the
+ * member handed over whole; v NULL for a piece past piece_max.  0 to go on, -1 to stop (e set by the
  * callback; jstream_feed returns it). */
 typedef int (*jstream_fn)(void *ctx, const char *key, size_t index,
                           const value *v, err *e);

@@ -20,7 +20,11 @@ static int on_piece(void *ctx, const char *key, size_t index,
                     const value *v, err *e)
 {
     struct pieces *p = ctx;
-    p->rc = p->fn(p->ctx, NULL, key, index, v, NULL, e);
+    char why[160];
+    snprintf(why, sizeof why, "a record whose value tree is larger than "
+                              "the limit of %u MiB a record; it is skipped",
+             LOG_RECORD_MAX >> 20);
+    p->rc = p->fn(p->ctx, NULL, key, index, v, v ? NULL : why, e);
     return p->rc ? -1 : 0;
 }
 

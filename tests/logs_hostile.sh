@@ -174,6 +174,32 @@ tree.eval: ok" "$(peak 256 heavy.json; peak 768 tree.eval)"
 fi
 rm -f heavy.json heavy.jsonl tree.eval peak.db* peak.kb
 
+# --- a .json log whose second sample's tree passes the limit (6 million
+# --- items, 12 MB of text): that sample alone; the third is read (the
+# --- document was read no further, and the nodes of the rest were made
+# --- all the same: 6 GB for 270 MB)
+"$PY" - <<'PY'
+import json
+ev = {"task": "t", "eval_id": "E1", "model": "m"}
+def sample(sid):
+    return {"id": sid, "epoch": 1, "scores": {"s": {"value": "C"}},
+            "messages": [{"role": "assistant", "tool_calls": [
+                {"id": "c", "function": "get_order",
+                 "arguments": {"order_id": "A-100001"}}]},
+                {"role": "tool", "tool_call_id": "c", "content": "ok"}]}
+with open("wide.json", "w") as f:
+    f.write('{"version": 2, "eval": %s, "samples": [%s, ' %
+            (json.dumps(ev), json.dumps(sample("a"))))
+    f.write('{"id": "wide", "messages": [' + "0," * 6000000 + '0]}, ')
+    f.write(json.dumps(sample("b")) + "]}")
+PY
+got=$(timeout 120 "$REPLAY" import inspect wide.json --tools shop.json 2>&1 >/dev/null; echo "exit $?")
+ok "a sample whose tree passes the limit: that sample alone" \
+    "wide.json: \$.samples[1]: its value tree is larger than the limit of 256 MiB a record: it is skipped
+replay import: inspect: 1 file, 3 samples: 2 read, 0 skipped, 1 refused; 2 episodes, 2 calls; 1 problem; 7 transcript lines
+exit 1" "$got"
+rm -f wide.json
+
 # --- 200,000 tool definitions (12 MB) offered by each of two records
 # --- (messages) and by one chat span (OTLP): found through hash maps, so
 # --- read in seconds; the lists scanned for each tool took many minutes
