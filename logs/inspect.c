@@ -429,8 +429,11 @@ static int read_sample(struct iread *m, const value *s, err *e)
         (id->kind != V_STRING && id->kind != V_INT)) {
         m->c->refused++;
         return problem_at(m, NULL, "%s",
-                          "a sample without an \"id\" (a string or an "
-                          "integer): it is skipped");
+                          s->kind == V_OBJECT && id
+                              ? "a sample whose \"id\" is neither a string "
+                                "nor an integer: it is skipped"
+                              : "a sample without an \"id\" (a string or "
+                                "an integer): it is skipped");
     }
     arena_reset(m->a);
     lrc_reset(&m->calls);
@@ -508,8 +511,14 @@ static int read_sample(struct iread *m, const value *s, err *e)
         return 1;
     int success, has_reward, unread;
     double reward = 0;
-    read_score(value_getz(score, "value"), &success, &reward, &has_reward,
-               &unread);
+    const value *sv = value_getz(score, "value");
+    read_score(sv, &success, &reward, &has_reward, &unread);
+    /* a scorer that gave nothing (no value, null, or no Score object) */
+    if (score && (!sv || sv->kind == V_NULL) &&
+        problem_at(m, ".scores", "%s",
+                   "the score has no value: success and reward are left "
+                   "unknown"))
+        return 1;
     if (unread &&
         problem_at(m, ".scores", "%s",
                    "the score's value is none that is read (C, I, P, N, "

@@ -44,6 +44,10 @@ cd "$T" || exit 99
 # --- negative, or not a number: the whole read used to end as "out of
 # --- memory", or the span sorted first at time 0)
 gold otlp-values "$(imp otlp-values otlp otlp-values.jsonl --tools shop.json)"
+# (Inspect: a score of no value, or of no known kind, leaves the verdict
+# unknown, said; an id of no kind of name costs its sample; epochs given
+# as text name the trials apart)
+gold inspect-values "$(imp inspect-values inspect inspect-values.json --tools shop.json)"
 
 # --- a record's place or repetition never adds, drops or moves a call:
 # --- OTLP: a tool span whose parent is not in its trace joins the trace's
