@@ -14,7 +14,9 @@
 
 #include "json_load.h"
 #include "jstream.h"
+#include "keymap.h"
 #include "vbuild.h"
+#include "zipzstd.h"
 
 struct iread {
     logr *r;
@@ -542,15 +544,18 @@ static int read_header_member(struct iread *m, const char *key,
         if (v->kind == V_INT && (strcmp(v->u.str.ptr, "1") == 0 ||
                                  strcmp(v->u.str.ptr, "2") == 0))
             return 0;
-        m->version_bad = 1;
+        /* another version is read by its structure, as far as it is the
+         * one known: what is not found there is said where it is missed */
         char text[64];
         if (v->kind == V_INT)
             snprintf(text, sizeof text, "%.20s", v->u.str.ptr);
         else
             snprintf(text, sizeof text, "%s", value_kind_phrase(v->kind));
         return lr_problem(m->r, m->member, "$.version",
-                          "an Inspect log of version %s: this reads "
-                          "versions 1 and 2; its samples are skipped",
+                          "an Inspect log of version %s, which this reader "
+                          "has not seen (it knows versions 1 and 2): it is "
+                          "read by its structure, and what is not where "
+                          "versions 1 and 2 keep it is said",
                           text);
     }
     if (strcmp(key, "eval") == 0 || strcmp(key, "status") == 0) {
@@ -822,6 +827,26 @@ static int read_member(struct iread *m, zip_t *z, zip_uint64_t i,
                  (unsigned long long)st.size, LOG_RECORD_MAX >> 20);
         return lr_problem(m->r, name, NULL, "%s", text) ? 2 : 1;
     }
+    if (zip_stat_index(z, i, 0, &st) == 0 &&
+        (st.valid & ZIP_STAT_COMP_METHOD) &&
+        st.comp_method == ZIP_METHOD_ZSTD) {
+        /* Inspect's own since 0.3.206, which this libzip may not know */
+        char why[200], text[300];
+        int rc = zipzstd_read(z, i, &st, LOG_RECORD_MAX, b, why, sizeof why);
+        if (rc < 0)
+            return nomem(e);
+        if (rc == 1)
+            snprintf(text, sizeof text,
+                     "the member holds more than the limit of %u MiB a "
+                     "member (more than its header says: a zip bomb): it "
+                     "is skipped",
+                     LOG_RECORD_MAX >> 20);
+        else
+            snprintf(text, sizeof text, "cannot be read whole: %s; it is "
+                                        "skipped",
+                     why);
+        return rc == 0 ? 0 : lr_problem(m->r, name, NULL, "%s", text) ? 2 : 1;
+    }
     zip_file_t *f = zip_fopen_index(z, i, 0);
     if (!f) {
         char text[300];
@@ -899,7 +924,9 @@ static int ends_with(const char *s, const char *tail)
 static int read_eval(struct iread *m, const char *path, err *e)
 {
     int code = 0;
-    zip_t *z = archive_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code);
+    /* not ZIP_CHECKCONS: it refuses a directory that names a member twice,
+     * which Inspect writes; each member's own bytes are checked as read */
+    zip_t *z = archive_open(path, ZIP_RDONLY, &code);
     if (!z) {
         zip_error_t ze;
         zip_error_init_with_code(&ze, code);
@@ -918,9 +945,21 @@ static int read_eval(struct iread *m, const char *path, err *e)
     if (pa) /* a member's tree is held to a record's limit, as a .json
              * log's sample is (jstream) */
         arena_limit(pa, LOG_RECORD_MAX);
-    zip_int64_t head = zip_name_locate(z, "header.json", 0);
-    if (head < 0)
-        head = zip_name_locate(z, "_journal/start.json", 0);
+    zip_int64_t count = zip_get_num_entries(z, 0);
+    /* a member written again (a sample requeued, a header rewritten) is in
+     * the directory twice: its last entry is the one that stands, as
+     * Inspect reads it */
+    keymap last = KEYMAP_INIT;
+    for (zip_int64_t i = 0; rc == 0 && i < count; i++) {
+        const char *name = zip_get_name(z, (zip_uint64_t)i, 0);
+        if (name && keymap_put(&last, name, strlen(name), (size_t)i) < 0)
+            rc = nomem(e);
+    }
+    size_t at;
+    zip_int64_t head = -1;
+    if (keymap_get(&last, "header.json", 11, &at) ||
+        keymap_get(&last, "_journal/start.json", 19, &at))
+        head = (zip_int64_t)at;
     if (rc == 0 && head < 0) {
         rc = lr_problem(m->r, NULL, NULL,
                         "not an Inspect log: the archive has neither "
@@ -965,12 +1004,31 @@ static int read_eval(struct iread *m, const char *path, err *e)
         }
         rc = rc == 2 ? 1 : rc;
     }
-    zip_int64_t count = zip_get_num_entries(z, 0);
     for (zip_int64_t i = 0; rc == 0 && i < count; i++) {
         const char *name = zip_get_name(z, (zip_uint64_t)i, 0);
         if (!name || !starts_with(name, "samples/") ||
-            !ends_with(name, ".json"))
+            !ends_with(name, ".json") ||
+            (keymap_get(&last, name, strlen(name), &at) &&
+             at != (size_t)i))
             continue;
+        const char *slash = strchr(name + 8, '/');
+        if (slash && strcmp(slash, "/sample.json") != 0)
+            continue; /* a part of a chunked sample: said below */
+        if (slash && !m->version_bad) {
+            /* samples/ID_epoch_N/sample.json and its chunks: Inspect's
+             * chunked layout, written by its converter, not read here */
+            m->c->records++;
+            m->c->refused++;
+            m->member = name;
+            if (lr_problem(m->r, name, NULL,
+                           "a sample in Inspect's chunked layout (its "
+                           "messages and events in members of their own), "
+                           "which this reader does not read: it is "
+                           "skipped; `inspect log convert` can write the "
+                           "log whole") > 0)
+                rc = 1;
+            continue;
+        }
         if (m->version_bad) {
             m->c->records++;
             m->c->refused++;
@@ -996,6 +1054,7 @@ static int read_eval(struct iread *m, const char *path, err *e)
         rc = read_sample(m, v, e);
     }
     m->member = NULL;
+    keymap_free(&last);
     buf_free(&b);
     arena_free(pa);
     zip_discard(z); /* read only: nothing to write back */

@@ -60,6 +60,30 @@ gold inspect-values "$(imp inspect-values inspect inspect-values.json --tools sh
 gold otlp-shape "$(imp otlp-shape otlp otlp-shape.jsonl --tools shop.json)"
 gold messages-order "$(imp messages-order messages messages-order.jsonl --tools shop.json)"
 
+# --- .eval members in Zstandard (zip method 93), as Inspect writes them
+# --- since 0.3.206 (tests/make_zstd_eval.py made the fixtures): the same
+# --- lines as the deflate form of the same members (a sample in two
+# --- frames, one written twice: its last entry stands, the header in
+# --- deflate); and bounded: a member expanding past 256 MiB, one cut
+# --- short, one of a wrong CRC, a sample in the chunked layout: each
+# --- costs itself
+"$PY" - "$TOP_SRCDIR/tests/logs/inspect-eval" <<'PY' || exit 99
+import os, sys, zipfile
+src = sys.argv[1]
+zi = lambda n: zipfile.ZipInfo(n, date_time=(2026, 1, 1, 0, 0, 0))
+with zipfile.ZipFile("deflate.eval", "w", zipfile.ZIP_DEFLATED) as z:
+    for name in ["header.json"] + ["samples/" + n for n in
+                                   sorted(os.listdir(src + "/samples"))]:
+        z.writestr(zi(name), open(src + "/" + name, "rb").read())
+PY
+cp "$golds"/zstd.eval "$golds"/zstd-bad.eval .
+timeout 60 "$REPLAY" import inspect deflate.eval -o deflate.jsonl 2>/dev/null
+ok "Zstandard members: the lines of the deflate form (in the members' order)" \
+    "$(sort deflate.jsonl)" \
+    "$(timeout 60 "$REPLAY" import inspect zstd.eval -o zstd.jsonl 2>/dev/null; sort zstd.jsonl)"
+gold zstd-bad "$(timeout 120 "$REPLAY" import inspect zstd-bad.eval -o zstd-bad.jsonl 2>&1; echo "exit $?")"
+rm -f deflate.eval deflate.jsonl zstd.eval zstd.jsonl zstd-bad.eval zstd-bad.jsonl
+
 # --- nothing written through a link, nor into a file of another's
 mkdir links && echo precious > links/target
 # steady.eval's tools, as import names their file

@@ -16,7 +16,7 @@
 #                     .c files are compiled, the rest left alone)
 #   SCHEMA_SQL        the generated src/schema_sql.c (in the build folder)
 #   DEPS_CFLAGS, DEPS_LIBS  pkg-config's flags of yajl-2, yaml-0.1,
-#                     libxxhash, libcrypto, sqlite3 and libzip
+#                     libxxhash, libcrypto, sqlite3, libzip, libzstd and zlib
 #   FUZZ_SECONDS      seconds per harness (60)
 #   FUZZ_TARGETS      harnesses to run ("doc tools transcript mcp card
 #                     regex inspect otlp messages")
@@ -86,7 +86,8 @@ logs_objs=""
 for s in ${FUZZ_LIB_SOURCES:?} replay/night.c replay/writer.c replay/taskcache.c \
     serve/mcp.c serve/live.c logs/logs.c logs/inspect.c logs/otlp.c \
     logs/messages.c logs/lines.c logs/callpairs.c logs/records.c \
-    logs/logvalue.c logs/jstream.c report/carddata.c report/shown.c \
+    logs/logvalue.c logs/jstream.c logs/zipzstd.c report/carddata.c \
+    report/shown.c \
     report/text.c report/markdown.c report/json.c report/html.c \
     report/plot.c report/folder.c; do
     case $s in *.c) ;; *) continue ;; esac
