@@ -30,6 +30,8 @@ struct iread {
     arena *a;            /* one sample's */
     lr_calls calls;
     const value *attachments;
+    char scorer[128];    /* a version 1 log's one scorer (results.scorer),
+                            whose score its samples keep as "score" */
     size_t expanded;     /* bytes of attachments the sample's references
                             stand for, as they are resolved */
     const char *member;  /* the zip member read, or NULL (.json) */
@@ -57,13 +59,21 @@ struct where {
 
 #define NO_CALL ((size_t)-1)
 
+/* msg with this bit: the index of an event, not of a message */
+#define AN_EVENT ((size_t)1 << (sizeof(size_t) * 8 - 1))
+
 static void where_text(const struct where *w, char *out, size_t size)
 {
+    size_t i = w->msg & ~AN_EVENT;
+    const char *in = w->msg & AN_EVENT ? "events" : "messages";
     if (w->call == NO_CALL)
-        snprintf(out, size, ".messages[%zu]", w->msg);
+        snprintf(out, size, ".%s[%zu]", in, i);
+    else if (w->msg & AN_EVENT)
+        snprintf(out, size, ".events[%zu].output.choices[0].message."
+                            "tool_calls[%zu]",
+                 i, w->call);
     else
-        snprintf(out, size, ".messages[%zu].tool_calls[%zu]", w->msg,
-                 w->call);
+        snprintf(out, size, ".messages[%zu].tool_calls[%zu]", i, w->call);
 }
 
 static int problem_where(struct iread *m, const struct where *w,
@@ -169,11 +179,15 @@ static const value *resolve(struct iread *m, const value *v,
 /* ---------------------------------------------------------- a sample */
 
 /* The tools the sample's model events offer, as OpenAI tools (the first
- * definition of a name wins); NULL when none offers any. */
-static value *offered(struct iread *m, const value *s)
+ * definition of a name wins), into *tools_out (NULL when none offers
+ * any): 0, or -1 out of memory. */
+static int offered(struct iread *m, const value *s, value **tools_out)
 {
     const value *events = value_getz(s, "events");
     value *out = NULL;
+    int failed = 0;
+    keymap names = KEYMAP_INIT; /* every model event offers them again */
+    keymap_secret(&names);
     for (size_t i = 0; events && events->kind == V_ARRAY &&
                        i < events->u.arr.len;
          i++) {
@@ -184,31 +198,76 @@ static value *offered(struct iread *m, const value *s)
             strcmp(kind->u.str.ptr, "model") != 0 || !tools ||
             tools->kind != V_ARRAY)
             continue;
-        if (!out && !(out = vb_array(m->a)))
-            return NULL;
-        for (size_t k = 0; k < tools->u.arr.len; k++) {
+        if (!out && !(out = vb_array(m->a))) {
+            failed = 1;
+            break;
+        }
+        for (size_t k = 0; !failed && k < tools->u.arr.len; k++) {
             const value *t = tools->u.arr.items[k];
             const value *name = value_getz(t, "name");
-            if (!name || name->kind != V_STRING)
-                continue;
-            int seen = 0;
-            for (size_t j = 0; j < out->u.arr.len && !seen; j++) {
-                const value *f = value_getz(out->u.arr.items[j], "function");
-                const value *n = value_getz(f, "name");
-                seen = n->u.str.len == name->u.str.len &&
-                       memcmp(n->u.str.ptr, name->u.str.ptr,
-                              name->u.str.len) == 0;
-            }
-            if (seen)
-                continue;
+            size_t at;
+            if (!name || name->kind != V_STRING ||
+                keymap_get(&names, name->u.str.ptr, name->u.str.len, &at))
+                continue; /* the first definition of a name stands */
             value *o = lr_openai_tool(m->a, name,
                                       value_getz(t, "description"),
                                       value_getz(t, "parameters"));
-            if (!o || vb_push(m->a, out, o) < 0)
-                return NULL;
+            if (!o || vb_push(m->a, out, o) < 0 ||
+                keymap_put(&names, name->u.str.ptr, name->u.str.len, 0) < 0)
+                failed = 1;
         }
+        if (failed)
+            break;
     }
-    return out;
+    keymap_free(&names);
+    *tools_out = out;
+    return failed ? -1 : 0;
+}
+
+/* A tool's result as an answer (a message's content, or a tool event's
+ * result): an error ({"type", "message"}) as the OpenAI idiom's error
+ * answer; else its text (a string as it is, content parts joined), or a
+ * value that is no text as it is.  NULL out of memory. */
+static const value *tool_answer(struct iread *m, const value *content,
+                                const value *error, const struct where *w,
+                                int *stop)
+{
+    if (error && error->kind == V_OBJECT) {
+        const value *type = value_getz(error, "type");
+        const value *text = value_getz(error, "message");
+        value *inner = vb_object(m->a), *outer = vb_object(m->a);
+        if (vb_put(m->a, inner, "code",
+                   type && type->kind == V_STRING ? vb_clone(m->a, type)
+                                                  : vb_str(m->a, "unknown")) <
+                0 ||
+            vb_put(m->a, inner, "message",
+                   text && text->kind == V_STRING ? vb_clone(m->a, text)
+                                                  : vb_str(m->a, "")) < 0 ||
+            vb_put(m->a, outer, "error", inner) < 0)
+            return NULL;
+        return outer;
+    }
+    if (content && !(content = resolve(m, content, NULL, w, stop)))
+        return NULL;
+    if (content && content->kind != V_STRING && content->kind != V_ARRAY &&
+        content->kind != V_OBJECT)
+        return content; /* a number, a boolean: a tool event's result */
+    buf t = BUF_INIT;
+    /* a string's text is the string (no copy of it made) */
+    int plain = content && content->kind == V_STRING && !content->flags;
+    const value *one = content && content->kind == V_OBJECT ? content : NULL;
+    value parts;
+    if (one) { /* one content part: a list of it */
+        value_init(&parts, V_ARRAY, 0, 0);
+        parts.u.arr.items = (value **)&one;
+        parts.u.arr.len = 1;
+    }
+    int rc = plain ? 0 : lr_content_text(&t, one ? &parts : content);
+    value *v = plain    ? (value *)content
+               : rc < 0 ? NULL
+                        : vb_strn(m->a, t.data ? t.data : "", t.len);
+    buf_free(&t);
+    return v;
 }
 
 /* The calls of the messages and their answers, into m->calls. */
@@ -253,43 +312,11 @@ static int read_messages(struct iread *m, const value *msgs,
             }
         } else if (strcmp(rl, "tool") == 0) {
             const value *id = value_getz(msg, "tool_call_id");
-            const value *error = value_getz(msg, "error");
-            const value *answer;
-            if (error && error->kind == V_OBJECT) {
-                /* an error result: the OpenAI idiom's error answer */
-                const value *type = value_getz(error, "type");
-                const value *text = value_getz(error, "message");
-                value *inner = vb_object(m->a), *outer = vb_object(m->a);
-                if (vb_put(m->a, inner, "code",
-                           type && type->kind == V_STRING
-                               ? vb_clone(m->a, type)
-                               : vb_str(m->a, "unknown")) < 0 ||
-                    vb_put(m->a, inner, "message",
-                           text && text->kind == V_STRING
-                               ? vb_clone(m->a, text)
-                               : vb_str(m->a, "")) < 0 ||
-                    vb_put(m->a, outer, "error", inner) < 0)
-                    return nomem(e);
-                answer = outer;
-            } else {
-                const value *content = value_getz(msg, "content");
-                if (content &&
-                    !(content = resolve(m, content, NULL, &path, &stop)))
-                    return nomem(e);
-                buf t = BUF_INIT;
-                /* a string's text is the string (no copy of it made) */
-                int plain = content && content->kind == V_STRING &&
-                            !content->flags;
-                int rc = plain ? 0 : lr_content_text(&t, content);
-                value *v = plain    ? (value *)content
-                           : rc < 0 ? NULL
-                                    : vb_strn(m->a, t.data ? t.data : "",
-                                              t.len);
-                buf_free(&t);
-                if (!v)
-                    return nomem(e);
-                answer = v;
-            }
+            const value *answer =
+                tool_answer(m, value_getz(msg, "content"),
+                            value_getz(msg, "error"), &path, &stop);
+            if (!answer)
+                return nomem(e);
             int rc = lrc_answer(&m->calls, id, answer, i, NO_CALL);
             if (rc < 0)
                 return nomem(e);
@@ -312,6 +339,155 @@ static int read_messages(struct iread *m, const value *msgs,
             }
         }
     }
+    return stop;
+}
+
+/* A call the sample's events show: where it comes in the messages' order
+ * of calls (after the first `after` of them), what it is, its answer. */
+struct event_call {
+    size_t after;
+    const value *call, *id, *answer;
+    size_t at[2];
+};
+
+/* The calls that only the sample's events show, put among the messages'
+ * in the events' order: a react() agent's final submit, taken out of its
+ * messages, is in its last model event's output and in a tool event.  A
+ * call is known by its id: the messages' are not added again, and their
+ * answers, where the messages have none, are their tool events' results;
+ * an event's call takes a tool message's answer that waited for it, else
+ * its tool event's.  0, 1 stop, -1. */
+static int event_calls(struct iread *m, const value *events, err *e)
+{
+    lr_calls *c = &m->calls;
+    keymap known = KEYMAP_INIT, added = KEYMAP_INIT, results = KEYMAP_INIT;
+    keymap_secret(&known); /* ids come from the log */
+    added.seed = results.seed = known.seed;
+    struct event_call *more = NULL;
+    size_t nmore = 0, cap = 0, after = 0, at;
+    int rc = 0, stop = 0;
+    for (size_t i = 0; i < c->n && rc == 0; i++)
+        if (c->items[i].id &&
+            keymap_put(&known, c->items[i].id->u.str.ptr,
+                       c->items[i].id->u.str.len, i) < 0)
+            rc = -1;
+    for (size_t i = 0; rc == 0 && i < events->u.arr.len; i++) {
+        const value *ev = events->u.arr.items[i];
+        const value *kind = value_getz(ev, "event");
+        if (!kind || kind->kind != V_STRING)
+            continue;
+        int tool = strcmp(kind->u.str.ptr, "tool") == 0;
+        const value *list = NULL;
+        if (strcmp(kind->u.str.ptr, "model") == 0) {
+            const value *choices = value_getz(value_getz(ev, "output"),
+                                              "choices");
+            if (choices && choices->kind == V_ARRAY && choices->u.arr.len)
+                list = value_getz(value_getz(choices->u.arr.items[0],
+                                             "message"),
+                                  "tool_calls");
+            if (!list || list->kind != V_ARRAY)
+                continue;
+        } else if (!tool) {
+            continue;
+        }
+        size_t n = tool ? 1 : list->u.arr.len;
+        for (size_t k = 0; rc == 0 && k < n; k++) {
+            const value *tc = tool ? ev : list->u.arr.items[k];
+            const value *id = value_getz(tc, "id");
+            const value *fn = value_getz(tc, "function");
+            if (!id || id->kind != V_STRING || !fn || fn->kind != V_STRING)
+                continue; /* none to know it by: the messages have it */
+            const char *key = id->u.str.ptr;
+            size_t len = id->u.str.len;
+            struct where w = {i | AN_EVENT, tool ? NO_CALL : k};
+            const value *answer = NULL;
+            if (tool) {
+                answer = tool_answer(m, value_getz(ev, "result"),
+                                     value_getz(ev, "error"), &w, &stop);
+                if (!answer ||
+                    keymap_put(&results, key, len,
+                               (size_t)(uintptr_t)answer) < 0) {
+                    rc = -1;
+                    break;
+                }
+            }
+            if (keymap_get(&known, key, len, &at)) {
+                after = at + 1; /* the events are at this call now */
+                continue;
+            }
+            if (keymap_get(&added, key, len, &at)) {
+                if (answer && !more[at].answer)
+                    more[at].answer = answer;
+                continue;
+            }
+            const value *args = value_getz(tc, "arguments");
+            value *call = vb_object(m->a);
+            if (args && !(args = resolve(m, args, NULL, &w, &stop))) {
+                rc = -1;
+                break;
+            }
+            if (nmore == cap) {
+                cap = cap ? 2 * cap : 8;
+                struct event_call *grown = realloc(more, cap * sizeof *more);
+                if (!grown) {
+                    rc = -1;
+                    break;
+                }
+                more = grown;
+            }
+            if (!call || vb_put(m->a, call, "name", (value *)fn) < 0 ||
+                (args && vb_put(m->a, call, "arguments", (value *)args) < 0) ||
+                keymap_put(&added, key, len, nmore) < 0) {
+                rc = -1;
+                break;
+            }
+            more[nmore++] = (struct event_call){after, call, id, answer,
+                                                {w.msg, w.call}};
+        }
+    }
+    /* the messages' calls left unanswered: their tool events' results */
+    for (size_t i = 0; rc == 0 && i < c->n; i++)
+        if (!c->items[i].answer && c->items[i].id &&
+            keymap_get(&results, c->items[i].id->u.str.ptr,
+                       c->items[i].id->u.str.len, &at))
+            c->items[i].answer = (const value *)(uintptr_t)at;
+    /* the events' calls: a tool message that waited for one answers it */
+    for (size_t i = 0; rc == 0 && i < c->nw; i++) {
+        lr_call_item *w = &c->waiting[i];
+        if (!w->call && keymap_get(&added, w->id->u.str.ptr,
+                                   w->id->u.str.len, &at)) {
+            more[at].answer = w->answer;
+            w->call = more[at].call; /* taken: not a problem */
+        }
+    }
+    /* every call in one order: the messages', each event's after the
+     * message call the events had reached */
+    if (rc == 0 && nmore) {
+        size_t total = c->n + nmore, j = 0, x = 0;
+        lr_call_item *all = malloc(total * sizeof *all);
+        if (!all)
+            rc = -1;
+        for (size_t i = 0; rc == 0 && i <= c->n; i++) {
+            for (; x < nmore && more[x].after == i; x++)
+                all[j++] = (lr_call_item){more[x].call, more[x].id,
+                                          more[x].answer,
+                                          {more[x].at[0], more[x].at[1]},
+                                          LRC_NONE};
+            if (i < c->n)
+                all[j++] = c->items[i];
+        }
+        if (rc == 0) {
+            free(c->items);
+            c->items = all;
+            c->n = c->cap = total;
+        }
+    }
+    keymap_free(&known);
+    keymap_free(&added);
+    keymap_free(&results);
+    free(more);
+    if (rc < 0)
+        return nomem(e);
     return stop;
 }
 
@@ -448,7 +624,9 @@ static int read_sample(struct iread *m, const value *s, err *e)
                     ? epoch
                     : NULL) < 0)
         return nomem(e);
-    const value *tools = offered(m, s);
+    value *tools = NULL;
+    if (offered(m, s, &tools) < 0)
+        return nomem(e);
     int rc = declare(m, tools, e);
     if (rc)
         return rc;
@@ -460,7 +638,12 @@ static int read_sample(struct iread *m, const value *s, err *e)
         rc = read_messages(m, msgs, episode, e);
         if (rc)
             return rc;
-    } else if (msgs && msgs->kind != V_NULL &&
+    }
+    const value *events = value_getz(s, "events");
+    if (events && events->kind == V_ARRAY &&
+        (rc = event_calls(m, events, e)))
+        return rc;
+    if (msgs && msgs->kind != V_ARRAY && msgs->kind != V_NULL &&
                problem_at(m, ".messages", "%s",
                           "the sample's messages are not a list: the "
                           "episode has no calls")) {
@@ -493,7 +676,7 @@ static int read_sample(struct iread *m, const value *s, err *e)
     const value *meta = value_getz(s, "metadata");
     rc = lr_episode(r, m->run, episode, value_getz(meta, "seed"),
                     value_getz(meta, "arm"), id, e);
-    if (rc == 0 && msgs && msgs->kind == V_ARRAY)
+    if (rc == 0)
         rc = lrc_emit(r, m->run, episode, &m->calls, e);
     if (rc)
         return rc;
@@ -501,7 +684,10 @@ static int read_sample(struct iread *m, const value *s, err *e)
     const value *scores = value_getz(s, "scores");
     const char *want = lr_opts(r)->score;
     const value *score = NULL;
-    if (want)
+    const value *single = value_getz(s, "score"); /* version 1's */
+    if (!scores && single && (!want || strcmp(want, m->scorer) == 0))
+        score = single;
+    else if (want)
         score = value_getz(scores, want);
     else if (scores && scores->kind == V_OBJECT && scores->u.obj.len)
         score = scores->u.obj.items[0].val;
@@ -557,6 +743,14 @@ static int read_header_member(struct iread *m, const char *key,
                           "read by its structure, and what is not where "
                           "versions 1 and 2 keep it is said",
                           text);
+    }
+    if (strcmp(key, "results") == 0) { /* version 1: its one scorer */
+        const value *n = value_getz(value_getz(v, "scorer"), "name");
+        if (n && n->kind == V_STRING)
+            snprintf(m->scorer, sizeof m->scorer, "%.*s",
+                     (int)(n->u.str.len < 127 ? n->u.str.len : 127),
+                     n->u.str.ptr);
+        return 0;
     }
     if (strcmp(key, "eval") == 0 || strcmp(key, "status") == 0) {
         value *copy = vb_clone(m->ha, v);
@@ -950,6 +1144,7 @@ static int read_eval(struct iread *m, const char *path, err *e)
      * the directory twice: its last entry is the one that stands, as
      * Inspect reads it */
     keymap last = KEYMAP_INIT;
+    keymap_secret(&last);
     for (zip_int64_t i = 0; rc == 0 && i < count; i++) {
         const char *name = zip_get_name(z, (zip_uint64_t)i, 0);
         if (name && keymap_put(&last, name, strlen(name), (size_t)i) < 0)

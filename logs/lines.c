@@ -85,10 +85,8 @@ logr *logr_new(const log_opts *o, const log_sink *sink)
     r->file = "";
     /* names come from the log: hashed with a seed of the process's own,
      * so that no crafted names can make the maps' probes long */
-    unsigned char seed[8];
-    if (getentropy(seed, sizeof seed) == 0)
-        memcpy(&r->seed, seed, sizeof seed);
-    r->runs_by_name.seed = r->seed;
+    keymap_secret(&r->runs_by_name);
+    r->seed = r->runs_by_name.seed;
     return r;
 }
 

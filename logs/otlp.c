@@ -1,5 +1,4 @@
 /* otlp: see otlp.h. */
-#define _DEFAULT_SOURCE /* getentropy */
 #include "otlp.h"
 
 #include <math.h>
@@ -1786,9 +1785,7 @@ static int otlp_read(logr *r, const log_input *in, err *e)
     arena_limit(m.a, LOG_RECORD_MAX); /* one span's record */
     /* trace ids come from input: hashed with a seed of its own, so that
      * no crafted ids can make the table's probes long */
-    unsigned char seed[8];
-    if (getentropy(seed, sizeof seed) == 0)
-        memcpy(&m.ids.seed, seed, sizeof seed);
+    keymap_secret(&m.ids);
     static const char *const streamed[] = {"resourceSpans", NULL};
     int rc = lr_read_json(r, in->fd, streamed, on_record, &m, e);
     m.place = NULL;

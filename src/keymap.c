@@ -1,9 +1,18 @@
 /* keymap: see keymap.h. */
+#define _DEFAULT_SOURCE /* getentropy */
 #include "keymap.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xxhash.h>
+
+void keymap_secret(keymap *m)
+{
+    uint64_t s;
+    if (getentropy(&s, sizeof s) == 0)
+        m->seed = s;
+}
 
 static size_t find(const keymap *m, const char *key, size_t len, uint64_t h)
 {

@@ -28,6 +28,11 @@ typedef struct keymap {
 
 #define KEYMAP_INIT {NULL, 0, 0, 0}
 
+/* A secret seed from the system's randomness, for a map of keys that come
+ * from input (before its first put; what getentropy cannot give leaves
+ * the seed as it was). */
+void keymap_secret(keymap *m);
+
 /* The value of key in *val: 1 found, 0 absent. */
 int keymap_get(const keymap *m, const char *key, size_t len, size_t *val);
 

@@ -72,6 +72,12 @@ gold inspect-transcript "$(cat inspect.jsonl)"
 ok "the .eval form: the lines of the .json form" "$(cat inspect.jsonl)" \
     "$(imp inspect-eval inspect inspect.eval >/dev/null; cat inspect-eval.jsonl)"
 gold inspect-bad "$(imp bad inspect bad.eval truncated.eval inspect-v9.json)"
+# every call, from every place an Inspect sample keeps one: a react()
+# agent's submit that only its events show, a tool event's result where
+# the messages have none, a tool message answering an event's call; and a
+# version 1 log's one score, singular
+gold inspect-react "$(imp react inspect inspect-react.json; cat react.jsonl)"
+gold inspect-v1 "$(imp v1 inspect inspect-v1.json --score match; cat v1.jsonl)"
 gold otlp-problems "$(imp otlp otlp otlp.jsonl)"
 gold otlp-transcript "$(cat otlp.jsonl)"
 ok "the OTLP document: the lines of JSON Lines" "$(cat otlp.jsonl)" \
