@@ -53,6 +53,8 @@ typedef struct log_opts {
     const char *messages_key;
     const char *trial_key;
     const char *id_key;
+    int no_seed;            /* a record's seed is its harness's own, never
+                               the simulator's (tau2-bench's) */
     int strict;             /* stop at the first problem */
 } log_opts;
 

@@ -178,7 +178,9 @@ enum log_format log_detect(const char *path)
                                                   has_key(&s, "status")))))
         return LOG_INSPECT;
     if (has_key(&s, "messages") || has_key(&s, "traj") ||
-        has_key(&s, "trajectory"))
+        has_key(&s, "trajectory") ||
+        (s.top == '{' && (has_key(&s, "simulations") ||
+                          has_key(&s, "simulation_index")))) /* tau2 */
         return LOG_MESSAGES;
     return LOG_UNKNOWN;
 }

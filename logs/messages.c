@@ -13,6 +13,13 @@ struct mread {
     arena *a;     /* what is made for one record */
     lr_calls calls;
     char stem[256];
+    /* a document's members, kept to be one record at its end, unless it
+     * holds tau2-bench's simulations (then each is a record, and the rest
+     * the run's own: its model) */
+    arena *da;
+    value *whole;
+    int tau2;
+    char model[256];
     const char *place, *at; /* of the record being read, and of its
                                messages (for the calls' places) */
     char mat[96];           /* the path of the record's messages */
@@ -112,6 +119,14 @@ static const value *offered_tools(struct mread *m, const value *rec)
 
 /* An answer from a tool result: its text, or, marked an error, the
  * OpenAI idiom's error object around it. */
+/* Whether a tool call, or a tool's answer, is tau2-bench's user
+ * simulator's (requestor "user"), not the agent's. */
+static int by_user(const value *v)
+{
+    const value *who = value_getz(v, "requestor");
+    return who && who->kind == V_STRING && strcmp(who->u.str.ptr, "user") == 0;
+}
+
 static const value *answer_of(struct mread *m, const value *content,
                               int is_error)
 {
@@ -170,6 +185,22 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 const value *c = tc->u.arr.items[k];
                 const value *f = value_getz(c, "function");
                 const value *n = value_getz(f, "name");
+                /* a call of tau2-bench's user simulator (telecom's) is
+                 * not the agent's */
+                if (by_user(c))
+                    continue;
+                if (!f && (n = value_getz(c, "name")) && n->kind == V_STRING) {
+                    /* tau2-bench's flat {id, name, arguments} */
+                    value *call = vb_object(m->a);
+                    const value *id = value_getz(c, "id");
+                    const value *args = value_getz(c, "arguments");
+                    if (!call || vb_put(m->a, call, "name", (value *)n) < 0 ||
+                        (args && vb_put(m->a, call, "arguments",
+                                        (value *)args) < 0) ||
+                        add_call(m, call, id, i, TOOL_CALL, k, e) < 0)
+                        return err_set(e, ERR_NOMEM, "out of memory");
+                    continue;
+                }
                 if (!n || n->kind != V_STRING) {
                     where_text(at, i, TOOL_CALL, k, cw, sizeof cw);
                     if (lr_problem(r, place, cw, "a tool call with no tool "
@@ -236,9 +267,17 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 if (add_call(m, bad ? NULL : call, id, i, CONTENT, k, e) < 0)
                     return -1;
             }
-        } else if (strcmp(rl, "tool") == 0 || strcmp(rl, "function") == 0) {
+        } else if ((strcmp(rl, "tool") == 0 ||
+                    strcmp(rl, "function") == 0) && !by_user(msg)) {
+            /* tau2-bench names the call it answers "id", and flags an
+             * error ("Error: ..." as its content) */
             const value *id = value_getz(msg, "tool_call_id");
-            const value *ans = answer_of(m, content, 0);
+            const value *flag = value_getz(msg, "error");
+            if (!id && strcmp(rl, "tool") == 0)
+                id = value_getz(msg, "id");
+            const value *ans = answer_of(m, content,
+                                         flag && flag->kind == V_BOOL &&
+                                             flag->u.b);
             if (!ans)
                 return err_set(e, ERR_NOMEM, "out of memory");
             int rc = id ? lrc_answer(&m->calls, id, ans, i, WHOLE)
@@ -354,17 +393,54 @@ static int read_success(const log_opts *o, const value *rec, int *bad)
     return -1;
 }
 
+/* A member of a document that is an object (one record, or tau2-bench's
+ * results): kept, to be the record at the end, but for its simulations;
+ * the run's model is its info.agent_info.llm.  0, 1 stop, -1. */
+static int keep_member(struct mread *m, const char *key, const value *v,
+                       const char *bad, err *e)
+{
+    if (!v)
+        return lr_problem(m->r, NULL, NULL, "$.%.100s: %s", key, bad);
+    const value *llm = lr_path(v, "agent_info.llm");
+    if (strcmp(key, "info") == 0 && llm && llm->kind == V_STRING)
+        snprintf(m->model, sizeof m->model, "%.*s",
+                 (int)(llm->u.str.len < 255 ? llm->u.str.len : 255),
+                 llm->u.str.ptr);
+    if (!m->whole && !(m->whole = vb_object(m->da)))
+        return arena_over(m->da) ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+    value *k = vb_str(m->da, key), *copy = vb_clone(m->da, v);
+    if (!k || !copy || vb_putv(m->da, m->whole, k, copy) < 0)
+        return arena_over(m->da) ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+    return 0;
+}
+
 static int on_record(void *ctx, const char *place, const char *key,
                      size_t index, const value *rec, const char *bad,
                      err *e)
 {
     struct mread *m = ctx;
     logr *r = m->r;
-    const log_opts *o = lr_opts(r);
+    if (key && index == (size_t)-1)
+        return keep_member(m, key, rec, bad, e);
+    /* tau2-bench's simulations: what is not named is where tau2 keeps it,
+     * and a simulation's seed is tau2's own, never the simulator's */
+    log_opts tau2 = *lr_opts(r);
+    if (key && strcmp(key, "simulations") == 0) {
+        m->tau2 = 1;
+        if (!tau2.reward_key)
+            tau2.reward_key = "reward_info.reward";
+        if (!tau2.success_key) {
+            tau2.success_key = "reward_info.reward";
+            tau2.success_value = "1";
+        }
+        tau2.no_seed = 1;
+    }
+    const log_opts *o = &tau2;
     char at[48];
-    (void)key;
     m->c->records++;
-    if (!place && index != (size_t)-1)
+    if (!place && key && index != (size_t)-1)
+        snprintf(at, sizeof at, "$.%.20s[%zu]", key, index);
+    else if (!place && index != (size_t)-1)
         snprintf(at, sizeof at, "$[%zu]", index);
     else
         snprintf(at, sizeof at, "$");
@@ -408,12 +484,14 @@ static int on_record(void *ctx, const char *place, const char *key,
     lrun *run;
     int rc = lr_run(r, m->stem, model && model->kind == V_STRING
                                     ? model->u.str.ptr
-                                    : NULL,
+                                : m->model[0] ? m->model
+                                              : NULL,
                     NULL, offered_tools(m, rec), place, &run, e);
     if (rc)
         return rc;
-    rc = lr_episode(r, run, episode, field(rec, NULL, seed_keys),
-                    field(rec, NULL, arm_keys), task, e);
+    rc = lr_episode(r, run, episode,
+                    o->no_seed ? NULL : field(rec, NULL, seed_keys),
+                    o->no_seed ? NULL : field(rec, NULL, arm_keys), task, e);
     if (rc)
         return rc;
     char *mat = m->mat;
@@ -459,6 +537,32 @@ static int on_record(void *ctx, const char *place, const char *key,
     return rc;
 }
 
+/* The members of a document kept (keep_member) as its one record; a
+ * tau2-bench results.json of the "dir" format (its simulations in files
+ * of their own) is said as such.  0, 1 stop, -1. */
+static int whole_record(struct mread *m, err *e)
+{
+    if (arena_over(m->da)) {
+        m->c->records++;
+        m->c->refused++;
+        return lr_problem(m->r, NULL, "$",
+                          "a record whose value tree is larger than the "
+                          "limit of %u MiB a record: it is skipped",
+                          LOG_RECORD_MAX >> 20);
+    }
+    if (value_getz(m->whole, "simulation_index") &&
+        !value_getz(m->whole, "messages")) {
+        m->c->records++;
+        m->c->refused++;
+        return lr_problem(m->r, NULL, "$",
+                          "a tau2-bench results.json of the \"dir\" "
+                          "format: its simulations are files of their own, "
+                          "beside it in simulations/; give that folder "
+                          "(--from messages --preset tau2 simulations)");
+    }
+    return on_record(m, NULL, NULL, (size_t)-1, m->whole, NULL, e);
+}
+
 static int messages_read(logr *r, const log_input *in, err *e)
 {
     struct mread m;
@@ -468,17 +572,27 @@ static int messages_read(logr *r, const log_input *in, err *e)
     m.calls.place = call_place;
     m.calls.place_ctx = &m;
     m.a = arena_new();
-    if (!m.a)
-        return err_set(e, ERR_NOMEM, "out of memory");
+    m.da = arena_new();
+    int rc = 0;
+    if (!m.a || !m.da)
+        rc = err_set(e, ERR_NOMEM, "out of memory");
     lr_stem(r, m.stem, sizeof m.stem);
     /* every record is of the run named after the file (or --run's) */
-    if (lr_problem_run(r, m.stem) < 0) {
-        arena_free(m.a);
-        return err_set(e, ERR_NOMEM, "out of memory");
+    if (rc == 0 && lr_problem_run(r, m.stem) < 0)
+        rc = err_set(e, ERR_NOMEM, "out of memory");
+    if (rc == 0) {
+        /* a document's members are one record, held to a record's limit */
+        arena_limit(m.da, LOG_RECORD_MAX);
+        static const char *const streamed[] = {"simulations", NULL};
+        rc = lr_read_json(r, in->fd, streamed, on_record, &m, e);
     }
-    int rc = lr_read_json(r, in->fd, NULL, on_record, &m, e);
+    if (rc == 0 && m.whole && !m.tau2)
+        rc = whole_record(&m, e);
+    else if (rc == 0 && !m.whole && arena_over(m.da))
+        rc = whole_record(&m, e);
     lrc_free(&m.calls);
     arena_free(m.a);
+    arena_free(m.da);
     return rc;
 }
 

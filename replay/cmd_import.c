@@ -21,7 +21,7 @@
 static const char import_usage[] =
     "import inspect|otlp|messages|auto PATH... [-o OUT.jsonl] "
     "[--tools FILE | --tools-out DIR] [--run R] [--model M] [--strict] "
-    "[--score NAME] [--preset tau-bench] [--task KEY] "
+    "[--score NAME] [--preset tau-bench|tau2] [--task KEY] "
     "[--success KEY[=VALUE]] [--reward KEY] [--messages KEY] [--trial KEY] "
     "[--id KEY]";
 

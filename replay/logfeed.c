@@ -44,17 +44,28 @@ int log_option(log_opts *o, int argc, char **argv, int *i)
     case 5: o->trial_key = v; break;
     case 6: o->id_key = v; break;
     case 7:
-        if (strcmp(v, "tau-bench") != 0) {
-            usage_error("unknown preset '%s': the one preset is tau-bench",
+        if (strcmp(v, "tau-bench") == 0) {
+            o->messages_key = "traj";
+            o->task_key = "task_id";
+            o->trial_key = "trial";
+            o->reward_key = "reward";
+            o->success_key = "reward";
+            o->success_value = "1";
+        } else if (strcmp(v, "tau2") == 0) { /* a results file's run, or
+                                              one simulations/ID.json */
+            o->messages_key = "messages";
+            o->task_key = "task_id";
+            o->trial_key = "trial";
+            o->reward_key = "reward_info.reward";
+            o->success_key = "reward_info.reward";
+            o->success_value = "1";
+            o->no_seed = 1;
+        } else {
+            usage_error("unknown preset '%s': the presets are tau-bench "
+                        "and tau2",
                         v);
             return -1;
         }
-        o->messages_key = "traj";
-        o->task_key = "task_id";
-        o->trial_key = "trial";
-        o->reward_key = "reward";
-        o->success_key = "reward";
-        o->success_value = "1";
         break;
     default: o->tools_out = v; break;
     }

@@ -78,6 +78,12 @@ gold inspect-bad "$(imp bad inspect bad.eval truncated.eval inspect-v9.json)"
 # version 1 log's one score, singular
 gold inspect-react "$(imp react inspect inspect-react.json; cat react.jsonl)"
 gold inspect-v1 "$(imp v1 inspect inspect-v1.json --score match; cat v1.jsonl)"
+# tau2-bench's results, recognised by their structure: each simulation an
+# episode (its flat tool calls, its tool messages' ids and error flags),
+# the user simulator's own calls left out, tau2's seed never taken for the
+# simulator's, the model from info; a results.json of the "dir" format
+# said as such
+gold tau2 "$(imp tau2 auto tau2.json tau2-dir.json; cat tau2.jsonl)"
 gold otlp-problems "$(imp otlp otlp otlp.jsonl)"
 gold otlp-transcript "$(cat otlp.jsonl)"
 ok "the OTLP document: the lines of JSON Lines" "$(cat otlp.jsonl)" \
@@ -123,6 +129,7 @@ same p-msg messages messages.jsonl
 same s-eval inspect steady.eval
 same s-otlp otlp steady-traces.json
 same s-tau messages steady-tau.json --preset tau-bench --tools shop.json
+same p-tau2 messages tau2.json --tools shop.json
 ok "--from records the log's own problems, each with its place and run" \
     "$(sed -e '/^replay import/d' -e '/^exit/d' -e 's/^inspect.json: //' \
            "$golds/inspect-problems.gold" |
@@ -225,7 +232,7 @@ replay: 154 lines: 154 used, 0 unchanged, 0 problems, 0 blank
 replay: 1 run; 24 episodes written (0 replaced, 0 unfinished), 0 unchanged; 105 calls; into folder.db
 replay: 1 file skipped: not transcripts (see above)
 exit 1" "$got"
-ok "usage: an unknown format" "replay: import takes a format first: inspect, otlp, messages or auto (usage: replay import inspect|otlp|messages|auto PATH... [-o OUT.jsonl] [--tools FILE | --tools-out DIR] [--run R] [--model M] [--strict] [--score NAME] [--preset tau-bench] [--task KEY] [--success KEY[=VALUE]] [--reward KEY] [--messages KEY] [--trial KEY] [--id KEY])
+ok "usage: an unknown format" "replay: import takes a format first: inspect, otlp, messages or auto (usage: replay import inspect|otlp|messages|auto PATH... [-o OUT.jsonl] [--tools FILE | --tools-out DIR] [--run R] [--model M] [--strict] [--score NAME] [--preset tau-bench|tau2] [--task KEY] [--success KEY[=VALUE]] [--reward KEY] [--messages KEY] [--trial KEY] [--id KEY])
 Try 'replay --help'.
 exit 2" "$("$REPLAY" import zip x 2>&1; echo "exit $?")"
 ok "a failed import writes nothing" "exit 1|no file" \
