@@ -171,7 +171,13 @@ enum log_format log_detect(const char *path)
         (strcmp(s.type, "run") == 0 || strcmp(s.type, "episode") == 0 ||
          strcmp(s.type, "call") == 0 || strcmp(s.type, "end") == 0))
         return LOG_TRANSCRIPT;
-    if (s.top == '{' && has_key(&s, "resourceSpans"))
+    if (s.top == '{' &&
+        (has_key(&s, "resourceSpans") || has_key(&s, "batches") ||
+         /* Jaeger's API and UI: an envelope, or a trace */
+         (has_key(&s, "data") &&
+          (has_key(&s, "total") || has_key(&s, "errors") ||
+           has_key(&s, "limit"))) ||
+         (has_key(&s, "traceID") && has_key(&s, "spans"))))
         return LOG_OTLP;
     if (s.top == '{' && (has_key(&s, "samples") ||
                          (has_key(&s, "eval") && (has_key(&s, "version") ||

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "canon.h"
+#include "jaeger.h"
 #include "json_load.h"
 #include "keymap.h"
 #include "pynum.h"
@@ -45,6 +46,11 @@ struct oread {
     arena *wa;           /* a trace's records, read back to be written */
     const char *key;     /* the attribute whose value is being read */
     buf pk;              /* the span being read, packed */
+    const char *list_key; /* where a document keeps its ResourceSpans:
+                             "resourceSpans", or Tempo's "batches" */
+    const char *jaeger;  /* the path of the Jaeger trace being read, or
+                            NULL */
+    arena *ja;           /* a Jaeger trace made OTLP's (jaeger.h) */
     char bad[320];       /* the first value of a wrong shape in the span
                             being read ("" when none): it refuses the
                             span */
@@ -194,13 +200,54 @@ static value *attr_value(struct oread *m, const value *attrs,
     return av ? any_value(m, av, 0) : NULL;
 }
 
-/* A hex id of n digits, lower-cased into out; 0, or -1 when it is not
- * one (empty: *empty set). */
+/* The n/2 bytes base64 text (n/2 of 8 or 16 bytes: 12 or 24 characters
+ * with their padding) stands for, as n hex digits into out: 0, or -1 when
+ * it is no such text.  Tempo's API writes ids so (protobuf's JSON). */
+static int base64_id(const char *p, size_t len, size_t n, char *out)
+{
+    static const char set[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t bytes = n / 2, want = (bytes + 2) / 3 * 4;
+    if (len != want)
+        return -1;
+    unsigned char raw[24];
+    size_t got = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] == '=') {
+            if (strspn(p + i, "=") != len - i)
+                return -1;
+            break;
+        }
+        const char *at = memchr(set, p[i], 64);
+        if (!at || p[i] == '\0')
+            return -1;
+        acc = (acc << 6) | (unsigned)(at - set);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (got == sizeof raw)
+                return -1;
+            raw[got++] = (unsigned char)(acc >> bits);
+        }
+    }
+    if (got != bytes)
+        return -1;
+    for (size_t i = 0; i < bytes; i++)
+        snprintf(out + 2 * i, 3, "%02x", raw[i]);
+    return 0;
+}
+
+/* A hex id of n digits (or its bytes in base64), lower-cased into out; 0,
+ * or -1 when it is not one (empty: *empty set). */
 static int hex_id(const value *v, size_t n, char *out, int *empty)
 {
     *empty = !v || (v->kind == V_STRING && v->u.str.len == 0);
     if (*empty)
         return -1;
+    if (v->kind == V_STRING && v->u.str.len != n)
+        return base64_id(v->u.str.ptr, v->u.str.len, n, out);
     if (v->kind != V_STRING || v->u.str.len != n)
         return -1;
     for (size_t i = 0; i < n; i++) {
@@ -1555,10 +1602,15 @@ struct span_at {
     size_t r, s, k;
 };
 
-static void span_path(const struct span_at *at, char *out, size_t size)
+static void span_path(const struct oread *m, const struct span_at *at,
+                      char *out, size_t size)
 {
-    snprintf(out, size, "$.resourceSpans[%zu].scopeSpans[%zu].spans[%zu]",
-             at->r, at->s, at->k);
+    if (m->jaeger) /* its span r, made a ResourceSpans of its own */
+        snprintf(out, size, "%s.spans[%zu]", m->jaeger, at->r);
+    else
+        snprintf(out, size, "$.%s[%zu].scopeSpans[%zu].spans[%zu]",
+                 m->list_key ? m->list_key : "resourceSpans", at->r, at->s,
+                 at->k);
 }
 
 static int read_span(struct oread *m, const value *span,
@@ -1580,7 +1632,7 @@ static int read_span(struct oread *m, const value *span,
     if (hex_id(f.trace, 32, tid, &empty) < 0 ||
         hex_id(f.id, 16, sid, &empty) < 0) {
         m->c->refused++;
-        span_path(at, path, sizeof path);
+        span_path(m, at, path, sizeof path);
         return lr_problem(r, m->place, path,
                           "a span without a traceId of 32 hex digits and a "
                           "spanId of 16 (OTLP JSON writes ids in hex, not "
@@ -1589,7 +1641,7 @@ static int read_span(struct oread *m, const value *span,
     if (hex_id(f.parent, 16, pid, &empty) < 0 &&
         !empty) {
         m->c->refused++;
-        span_path(at, path, sizeof path);
+        span_path(m, at, path, sizeof path);
         return lr_problem(r, m->place, path,
                           "a span whose parentSpanId is not 16 hex digits: "
                           "it is skipped");
@@ -1602,7 +1654,7 @@ static int read_span(struct oread *m, const value *span,
     value *rec = span_record(m, &f, res, sid, pid, &genai, rv);
     if (arena_over(m->a)) { /* some value could not be read whole */
         m->c->refused++;
-        span_path(at, path, sizeof path);
+        span_path(m, at, path, sizeof path);
         return lr_problem(r, m->place, path,
                           "the span's values read as a tree larger than the "
                           "limit of %u MiB a record: the span is skipped",
@@ -1612,7 +1664,7 @@ static int read_span(struct oread *m, const value *span,
         return nomem(e);
     if (m->bad[0]) { /* one value of a wrong shape costs its span */
         m->c->refused++;
-        span_path(at, path, sizeof path);
+        span_path(m, at, path, sizeof path);
         return lr_problem(r, m->place, path, "%s: the span is skipped",
                           m->bad);
     }
@@ -1625,7 +1677,7 @@ static int read_span(struct oread *m, const value *span,
         snprintf(why, sizeof why, "%s", e->msg);
         err_clear(e);
         m->c->refused++;
-        span_path(at, path, sizeof path);
+        span_path(m, at, path, sizeof path);
         return lr_problem(r, m->place, path, "%s: the span is skipped", why);
     }
     /* packed before its trace is looked up: a span refused here leaves
@@ -1636,7 +1688,7 @@ static int read_span(struct oread *m, const value *span,
         return nomem(e);
     if (got == 1) {
         m->c->refused++;
-        span_path(at, path, sizeof path);
+        span_path(m, at, path, sizeof path);
         return lr_problem(r, m->place, path,
                           "a value of the span is not one that JSON text "
                           "reads back as itself: the span is skipped");
@@ -1646,7 +1698,7 @@ static int read_span(struct oread *m, const value *span,
     int known = keymap_get(&m->ids, tid, 32, &slot);
     if (known && slot == WRITTEN_EARLY) {
         m->c->refused++;
-        span_path(at, path, sizeof path);
+        span_path(m, at, path, sizeof path);
         return lr_problem(r, m->place, path,
                           "a span of trace %s, which was written before "
                           "the input's end to keep at most %u traces or "
@@ -1742,6 +1794,64 @@ static int read_resource_spans(struct oread *m, const value *rs,
     return 0;
 }
 
+/* A Jaeger trace (jaeger.h) at path, read as the ResourceSpans it
+ * makes. */
+static int read_jaeger(struct oread *m, const value *trace, const char *path,
+                       err *e)
+{
+    arena_reset(m->ja);
+    value *list = jaeger_resource_spans(m->ja, trace);
+    if (!list)
+        return nomem(e);
+    m->jaeger = path;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < list->u.arr.len; i++)
+        rc = read_resource_spans(m, list->u.arr.items[i], i, e);
+    m->jaeger = NULL;
+    return rc;
+}
+
+/* What an export holds: OTLP's {"resourceSpans": [...]}, Tempo's
+ * {"batches": [...]} (its API's first form) or {"trace": {...}} (its
+ * second), Jaeger's {"data": [trace...]} or a trace of it. */
+static int read_export(struct oread *m, const value *v, const char *place,
+                       err *e)
+{
+    const value *inner = value_getz(v, "trace");
+    if (inner && inner->kind == V_OBJECT && !jaeger_is_trace(v))
+        v = inner;
+    static const char *const lists[] = {"resourceSpans", "batches"};
+    for (size_t k = 0; k < 2; k++) {
+        const value *list = value_getz(v, lists[k]);
+        if (!list || list->kind != V_ARRAY)
+            continue;
+        m->list_key = lists[k];
+        for (size_t i = 0; i < list->u.arr.len; i++) {
+            int rc = read_resource_spans(m, list->u.arr.items[i], i, e);
+            if (rc)
+                return rc;
+        }
+        return 0;
+    }
+    const value *data = value_getz(v, "data");
+    if (data && data->kind == V_ARRAY) {
+        for (size_t i = 0; i < data->u.arr.len; i++) {
+            char path[48];
+            snprintf(path, sizeof path, "$.data[%zu]", i);
+            int rc = read_jaeger(m, data->u.arr.items[i], path, e);
+            if (rc)
+                return rc;
+        }
+        return 0;
+    }
+    if (jaeger_is_trace(v))
+        return read_jaeger(m, v, "$", e);
+    return lr_problem(m->r, place, NULL,
+                      "not a trace export: no \"resourceSpans\" list (nor "
+                      "Tempo's \"batches\", nor Jaeger's \"data\"); "
+                      "skipped");
+}
+
 static int on_record(void *ctx, const char *place, const char *key,
                      size_t index, const value *v, const char *bad, err *e)
 {
@@ -1749,22 +1859,27 @@ static int on_record(void *ctx, const char *place, const char *key,
     m->place = place;
     if (!v)
         return lr_problem(m->r, place, NULL, "%s", bad);
-    if (key) { /* one ResourceSpans of a document */
-        if (strcmp(key, "resourceSpans") != 0 || index == (size_t)-1)
-            return 0;
+    if (key && index != (size_t)-1) { /* an item of a document's list */
+        if (strcmp(key, "data") == 0) { /* a Jaeger trace */
+            char path[48];
+            snprintf(path, sizeof path, "$.data[%zu]", index);
+            return read_jaeger(m, v, path, e);
+        }
+        m->list_key = strcmp(key, "batches") == 0 ? "batches"
+                                                   : "resourceSpans";
         return read_resource_spans(m, v, index, e);
     }
-    const value *list = value_getz(v, "resourceSpans");
-    if (!list || list->kind != V_ARRAY)
-        return lr_problem(m->r, place, NULL,
-                          "not an OTLP trace export: no \"resourceSpans\" "
-                          "list; skipped");
-    for (size_t i = 0; i < list->u.arr.len; i++) {
-        int rc = read_resource_spans(m, list->u.arr.items[i], i, e);
-        if (rc)
-            return rc;
+    if (key) { /* a member of a document, whole */
+        if (strcmp(key, "trace") == 0 && v->kind == V_OBJECT)
+            return read_export(m, v, place, e);
+        return 0;
     }
-    return 0;
+    if (!place && index != (size_t)-1 && jaeger_is_trace(v)) {
+        char path[48]; /* an array of Jaeger traces */
+        snprintf(path, sizeof path, "$[%zu]", index);
+        return read_jaeger(m, v, path, e);
+    }
+    return read_export(m, v, place, e);
 }
 
 static int otlp_read(logr *r, const log_input *in, err *e)
@@ -1777,16 +1892,19 @@ static int otlp_read(logr *r, const log_input *in, err *e)
     m.calls.place_ctx = &m;
     m.a = arena_new();
     m.wa = arena_new();
-    if (!m.a || !m.wa) {
+    m.ja = arena_new();
+    if (!m.a || !m.wa || !m.ja) {
         arena_free(m.a);
         arena_free(m.wa);
+        arena_free(m.ja);
         return nomem(e);
     }
     arena_limit(m.a, LOG_RECORD_MAX); /* one span's record */
     /* trace ids come from input: hashed with a seed of its own, so that
      * no crafted ids can make the table's probes long */
     keymap_secret(&m.ids);
-    static const char *const streamed[] = {"resourceSpans", NULL};
+    static const char *const streamed[] = {"resourceSpans", "batches",
+                                           "data", NULL};
     int rc = lr_read_json(r, in->fd, streamed, on_record, &m, e);
     m.place = NULL;
     /* the input's end: every trace open is written, first seen first */
@@ -1802,6 +1920,7 @@ static int otlp_read(logr *r, const log_input *in, err *e)
     lrc_free(&m.calls);
     arena_free(m.a);
     arena_free(m.wa);
+    arena_free(m.ja);
     free(m.sp);
     buf_free(&m.pk);
     return rc;

@@ -84,6 +84,13 @@ gold inspect-v1 "$(imp v1 inspect inspect-v1.json --score match; cat v1.jsonl)"
 # simulator's, the model from info; a results.json of the "dir" format
 # said as such
 gold tau2 "$(imp tau2 auto tau2.json tau2-dir.json; cat tau2.jsonl)"
+# traces as people export them: Jaeger's JSON (the UI's and the API's:
+# hex ids of any length, microseconds, tags, CHILD_OF references, an
+# error by otel.status_code) and Grafana Tempo's ({"batches"}, ids in
+# base64), each recognised by its structure; one trace both ways
+gold jaeger "$(imp jaeger auto jaeger.json --tools shop.json; cat jaeger.jsonl)"
+ok "Tempo's export of the trace: the lines of Jaeger's" "$(cat jaeger.jsonl)" \
+    "$(imp tempo auto tempo.json --tools shop.json >/dev/null; cat tempo.jsonl)"
 gold otlp-problems "$(imp otlp otlp otlp.jsonl)"
 gold otlp-transcript "$(cat otlp.jsonl)"
 ok "the OTLP document: the lines of JSON Lines" "$(cat otlp.jsonl)" \
@@ -130,6 +137,7 @@ same s-eval inspect steady.eval
 same s-otlp otlp steady-traces.json
 same s-tau messages steady-tau.json --preset tau-bench --tools shop.json
 same p-tau2 messages tau2.json --tools shop.json
+same p-jaeger otlp jaeger.json --tools shop.json
 ok "--from records the log's own problems, each with its place and run" \
     "$(sed -e '/^replay import/d' -e '/^exit/d' -e 's/^inspect.json: //' \
            "$golds/inspect-problems.gold" |
