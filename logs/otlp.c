@@ -402,6 +402,12 @@ enum span_attr {
     SA_OP, SA_ERROR_TYPE, SA_TOOL_NAME, SA_CALL_ID, SA_ARGUMENTS, SA_RESULT,
     SA_RESPONSE_MODEL, SA_REQUEST_MODEL, SA_DEFINITIONS, SA_OUTPUT, SA_INPUT,
     SA_SEED, SA_ARM, SA_TASK_NAME, SA_SUCCESS, SA_REWARD, SA_SERVICE,
+    /* what other instrumentations write where the conventions have no
+     * word (docs/logs.md): OpenInference, OpenLLMetry (Traceloop), Google
+     * ADK */
+    SA_OI_KIND, SA_TL_KIND, SA_OI_TOOL, SA_TL_NAME, SA_OI_CALL_ID,
+    SA_ADK_ARGS, SA_OI_INPUT, SA_TL_INPUT, SA_ADK_RESULT, SA_OI_OUTPUT,
+    SA_TL_OUTPUT, SA_OI_MODEL,
     SA_COUNT
 };
 
@@ -417,7 +423,13 @@ static const struct {
     KEY("gen_ai.tool.definitions"), KEY("gen_ai.output.messages"),
     KEY("gen_ai.input.messages"), KEY("tasks.seed"), KEY("tasks.arm"),
     KEY("tasks.task_name"), KEY("tasks.success"), KEY("tasks.reward"),
-    KEY("service.name")};
+    KEY("service.name"), KEY("openinference.span.kind"),
+    KEY("traceloop.span.kind"), KEY("tool.name"),
+    KEY("traceloop.entity.name"), KEY("tool_call.id"),
+    KEY("gcp.vertex.agent.tool_call_args"), KEY("input.value"),
+    KEY("traceloop.entity.input"), KEY("gcp.vertex.agent.tool_response"),
+    KEY("output.value"), KEY("traceloop.entity.output"),
+    KEY("llm.model_name")};
 #undef KEY
 
 /* got[k]: the AnyValue of key k's first attribute in attrs (NULL when
@@ -563,13 +575,27 @@ static value *span_record(struct oread *m, const struct span_members *span,
     const value *name = span->name;
     const char *nm = name && name->kind == V_STRING ? name->u.str.ptr : "";
     if (!op) {
+        /* the kinds other instrumentations give a span */
+        const char *oi = found_text(m, got[SA_OI_KIND], SA_OI_KIND);
+        const char *tl = found_text(m, got[SA_TL_KIND], SA_TL_KIND);
+        if ((oi && strcmp(oi, "TOOL") == 0) || (tl && strcmp(tl, "tool") == 0))
+            op = "execute_tool";
+        else if ((oi && strcmp(oi, "AGENT") == 0) ||
+                 (tl && strcmp(tl, "agent") == 0))
+            op = "invoke_agent";
+        else if (oi && strcmp(oi, "LLM") == 0)
+            op = "chat";
+    }
+    if (!op) {
         /* the conventions' span names, for writers that set no
-         * operation */
+         * operation (and ADK's call_llm, and its agent_run of old) */
         if (strncmp(nm, "execute_tool", 12) == 0)
             op = "execute_tool";
-        else if (strncmp(nm, "invoke_agent", 12) == 0)
+        else if (strncmp(nm, "invoke_agent", 12) == 0 ||
+                 strncmp(nm, "agent_run", 9) == 0)
             op = "invoke_agent";
-        else if (strncmp(nm, "chat ", 5) == 0 || strcmp(nm, "chat") == 0)
+        else if (strncmp(nm, "chat ", 5) == 0 || strcmp(nm, "chat") == 0 ||
+                 strcmp(nm, "call_llm") == 0)
             op = "chat";
     }
     *genai = op != NULL;
@@ -613,16 +639,41 @@ static value *span_record(struct oread *m, const struct span_members *span,
                                                 : vb_str(a, ""));
     }
     if (strcmp(kind, "tool") == 0) {
-        rv[R_N] = found_value(m, got[SA_TOOL_NAME], SA_TOOL_NAME);
-        rv[R_I] = found_value(m, got[SA_CALL_ID], SA_CALL_ID);
-        rv[R_A] = found_value(m, got[SA_ARGUMENTS], SA_ARGUMENTS);
-        rv[R_R] = found_value(m, got[SA_RESULT], SA_RESULT);
+        /* the conventions' keys first, then the others' */
+        static const enum span_attr names[] = {SA_TOOL_NAME, SA_OI_TOOL,
+                                               SA_TL_NAME},
+                                    ids[] = {SA_CALL_ID, SA_OI_CALL_ID},
+                                    args[] = {SA_ARGUMENTS, SA_ADK_ARGS,
+                                              SA_OI_INPUT, SA_TL_INPUT},
+                                    results[] = {SA_RESULT, SA_ADK_RESULT,
+                                                 SA_OI_OUTPUT, SA_TL_OUTPUT};
+        for (size_t i = 0; i < 3 && !rv[R_N]; i++)
+            rv[R_N] = found_value(m, got[names[i]], names[i]);
+        for (size_t i = 0; i < 2 && !rv[R_I]; i++)
+            rv[R_I] = found_value(m, got[ids[i]], ids[i]);
+        for (size_t i = 0; i < 4 && !rv[R_A]; i++) {
+            rv[R_A] = found_value(m, got[args[i]], args[i]);
+            /* OpenLLMetry keeps a function's {"args", "kwargs"}: the
+             * keyword arguments are the call's */
+            const value *kw = args[i] == SA_TL_INPUT && rv[R_A]
+                                  ? value_getz(maybe_json(a, rv[R_A]),
+                                               "kwargs")
+                                  : NULL;
+            if (kw && kw->kind == V_OBJECT)
+                rv[R_A] = (value *)kw;
+        }
+        for (size_t i = 0; i < 4 && !rv[R_R]; i++)
+            rv[R_R] = found_value(m, got[results[i]], results[i]);
+        if (!rv[R_N] && strncmp(nm, "execute_tool ", 13) == 0)
+            rv[R_N] = vb_str(a, nm + 13); /* ADK names the tool there */
     }
     if (strcmp(kind, "chat") == 0 || strcmp(kind, "agent") == 0) {
         const char *model =
             found_text(m, got[SA_RESPONSE_MODEL], SA_RESPONSE_MODEL);
         if (!model)
             model = found_text(m, got[SA_REQUEST_MODEL], SA_REQUEST_MODEL);
+        if (!model)
+            model = found_text(m, got[SA_OI_MODEL], SA_OI_MODEL);
         if (model)
             MUST(R_M, vb_str(a, model));
         const value *d = maybe_json(

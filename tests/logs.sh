@@ -88,9 +88,12 @@ gold tau2 "$(imp tau2 auto tau2.json tau2-dir.json; cat tau2.jsonl)"
 # hex ids of any length, microseconds, tags, CHILD_OF references, an
 # error by otel.status_code) and Grafana Tempo's ({"batches"}, ids in
 # base64), each recognised by its structure; one trace both ways
-gold jaeger "$(imp jaeger auto jaeger.json --tools shop.json; cat jaeger.jsonl)"
+gold jaeger "$(imp jaeger auto jaeger.json; cat jaeger.jsonl)"
+# the tool spans other instrumentations write: OpenInference, OpenLLMetry
+# (its function's kwargs the arguments), Google ADK
+gold otlp-dialects "$(imp dialects otlp otlp-dialects.jsonl; cat dialects.jsonl)"
 ok "Tempo's export of the trace: the lines of Jaeger's" "$(cat jaeger.jsonl)" \
-    "$(imp tempo auto tempo.json --tools shop.json >/dev/null; cat tempo.jsonl)"
+    "$(imp tempo auto tempo.json >/dev/null; cat tempo.jsonl)"
 gold otlp-problems "$(imp otlp otlp otlp.jsonl)"
 gold otlp-transcript "$(cat otlp.jsonl)"
 ok "the OTLP document: the lines of JSON Lines" "$(cat otlp.jsonl)" \
