@@ -285,6 +285,17 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
     if (rc != SQLITE_DONE)
         return read_failed(db, e);
 
+    /* a tool file of no tool: calls have no schema, not unknown tools */
+    if (prepare(db, "SELECT tools = 0 AND refused = 0 FROM tool_files "
+                    "WHERE file_sha256 = ?",
+                c->file_sha256, &s, e) < 0)
+        return -1;
+    if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        c->no_schema = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return read_failed(db, e);
+
     if (c->observed) {
         /* per tool: calls, invalid arguments, answers off the schema */
         if (prepare(db, "SELECT c.tool, c.kind, count(*), "
@@ -301,7 +312,8 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
                     run, &s, e) < 0)
             return -1;
         while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-            int known = sqlite3_column_type(s, 1) != SQLITE_NULL;
+            int known = c->no_schema ||
+                        sqlite3_column_type(s, 1) != SQLITE_NULL;
             card_tool *t = known ? more_tool(&c->tools, &c->ntools)
                                  : more_tool(&c->unknown, &c->nunknown);
             if (!t) {
@@ -309,7 +321,9 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
                 return err_set(e, ERR_NOMEM, "out of memory");
             }
             t->tool = col_text(s, 0);
-            t->kind = known ? col_text(s, 1) : NULL;
+            t->kind = sqlite3_column_type(s, 1) != SQLITE_NULL
+                          ? col_text(s, 1)
+                          : NULL;
             t->kind_ok = t->kind && (strcmp(t->kind, "read") == 0 ||
                                      strcmp(t->kind, "write") == 0);
             t->calls = (long)sqlite3_column_int64(s, 2);
@@ -1203,6 +1217,8 @@ static void observed_words(buf *out, const card *c, int first)
     if (unknown)
         buf_printf(out, "; %ld call%s to tools the file does not have",
                    unknown, plural(unknown));
+    if (c->no_schema)
+        buf_puts(out, "; no schema to check the calls against");
     if (h->unfinished)
         buf_printf(out, "; %ld episode%s unfinished", h->unfinished,
                    plural(h->unfinished));

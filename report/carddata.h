@@ -93,6 +93,9 @@ typedef struct card {
     long simulated, observed; /* episodes of each kind */
     card_harness harness[2];  /* [0] simulated episodes, [1] observed */
     long observed_calls;
+    int no_schema;            /* the run's tool file has no tool (a log
+                                 that offers no definitions): every
+                                 called tool is in tools, unchecked */
     card_tool *tools;         /* observed episodes' known tools, by name */
     size_t ntools;
     card_tool *unknown;       /* and names the file has not, commonest first */

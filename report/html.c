@@ -313,8 +313,9 @@ static void html_observed(buf *b, const card *c)
                 const card_tool *t = &c->tools[i];
                 buf_puts(b, "<tr><td>");
                 shown_html(b, t->tool);
-                buf_puts(b, t->kind_ok ? "</td><td>" : "</td><td>?");
-                shown_html(b, t->kind ? t->kind : "");
+                buf_puts(b, t->kind_ok || !t->kind ? "</td><td>"
+                                                   : "</td><td>?");
+                shown_html(b, t->kind ? t->kind : "-");
                 buf_printf(b, "</td><td>%s</td><td>%ld</td><td>",
                            t->kind_from ? t->kind_from : "-", t->calls);
                 if (t->args_checked)
@@ -337,6 +338,11 @@ static void html_observed(buf *b, const card *c)
                 buf_puts(b, "<p>A kind from the name is a guess from the "
                             "name&#39;s first word (get, list, search... "
                             "read): the file does not say it.</p>\n");
+            if (c->no_schema)
+                buf_puts(b, "<p>No schema: the run&#39;s tool file has no "
+                            "tool (the log offers no definitions), so no "
+                            "call was checked; <code>--tools FILE</code> "
+                            "adds the checks.</p>\n");
         }
         if (c->nunknown) {
             buf_puts(b, "<p>Tools the file does not have: ");

@@ -152,7 +152,8 @@ void json_card(buf *b, const card *c)
                         "number\"");
         buf_printf(b, ",\"unfinished\":%ld}", h->unfinished);
     }
-    buf_printf(b, "},\"observed_calls\":%ld,\"tools\":[", c->observed_calls);
+    buf_printf(b, "},\"observed_calls\":%ld,\"no_schema\":%s,\"tools\":[",
+               c->observed_calls, c->no_schema ? "true" : "false");
     for (int u = 0; u < 2; u++) {
         const card_tool *v = u ? c->unknown : c->tools;
         size_t n = u ? c->nunknown : c->ntools;

@@ -47,8 +47,8 @@ static void md_observed(buf *out, const card *c)
             const card_tool *t = &c->tools[i];
             char inv[24], off[24];
             buf_printf(out, "| %s | %s%s | %s | %ld | %s | %s | %s |\n",
-                       shown_md(t->tool), t->kind_ok ? "" : "?",
-                       shown_md(t->kind ? t->kind : ""),
+                       shown_md(t->tool), t->kind_ok || !t->kind ? "" : "?",
+                       shown_md(t->kind ? t->kind : "-"),
                        t->kind_from ? t->kind_from : "-", t->calls,
                        shown_count(inv, sizeof inv, t->args_checked > 0,
                                      t->invalid),
@@ -61,6 +61,10 @@ static void md_observed(buf *out, const card *c)
             buf_puts(out, "\nA kind from the name is a guess from the name's "
                           "first word (get, list, search... read): the file "
                           "does not say it.\n");
+        if (c->no_schema)
+            buf_puts(out, "\nNo schema: the run's tool file has no tool (the "
+                          "log offers no definitions), so no call was "
+                          "checked; `--tools FILE` adds the checks.\n");
         if (c->nunknown) {
             buf_puts(out, "\nTools the file does not have:");
             size_t shown = c->nunknown < 10 ? c->nunknown : 10;

@@ -271,8 +271,8 @@ static void text_tools(buf *out, const card *c, int width)
         const card_tool *x = &c->tools[i];
         char calls[24], invalid[24], off[24], kind[80];
         snprintf(calls, sizeof calls, "%ld", x->calls);
-        if (x->kind_ok)
-            snprintf(kind, sizeof kind, "%s", x->kind);
+        if (x->kind_ok || !x->kind) /* none: no schema said one */
+            snprintf(kind, sizeof kind, "%s", x->kind ? x->kind : "-");
         else /* a kind that is not one: shown as what it is, cut */
             snprintf(kind, sizeof kind, "?%s",
                      shown_fit(shown_tx(x->kind ? x->kind : ""), 11));
@@ -289,6 +289,10 @@ static void text_tools(buf *out, const card *c, int width)
     if (guessed)
         say(out, width, 4, "  kind by name: a guess from its first word "
                            "(get, list...)");
+    if (c->no_schema)
+        say(out, width, 4, "  no schema: the run's tool file has no tool "
+                           "(the log offers no definitions), so no call was "
+                           "checked; --tools FILE adds the checks");
     for (size_t i = 0; i < c->ntools; i++) {
         const card_tool *x = &c->tools[i];
         if (!x->rule)

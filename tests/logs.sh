@@ -159,6 +159,36 @@ ok "an error result is an error answer" \
     "$(sqlite3 p-inspect-from.db "SELECT tool, logged_answer FROM calls
         WHERE logged_answer LIKE '%error%'")"
 
+# --- a log that offers no tool definitions: no problem; the card gives
+# --- the calls per tool and says "no schema"; --tools adds the checks
+timeout 60 "$REPLAY" --quiet --from auto --db noschema.db tau2.json \
+    2>/dev/null
+ok "no definitions: no problem, the calls per tool, no schema" \
+    "per tool (observed calls)
+  tool               kind  by      calls  invalid off schema
+  refund_order       -     -           2        -          -
+  search_orders      -     -           2        -          -
+  no schema: the run's tool file has no tool (the log offers no definitions), so
+    no call was checked; --tools FILE adds the checks|0" \
+    "$(timeout 60 "$CARD" --db noschema.db tau2 |
+       sed -n '/^per tool/,/adds the checks/p')|$(sqlite3 noschema.db \
+        "SELECT count(*) FROM problems")"
+timeout 60 "$CARD" --db noschema.db --json tau2 > noschema.json
+ok "... its JSON card: no_schema, and every figure the query docs give" \
+    "true|0|card sql: 49 passed, 0 failed" \
+    "$("$PYTHON3" -c 'import json,sys; c=json.load(open(sys.argv[1]))
+print(str(c["no_schema"]).lower(), len(c["unknown_tools"]), sep="|", end="|")' \
+        noschema.json; "$PYTHON3" "$TOP_SRCDIR/tests/card_sql.py" \
+        "$TOP_SRCDIR/docs/card.md" noschema.db noschema.json)"
+ok "... with --tools: the file's schemas check the calls" \
+    "false|refund_order|write|2|2" \
+    "$(timeout 60 "$CARD" --db p-tau2-from.db --json tau2 | "$PYTHON3" -c '
+import json, sys
+c = json.load(sys.stdin)
+t = c["tools"][0]
+print(str(c["no_schema"]).lower(), t["tool"], t["kind"], t["calls"],
+      t["arguments_checked"], sep="|")')"
+
 # --- more traces than are kept open (10,000): those whose root span is
 # --- read are written whole to make room; without roots, the first seen
 # --- is written unfinished, and said
