@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <yajl/yajl_parse.h>
 
 #include "inspect.h"
 #include "messages.h"
@@ -33,162 +32,6 @@ int log_format_parse(const char *word, enum log_format *f)
             return 0;
         }
     return -1;
-}
-
-/* ---------------------------------------------------------- detection */
-
-/* The keys a document's start shows: its top level's (or, for an array,
- * its first item's), and the text of a top-level "type". */
-struct scan {
-    int depth, top, in_first, done;
-    char keys[16][24];
-    int nkeys;
-    int want_type;
-    char type[16];
-};
-
-static int sc_key(void *ctx, const unsigned char *k, size_t len)
-{
-    struct scan *s = ctx;
-    int level = s->top == '[' ? 2 : 1;
-    s->want_type = 0;
-    if (s->depth == level && s->in_first && s->nkeys < 16 && len < 24) {
-        memcpy(s->keys[s->nkeys], k, len);
-        s->keys[s->nkeys++][len] = '\0';
-        s->want_type = len == 4 && memcmp(k, "type", 4) == 0;
-    }
-    return 1;
-}
-
-static int sc_open(void *ctx)
-{
-    struct scan *s = ctx;
-    s->want_type = 0;
-    if (s->depth == 0)
-        s->in_first = 1;
-    s->depth++;
-    return 1;
-}
-
-static int sc_open_map(void *ctx)
-{
-    struct scan *s = ctx;
-    if (s->depth == 0)
-        s->top = '{';
-    return sc_open(ctx);
-}
-
-static int sc_open_array(void *ctx)
-{
-    struct scan *s = ctx;
-    if (s->depth == 0)
-        s->top = '[';
-    return sc_open(ctx);
-}
-
-static int sc_close(void *ctx)
-{
-    struct scan *s = ctx;
-    s->depth--;
-    /* the first item of a top-level array, or the first document of a
-     * line-per-document file, is all that is looked at */
-    if ((s->top == '[' && s->depth == 1) || s->depth == 0) {
-        s->done = 1;
-        return 0;
-    }
-    return 1;
-}
-
-static int sc_string(void *ctx, const unsigned char *str, size_t len)
-{
-    struct scan *s = ctx;
-    if (s->want_type && len < sizeof s->type) {
-        memcpy(s->type, str, len);
-        s->type[len] = '\0';
-    }
-    s->want_type = 0;
-    return 1;
-}
-
-static int sc_scalar(void *ctx)
-{
-    ((struct scan *)ctx)->want_type = 0;
-    return 1;
-}
-
-static int sc_bool(void *ctx, int b)
-{
-    (void)b;
-    return sc_scalar(ctx);
-}
-
-static int sc_number(void *ctx, const char *t, size_t n)
-{
-    (void)t;
-    (void)n;
-    return sc_scalar(ctx);
-}
-
-static int has_key(const struct scan *s, const char *k)
-{
-    for (int i = 0; i < s->nkeys; i++)
-        if (strcmp(s->keys[i], k) == 0)
-            return 1;
-    return 0;
-}
-
-enum log_format log_detect(const char *path)
-{
-    static const yajl_callbacks cb = {sc_scalar, sc_bool, NULL, NULL,
-                                      sc_number, sc_string, sc_open_map,
-                                      sc_key, sc_close, sc_open_array,
-                                      sc_close};
-    unsigned char head[65536];
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return LOG_UNKNOWN;
-    ssize_t n = read(fd, head, sizeof head);
-    close(fd);
-    if (n <= 0)
-        return LOG_UNKNOWN;
-    if (n >= 4 && memcmp(head, "PK\003\004", 4) == 0)
-        return LOG_INSPECT;
-    size_t at = 0;
-    if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
-        at = 3;
-    while (at < (size_t)n && strchr(" \t\r\n", head[at]))
-        at++;
-    if (at == (size_t)n || (head[at] != '{' && head[at] != '['))
-        return LOG_UNKNOWN;
-    struct scan s;
-    memset(&s, 0, sizeof s);
-    yajl_handle h = yajl_alloc(&cb, NULL, &s);
-    if (!h)
-        return LOG_UNKNOWN;
-    yajl_parse(h, head + at, (size_t)n - at);
-    yajl_free(h);
-    if (s.top == '{' && has_key(&s, "type") &&
-        (strcmp(s.type, "run") == 0 || strcmp(s.type, "episode") == 0 ||
-         strcmp(s.type, "call") == 0 || strcmp(s.type, "end") == 0))
-        return LOG_TRANSCRIPT;
-    if (s.top == '{' &&
-        (has_key(&s, "resourceSpans") || has_key(&s, "batches") ||
-         /* Jaeger's API and UI: an envelope, or a trace */
-         (has_key(&s, "data") &&
-          (has_key(&s, "total") || has_key(&s, "errors") ||
-           has_key(&s, "limit"))) ||
-         (has_key(&s, "traceID") && has_key(&s, "spans"))))
-        return LOG_OTLP;
-    if (s.top == '{' && (has_key(&s, "samples") ||
-                         (has_key(&s, "eval") && (has_key(&s, "version") ||
-                                                  has_key(&s, "status")))))
-        return LOG_INSPECT;
-    if (has_key(&s, "messages") || has_key(&s, "traj") ||
-        has_key(&s, "trajectory") ||
-        (s.top == '{' && (has_key(&s, "simulations") ||
-                          has_key(&s, "simulation_index")))) /* tau2 */
-        return LOG_MESSAGES;
-    return LOG_UNKNOWN;
 }
 
 static int ends_with(const char *s, const char *tail)
@@ -221,9 +64,14 @@ int logr_read(logr *r, const char *path, const char *shown,
             return err_set(e, ERR_USAGE, "standard input needs its format "
                                          "named: --from inspect, otlp or "
                                          "messages");
-        f = log_detect(path);
-        if (f == LOG_TRANSCRIPT || f == LOG_UNKNOWN)
-            return err_set(e, ERR_USAGE, "not a log of a known format");
+        log_guess g;
+        log_guess_file(&g, path);
+        if (g.format == LOG_TRANSCRIPT)
+            return err_set(e, ERR_USAGE, "it is a transcript, not a log: "
+                                         "replay reads it as it is");
+        if (g.format == LOG_UNKNOWN)
+            return err_set(e, ERR_USAGE, "%s", g.why);
+        f = g.format;
     }
     if (f < LOG_INSPECT || f > LOG_MESSAGES)
         return err_set(e, ERR_USAGE, "not a log of a known format");

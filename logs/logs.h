@@ -15,9 +15,9 @@
  * so the same database.
  *
  * Promises (besides each reader's, reader.h):
- *  - The format is recognised from the file's first 64 KiB, never from
- *    its name; a transcript of ours, or a file of no known format, is
- *    refused, not guessed at.
+ *  - The format is recognised from the file's structure (detect.h),
+ *    never from its name; a transcript of ours, or a file of no known
+ *    format, is refused with what it is, not guessed at.
  *  - Every file read is counted under its format; logr_summary says the
  *    counts, in the order of the list above.
  *  - No global state: a logr holds everything; nothing is printed here.
@@ -25,17 +25,9 @@
 #ifndef TR_LOGS_H
 #define TR_LOGS_H
 
+#include "detect.h"
 #include "err.h"
 #include "lines.h"
-
-enum log_format {
-    LOG_AUTO,       /* recognised from the content */
-    LOG_INSPECT,
-    LOG_OTLP,
-    LOG_MESSAGES,
-    LOG_TRANSCRIPT, /* found by LOG_AUTO: our own JSONL */
-    LOG_UNKNOWN     /* found by LOG_AUTO: none of them */
-};
 
 /* "inspect", "otlp", "messages", "auto"; 0, or -1 for another word. */
 int log_format_parse(const char *word, enum log_format *f);
@@ -48,10 +40,6 @@ int log_format_parse(const char *word, enum log_format *f);
  * ERR_USAGE for a file of no known format). */
 int logr_read(logr *r, const char *path, const char *shown,
               enum log_format f, err *e);
-
-/* The format of the file at path, from its first bytes: LOG_TRANSCRIPT,
- * LOG_UNKNOWN (or when it cannot be read), or a log's. */
-enum log_format log_detect(const char *path);
 
 /* Whether a file's name is one that a folder walk takes for format f
  * (.eval and .json for inspect; .json and .jsonl otherwise). */

@@ -82,8 +82,6 @@ struct first_line {
 static int first_line_says(struct first_line *fl, const char *p,
                            size_t end, int ended)
 {
-    if (fl->at == 0 && end >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
-        fl->at = 3; /* a UTF-8 byte order mark */
     for (; fl->at < end; fl->at++) {
         char c = p[fl->at];
         int blank = c == ' ' || c == '\t' || c == '\r';
@@ -121,7 +119,7 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
     char chunk[65536];
     size_t start = 0; /* of the line being looked for */
     size_t seen = 0;  /* b.data[start, seen) holds no newline */
-    int eof = 0, rc = 0, jsonl = -1;
+    int eof = 0, rc = 0, jsonl = -1, bom_looked = 0;
     struct first_line fl = {0};
     unsigned long lineno = 0;
     arena *a = arena_new();
@@ -189,6 +187,14 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
             else if (buf_append(&b, chunk, (size_t)n) < 0) {
                 rc = err_set(e, ERR_NOMEM, "out of memory");
                 break;
+            }
+            if (!bom_looked) {
+                /* a UTF-8 byte order mark: not the input's text */
+                bom_looked = 1;
+                if (b.len >= 3 && memcmp(b.data, "\xef\xbb\xbf", 3) == 0) {
+                    memmove(b.data, b.data + 3, b.len - 3);
+                    b.len -= 3;
+                }
             }
             continue;
         }

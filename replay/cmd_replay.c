@@ -712,11 +712,24 @@ int cmd_replay(int argc, char **argv)
          * file named here that is not .jsonl */
         enum log_format lf = LOG_TRANSCRIPT;
         struct stat lst;
-        if (in.has_from && !(in.from == LOG_AUTO && is_stdin))
-            lf = in.from == LOG_AUTO ? log_detect(path) : in.from;
-        else if (!is_stdin && !ends_with(path, ".jsonl") &&
-                 stat(path, &lst) == 0 && S_ISREG(lst.st_mode))
-            lf = log_detect(path);
+        log_guess g;
+        g.format = LOG_TRANSCRIPT;
+        if (in.has_from && in.from != LOG_AUTO)
+            g.format = in.from;
+        else if (!is_stdin &&
+                 ((in.has_from && in.from == LOG_AUTO) ||
+                  (!ends_with(path, ".jsonl") && stat(path, &lst) == 0 &&
+                   S_ISREG(lst.st_mode))))
+            log_guess_file(&g, path);
+        lf = g.format;
+        if (lf == LOG_UNKNOWN && in.has_from) {
+            /* --from auto: what it is, or is nearest; nothing is read */
+            if (night_skip_file(n, shown, g.why, &e) < 0) {
+                snprintf(last, sizeof last, "replay: %s", e.msg);
+                fatal = 1;
+            }
+            continue;
+        }
         if (lf == LOG_UNKNOWN) /* no log: a transcript, or said what it is */
             lf = LOG_TRANSCRIPT;
         if (lf != LOG_TRANSCRIPT) {

@@ -159,6 +159,52 @@ ok "an error result is an error answer" \
     "$(sqlite3 p-inspect-from.db "SELECT tool, logged_answer FROM calls
         WHERE logged_answer LIKE '%error%'")"
 
+# --- recognising a format by structure, as far as it needs to read: a
+# --- log's members after 64 KiB of others, Tempo's API form; what is no
+# --- log is said as what it is, or with the nearest format and what it
+# --- lacks, one line each
+mkdir -p kinds
+timeout 60 "$PYTHON3" - "$TOP_SRCDIR" <<'EOF' || exit 99
+import gzip, json, shutil, sqlite3, sys
+top = sys.argv[1]
+k = "kinds/"
+json.dump({"trace": json.load(open("tempo.json"))},
+          open(k + "tempo-api.json", "w"))
+t = json.load(open("tau2.json"))
+late = {"timestamp": t.get("timestamp"), "info": t["info"],
+        "tasks": [{"id": str(i), "description": {"purpose": "p" * 200}}
+                  for i in range(400)], "simulations": t["simulations"]}
+json.dump(late, open(k + "tau2-late.json", "w"), indent=2)
+open(k + "bom.json", "wb").write(b"\xef\xbb\xbf\n " +
+                                 open("tau2.json", "rb").read())
+for name in ("shop.json", "shop-mcp.json"):
+    shutil.copy(top + "/samples/tools/" + name, k + name)
+shutil.copy(top + "/samples/tools/shop-openapi.yaml", k + "openapi.json")
+open(k + "packed.json", "wb").write(
+    gzip.compress(open("tau2.json", "rb").read(), mtime=0))
+open(k + "zst.json", "wb").write(b"\x28\xb5\x2f\xfd" + b"\0" * 40)
+sqlite3.connect(k + "results.json").execute("CREATE TABLE t (x)")
+open(k + "empty.json", "w").close()
+open(k + "blank.json", "w").write(" \n\t\n" * 30000)
+open(k + "nul.json", "wb").write(b"\0\0" + open("tau2.json", "rb").read())
+open(k + "near.json", "w").write(
+    '{"task_id": 1, "reward": 1, "conversation": []}\n')
+open(k + "odd.json", "w").write('{"foo": 1, "bar": {"resourceSpans": []}}\n')
+open(k + "listing.json", "w").write('{"a.eval": {"eval": {}}, "b.json": {}}')
+open(k + "ctl.json", "wb").write(b'{"\x1b[31mred": 1}')
+open(k + "cut.json", "w").write('{"resourceSpans": [{"scopeSpans": [')
+open(k + "night.jsonl", "w").write(
+    '{"type":"run","run":"r","tools":"x.json"}\n')
+EOF
+gold detect "$(imp kinds auto kinds)"
+ok "--from auto skips, with the same lines, what is no log" \
+    "$(sed -n 's|^replay import: \(kinds/[^:]*\): skipped: |replay: \1: |p' \
+        "$golds/detect.gold" | grep -v 'kinds/night.jsonl')
+exit 1" \
+    "$(timeout 60 "$REPLAY" --from auto --db kinds.db kinds 2>&1 |
+       grep '^replay: kinds/'; timeout 60 "$REPLAY" --from auto \
+       --db kinds2.db kinds >/dev/null 2>&1; echo "exit $?")"
+
 # --- a log that offers no tool definitions: no problem; the card gives
 # --- the calls per tool and says "no schema"; --tools adds the checks
 timeout 60 "$REPLAY" --quiet --from auto --db noschema.db tau2.json \
@@ -267,7 +313,7 @@ replay: 2 runs; 48 episodes written (0 replaced, 0 unfinished), 0 unchanged; 210
 mkdir -p folder/sub
 cp steady.eval folder/sub/ && cp shop.json folder/
 got=$(timeout 60 "$REPLAY" --from auto --db folder.db folder 2>&1; echo "exit $?")
-ok "a folder with --from auto: its logs, and a tool file said" "replay: folder/shop.json: it looks like a tool file, not a transcript (replay tools FILE reads a tool file; a transcript names one in its run line)
+ok "a folder with --from auto: its logs, and a tool file said" "replay: folder/shop.json: it is a tool file (OpenAI tools), not a log: give it with --tools FILE
 replay: inspect: 1 file, 24 samples: 24 read, 0 skipped, 0 refused; 24 episodes, 105 calls; 0 problems; 154 transcript lines
 replay: 154 lines: 154 used, 0 unchanged, 0 problems, 0 blank
 replay: 1 run; 24 episodes written (0 replaced, 0 unfinished), 0 unchanged; 105 calls; into folder.db

@@ -8,6 +8,8 @@
  * the engine would call a problem of its shape); a line handed over with
  * its value tree (log_sink.record, as replay --from takes it) must read
  * as exactly that tree; and every problem one line with no newline.  The
+ * file's format is recognised (detect.h) from its bytes and from the
+ * file alike, with a reason of one printable line.  The
  * first byte chooses the tool file: odd, the
  * shop's (--tools); even, the log's own, written into a folder made once
  * and emptied after each input.  Checks that nothing crashes, leaks or
@@ -172,6 +174,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    /* recognition: the same from the bytes and from the file, and a
+     * reason that is one printable line */
+    log_guess from_bytes, from_file;
+    log_guess_bytes(&from_bytes, data, size);
+    log_guess_file(&from_file, path);
+    if (from_bytes.format != from_file.format ||
+        strcmp(from_bytes.why, from_file.why) != 0 ||
+        from_bytes.format == LOG_AUTO ||
+        (from_bytes.format == LOG_UNKNOWN) != (from_bytes.why[0] != '\0')) {
+        fprintf(stderr, "recognised otherwise from bytes and file: %d %s | "
+                        "%d %s\n",
+                from_bytes.format, from_bytes.why, from_file.format,
+                from_file.why);
+        abort();
+    }
+    for (const char *c = from_bytes.why; *c; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c == 0x7f) {
+            fprintf(stderr, "a control byte in a reason: %s\n",
+                    from_bytes.why);
+            abort();
+        }
     log_opts o;
     memset(&o, 0, sizeof o);
     o.rel_dir = tools_folder();
