@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -108,6 +109,8 @@ struct episode {
                             written unfinished, whatever its end line */
     int success, has_reward; /* the end line's (success -1: none) */
     double reward;
+    int64_t input_tokens, output_tokens; /* the end line's (-1: none) */
+    double cost, duration;               /* (NAN: none) */
     size_t slot;         /* in night.eps */
     struct episode *older, *newer; /* the open ones, in opening order;
                                       older links the spare ones */
@@ -769,6 +772,10 @@ static int write_ep(night *n, struct episode *ep, int unfinished, err *e)
     row->success = ep->success;
     row->has_reward = ep->has_reward;
     row->reward = ep->reward;
+    row->input_tokens = ep->input_tokens;
+    row->output_tokens = ep->output_tokens;
+    row->cost = ep->cost;
+    row->duration = ep->duration;
     row->status = ep->status;
     row->final = ep->final;
     row->content_xxh3 = arena_memdup(ep->a, hash, 16);
@@ -986,6 +993,8 @@ static int on_episode(night *n, const char *file, unsigned long line,
         }
     }
     ep->success = -1;
+    ep->input_tokens = ep->output_tokens = -1;
+    ep->cost = ep->duration = NAN;
     if (tl->task_name &&
         !(ep->task_name = arena_memdup(ep->a, tl->task_name,
                                        strlen(tl->task_name)))) {
@@ -1111,6 +1120,7 @@ static db_call *new_call(struct episode *ep)
     c->arguments_valid = -1;
     c->answer_valid = -1;
     c->diverged = -1; /* no answer logged: nothing compared */
+    c->duration = NAN;
     return c;
 }
 
@@ -1184,6 +1194,7 @@ static int observed_call(night *n, struct episode *ep, const char *file,
     }
     c->source_file = intern(n, file);
     c->source_line = line;
+    c->duration = tl->duration;
     if (oom || !c->source_file)
         return nomem(e);
     ep->ncalls++;
@@ -1290,6 +1301,7 @@ static int on_call(night *n, const char *file, unsigned long line,
     }
     c->source_file = intern(n, file);
     c->source_line = line;
+    c->duration = tl->duration;
     if (oom || !c->tool || !c->answer || !c->source_file ||
         (n->r.arguments.len && !c->arguments))
         return nomem(e);
@@ -1324,6 +1336,10 @@ static int on_end(night *n, const char *file, unsigned long line,
     ep->success = tl->success;
     ep->has_reward = tl->has_reward;
     ep->reward = tl->reward;
+    ep->input_tokens = tl->input_tokens;
+    ep->output_tokens = tl->output_tokens;
+    ep->cost = tl->cost;
+    ep->duration = tl->duration;
     close_ep(n, ep, slot);
     return write_ep(n, ep, ep->damaged, e);
 }

@@ -74,3 +74,14 @@ WHERE e.seed IS NULL GROUP BY e.run, c.tool ORDER BY e.run, calls DESC;
 SELECT run, count(success) AS judged, sum(success) AS successes,
        avg(reward) AS mean_reward
 FROM episodes WHERE seed IS NULL GROUP BY run;
+
+-- 14. What each run used, where its log says (NULL: it does not): the
+--     model's tokens, the cost, the episodes' mean time, and the tools
+--     that took longest on average.
+SELECT run, count(input_tokens) AS counted, sum(input_tokens) AS input_tokens,
+       sum(output_tokens) AS output_tokens, round(sum(cost), 4) AS cost,
+       round(avg(duration), 1) AS mean_seconds
+FROM episodes GROUP BY run ORDER BY run;
+SELECT run, tool, count(duration) AS timed, round(avg(duration), 3) AS mean_seconds
+FROM calls WHERE duration IS NOT NULL GROUP BY run, tool
+ORDER BY mean_seconds DESC LIMIT 10;

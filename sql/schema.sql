@@ -1,4 +1,4 @@
--- taskreplay results database, schema version 5.
+-- taskreplay results database, schema version 6.
 --
 -- `replay` creates it (results.db by default) and fills it from a night's
 -- transcripts; `card` reads it; so can you:  sqlite3 results.db
@@ -113,7 +113,16 @@ CREATE TABLE IF NOT EXISTS episode_rows (
     final            TEXT,              -- the end line's "final"
     content_xxh3     TEXT NOT NULL,     -- XXH3-64 of the episode's lines: unchanged => skipped
     source_file      TEXT NOT NULL,     -- the episode line's file and line
-    source_line      INTEGER NOT NULL
+    source_line      INTEGER NOT NULL,
+    -- What the episode used, as its log gives it (the end line's
+    -- input_tokens, output_tokens, cost and duration); NULL where the log
+    -- is silent, never 0.  Tokens are the model's, summed over its calls;
+    -- cost in US dollars; duration in seconds (docs/logs.md says what
+    -- each harness's figure is).
+    input_tokens     INTEGER,
+    output_tokens    INTEGER,
+    cost             REAL,
+    duration         REAL
 ) STRICT;
 
 -- One row per call, in the episode's order.
@@ -146,6 +155,8 @@ CREATE TABLE IF NOT EXISTS call_rows (
                                      -- schema; NULL: no answer or no schema
     source_file   TEXT,              -- NULL: the episode line's file
     source_line   INTEGER NOT NULL,
+    duration      REAL,              -- seconds the tool took, as logged (the
+                                     -- call line's duration), or NULL
     PRIMARY KEY (episode_id, seq)
 ) STRICT, WITHOUT ROWID;
 
@@ -198,7 +209,7 @@ SELECT r.run, e.episode, e.seed, e.arm, e.knob, e.level, e.task_id,
        e.err_unavailable, e.err_timeout, e.err_rate_limited, e.unfinished,
        e.diverged, e.status, e.final, e.content_xxh3, e.source_file,
        e.source_line, e.task_name, e.success, e.reward, e.episode_id,
-       e.run_id
+       e.run_id, e.input_tokens, e.output_tokens, e.cost, e.duration
 FROM episode_rows e JOIN runs r ON r.run_id = e.run_id;
 
 -- The calls, by run and episode name.
@@ -207,7 +218,7 @@ SELECT r.run, e.episode, c.seq, c.step, c.tool, c.kind, c.arguments,
        c.answer, c.error, c.effect, c.dial, c.diverged, c.logged_answer,
        coalesce(c.source_file, e.source_file) AS source_file,
        c.source_line, c.arguments_raw, c.arguments_valid,
-       c.arguments_rule, c.answer_valid, c.episode_id
+       c.arguments_rule, c.answer_valid, c.episode_id, c.duration
 FROM call_rows c
 JOIN episode_rows e ON e.episode_id = c.episode_id
 JOIN runs r ON r.run_id = e.run_id;

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,8 +70,10 @@ static const char *const stmt_sql[NSTMT] = {
                   "err_invalid_arguments, err_not_ready, err_unavailable, "
                   "err_timeout, err_rate_limited, unfinished, diverged, "
                   "success, reward, status, final, content_xxh3, "
-                  "source_file, source_line) VALUES "
-                  "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                  "source_file, source_line, input_tokens, output_tokens, "
+                  "cost, duration) VALUES "
+                  "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                  "?,?,?,?)",
     [S_OUTCOME] = "INSERT INTO outcome_rows (episode_id, event, dial, step, "
                   "seq, outcome) VALUES (?,?,?,?,?,?)",
     [S_DELETE_PROBLEMS] = "DELETE FROM problems WHERE source_file = ?",
@@ -86,8 +89,8 @@ static const char *const stmt_sql[NSTMT] = {
 /* An episode's calls go in with one statement per CALLS_AT_ONCE of them:
  * a statement's start and end cost SQLite as much as a row. */
 #define CALLS_AT_ONCE 8
-#define CALL_COLUMNS 18
-#define EPISODE_COLUMNS 29
+#define CALL_COLUMNS 19
+#define EPISODE_COLUMNS 33
 #define OUTCOME_COLUMNS 6
 
 /* What a parameter of the statements run for every episode, call and
@@ -226,12 +229,12 @@ static const char call_sql[] =
     "INSERT OR ROLLBACK INTO call_rows (episode_id, seq, step, tool, kind, "
     "arguments, arguments_raw, arguments_valid, arguments_rule, answer, "
     "error, effect, dial, diverged, logged_answer, answer_valid, "
-    "source_file, source_line) "
-    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "source_file, source_line, duration) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static int prepare_calls(db *d, err *e)
 {
-    static const char row[] = ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char row[] = ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     char sql[sizeof call_sql + CALLS_AT_ONCE * sizeof row];
     for (int k = 1; k <= CALLS_AT_ONCE; k++) {
         size_t n = sizeof call_sql - 1;
@@ -377,9 +380,43 @@ static const char migrate_4_rows[] =
     "FROM temp.v4_problems ORDER BY rowid;"
     "DROP TABLE temp.v4_problems;";
 
+/* Version 5 to 6: episodes gain input_tokens, output_tokens, cost and
+ * duration, calls duration (what a log says the episode used), NULL in
+ * every row of version 5.  Both tables are made again from the schema,
+ * for the reason above, their rows waiting in temporary tables with their
+ * keys; the views episodes and calls are made again with the new
+ * columns, and the others find the new tables by name.  Version 1's
+ * tables are made anew by migrate_1, in this layout already. */
+static const char migrate_5[] =
+    "DROP VIEW IF EXISTS episodes; DROP VIEW IF EXISTS calls;"
+    "CREATE TEMP TABLE v5_episode_rows AS SELECT * FROM episode_rows;"
+    "CREATE TEMP TABLE v5_call_rows AS SELECT * FROM call_rows;"
+    "DROP TABLE call_rows; DROP TABLE episode_rows;";
+static const char migrate_5_rows[] =
+    "INSERT INTO episode_rows (episode_id, run_id, episode, seed, arm, knob, "
+    "level, task_id, task_name, calls, reached, pass, side_effects, "
+    "duplicate_writes, errors, err_not_found, err_invalid_arguments, "
+    "err_not_ready, err_unavailable, err_timeout, err_rate_limited, "
+    "unfinished, diverged, success, reward, status, final, content_xxh3, "
+    "source_file, source_line) SELECT episode_id, run_id, episode, seed, "
+    "arm, knob, level, task_id, task_name, calls, reached, pass, "
+    "side_effects, duplicate_writes, errors, err_not_found, "
+    "err_invalid_arguments, err_not_ready, err_unavailable, err_timeout, "
+    "err_rate_limited, unfinished, diverged, success, reward, status, final, "
+    "content_xxh3, source_file, source_line FROM temp.v5_episode_rows "
+    "ORDER BY episode_id;"
+    "INSERT INTO call_rows (episode_id, seq, step, tool, kind, arguments, "
+    "arguments_raw, arguments_valid, arguments_rule, answer, error, effect, "
+    "dial, diverged, logged_answer, answer_valid, source_file, source_line) "
+    "SELECT episode_id, seq, step, tool, kind, arguments, arguments_raw, "
+    "arguments_valid, arguments_rule, answer, error, effect, dial, diverged, "
+    "logged_answer, answer_valid, source_file, source_line "
+    "FROM temp.v5_call_rows ORDER BY episode_id, seq;"
+    "DROP TABLE temp.v5_call_rows; DROP TABLE temp.v5_episode_rows;";
+
 static int migrate(db *d, int from, err *e)
 {
-    if (from < 1 || from > 4)
+    if (from < 1 || from > 5)
         return err_set(e, ERR_IO, "%s: has schema version %d, which this "
                                   "replay cannot migrate; replay the night "
                                   "into a new file with --db",
@@ -394,13 +431,19 @@ static int migrate(db *d, int from, err *e)
         buf_puts(&b, migrate_2);
     if (from >= 2 && from <= 3)
         buf_puts(&b, migrate_3);
-    buf_puts(&b, migrate_4);
+    if (from <= 4)
+        buf_puts(&b, migrate_4);
+    if (from >= 2)
+        buf_puts(&b, migrate_5);
     buf_puts(&b, schema_sql);
+    if (from >= 2) /* first: version 2's fix is made to these rows */
+        buf_puts(&b, migrate_5_rows);
     if (from <= 2)
         buf_puts(&b, migrate_2_rows);
     if (from >= 2 && from <= 3)
         buf_puts(&b, migrate_3_rows);
-    buf_puts(&b, migrate_4_rows);
+    if (from <= 4)
+        buf_puts(&b, migrate_4_rows);
     buf_puts(&b, set_version);
     char doing[64];
     snprintf(doing, sizeof doing, "migrate it from schema version %d", from);
@@ -648,6 +691,17 @@ static void held_maybe_int(sqlite3_stmt *s, held *h, int i, long long n)
         held_null(s, h, i);
     else
         held_int(s, h, i, n);
+}
+
+/* x, or NULL when x is NAN (not known). */
+static void held_real(sqlite3_stmt *s, held *h, int i, double x)
+{
+    if (isnan(x)) {
+        held_null(s, h, i);
+        return;
+    }
+    sqlite3_bind_double(s, i, x);
+    h[i - 1].kind = HELD_OTHER;
 }
 
 /* Text of len bytes (NULL as NULL): always bound, its bytes being the
@@ -1067,17 +1121,16 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
     else
         figure(s, h, i++, ep, (unsigned long long)ep->diverged);
     held_maybe_int(s, h, i++, ep->success);
-    if (ep->has_reward) {
-        sqlite3_bind_double(s, i, ep->reward);
-        h[i++ - 1].kind = HELD_OTHER;
-    } else {
-        held_null(s, h, i++);
-    }
+    held_real(s, h, i++, ep->has_reward ? ep->reward : NAN);
     held_text(s, h, i++, ep->status);
     held_text(s, h, i++, ep->final);
     held_text(s, h, i++, ep->content_xxh3);
     held_text(s, h, i++, ep->source_file);
     held_int(s, h, i++, (int64_t)ep->source_line);
+    held_maybe_int(s, h, i++, ep->input_tokens);
+    held_maybe_int(s, h, i++, ep->output_tokens);
+    held_real(s, h, i++, ep->cost);
+    held_real(s, h, i++, ep->duration);
     if (run_held(d, s, e, "record an episode") < 0)
         return -1;
     int64_t id = sqlite3_last_insert_rowid(d->h);
@@ -1111,6 +1164,7 @@ int db_put_episode(db *d, const db_episode *ep, const db_call *calls,
                           ? NULL
                           : k->source_file);
             held_int(s, h, i0 + 18, (int64_t)k->source_line);
+            held_real(s, h, i0 + 19, k->duration);
         }
         if (run_held(d, s, e, "record a call") < 0)
             return -1;
@@ -1786,13 +1840,15 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
         "s.err_invalid_arguments, s.err_not_ready, s.err_unavailable, "
         "s.err_timeout, s.err_rate_limited, s.unfinished, s.diverged, "
         "s.success, s.reward, s.status, s.final, s.content_xxh3, "
-        "s.source_file, s.source_line FROM shard.episode_rows s "
+        "s.source_file, s.source_line, s.input_tokens, s.output_tokens, "
+        "s.cost, s.duration FROM shard.episode_rows s "
         "JOIN temp.pick p ON p.sid = s.episode_id ORDER BY s.episode_id",
         "INSERT INTO main.call_rows SELECT c.episode_id + (SELECT by FROM "
         "temp.shift), c.seq, c.step, c.tool, c.kind, c.arguments, "
         "c.arguments_raw, c.arguments_valid, c.arguments_rule, c.answer, "
         "c.error, c.effect, c.dial, c.diverged, c.logged_answer, "
-        "c.answer_valid, c.source_file, c.source_line FROM shard.call_rows c "
+        "c.answer_valid, c.source_file, c.source_line, c.duration "
+        "FROM shard.call_rows c "
         "WHERE c.episode_id IN (SELECT sid FROM temp.pick) "
         "ORDER BY c.episode_id, c.seq",
         "INSERT INTO main.outcome_rows SELECT o.episode_id + (SELECT by FROM "

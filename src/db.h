@@ -25,7 +25,7 @@
 #include "err.h"
 #include "tools.h"
 
-#define DB_SCHEMA_VERSION 5
+#define DB_SCHEMA_VERSION 6
 
 typedef struct db db;
 struct sqlite3;
@@ -67,6 +67,8 @@ typedef struct db_episode {
     double reward;
     const char *status, *final, *content_xxh3, *source_file;
     unsigned long source_line;
+    int64_t input_tokens, output_tokens; /* -1: not logged (NULL) */
+    double cost, duration;               /* NAN: not logged (NULL) */
 } db_episode;
 
 /* A call; the ints that may be NULL are -1 for NULL. */
@@ -90,6 +92,7 @@ typedef struct db_call {
     int answer_valid;          /* -1: no answer logged, or no schema */
     const char *source_file;   /* recorded when not the episode's */
     unsigned long source_line;
+    double duration;           /* seconds, as logged; NAN: not (NULL) */
 } db_call;
 
 typedef struct db_outcome {

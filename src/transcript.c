@@ -194,11 +194,71 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
                       e);
 }
 
+/* A count of tokens: -1 when absent or null; else a whole number from 0
+ * up (that an SQLite integer holds), or -1 with e set. */
+static int get_tokens(const value *o, const char *key, int64_t *out, err *e)
+{
+    const value *v = value_getz(o, key);
+    *out = -1;
+    if (!v || v->kind == V_NULL)
+        return 0;
+    if (v->kind == V_INT && v->u.str.ptr[0] != '-') {
+        errno = 0;
+        char *end;
+        unsigned long long n = strtoull(v->u.str.ptr, &end, 10);
+        if (errno == 0 && *end == '\0' && n <= INT64_MAX) {
+            *out = (int64_t)n;
+            return 0;
+        }
+        return err_set(e, ERR_VALUE, "\"%s\" is too large: at most %lld "
+                                     "tokens are counted",
+                       key, (long long)INT64_MAX);
+    }
+    if (v->kind == V_FLOAT && v->u.d >= 0 && v->u.d <= 9007199254740992.0 &&
+        v->u.d == floor(v->u.d)) { /* 1200.0: a writer's float, exact */
+        *out = (int64_t)v->u.d;
+        return 0;
+    }
+    return err_set(e, ERR_VALUE, "\"%s\" must be a whole number from 0 "
+                                 "up, not %s",
+                   key, v->kind == V_INT || (v->kind == V_FLOAT && v->u.d < 0)
+                            ? "a negative one"
+                        : v->kind != V_FLOAT ? kind_of(v)
+                        : v->u.d != floor(v->u.d)
+                            ? "a fraction"
+                            : "a float past 2^53 (write a count as its digits)");
+}
+
+/* An amount (seconds, a cost): NAN when absent or null; else a finite
+ * number, 0 or more, or -1 with e set.  what: "seconds". */
+static int get_amount(const value *o, const char *key, const char *what,
+                      double *out, err *e)
+{
+    const value *v = value_getz(o, key);
+    *out = NAN;
+    if (!v || v->kind == V_NULL)
+        return 0;
+    if (v->kind != V_INT && v->kind != V_FLOAT)
+        return err_set(e, ERR_VALUE, "\"%s\" must be a number of %s, 0 or "
+                                     "more, not %s",
+                       key, what, kind_of(v));
+    double d = v->kind == V_FLOAT ? v->u.d : strtod(v->u.str.ptr, NULL);
+    if (!isfinite(d) || d < 0)
+        return err_set(e, ERR_VALUE, "\"%s\" must be a number of %s, 0 or "
+                                     "more, not %s",
+                       key, what, isfinite(d) ? "a negative one"
+                                              : "one that large");
+    *out = d == 0 ? 0 : d; /* no -0 */
+    return 0;
+}
+
 int tline_read(tline *out, arena *a, const value *v, const char *text,
                size_t answer_at, size_t answer_len, const char *default_run,
                err *e)
 {
     memset(out, 0, sizeof *out);
+    out->duration = out->cost = NAN;
+    out->input_tokens = out->output_tokens = -1;
     if (v->kind != V_OBJECT)
         return err_set(e, ERR_VALUE, "a transcript line must be a JSON "
                                      "object, not %s",
@@ -281,7 +341,8 @@ int tline_read(tline *out, arena *a, const value *v, const char *text,
         out->call_value = value_getz(v, "call");
         if (!out->call_value)
             return err_set(e, ERR_VALUE, "no \"call\" on this call line");
-        if (call_read(&out->call, a, out->call_value, e) < 0)
+        if (call_read(&out->call, a, out->call_value, e) < 0 ||
+            get_amount(v, "duration", "seconds", &out->duration, e) < 0)
             return -1;
         out->answer = value_getz(v, "answer");
         if (out->answer && answer_len) {
@@ -317,6 +378,11 @@ int tline_read(tline *out, arena *a, const value *v, const char *text,
                                              "number");
             out->has_reward = 1;
         }
+        if (get_tokens(v, "input_tokens", &out->input_tokens, e) < 0 ||
+            get_tokens(v, "output_tokens", &out->output_tokens, e) < 0 ||
+            get_amount(v, "cost", "dollars", &out->cost, e) < 0 ||
+            get_amount(v, "duration", "seconds", &out->duration, e) < 0)
+            return -1;
         return 0;
     }
     }

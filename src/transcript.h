@@ -11,6 +11,8 @@
  *   no "arm" ...; give both seed and arm, or neither (observed)
  *   "success" must be true or false, not a string
  *   "reward" must be a number, not a string
+ *   "input_tokens" must be a whole number from 0 up, not a string
+ *   "duration" must be a number of seconds, 0 or more, not a string
  *   unknown arm "depht:d3"; did you mean depth:d3?
  *   a call needs a tool name: ...      (see call.h)
  */
@@ -53,11 +55,17 @@ typedef struct tline {
      * known (json_load_member) */
     const char *answer_text;
     size_t answer_len;
+    /* call and end: the seconds it took; NAN when not given */
+    double duration;
     /* end */
     const char *status, *final;
     int success;    /* -1: not given */
     int has_reward;
     double reward;
+    /* the tokens the model used in the episode (-1: not given), and what
+     * the episode cost (NAN: not given) */
+    int64_t input_tokens, output_tokens;
+    double cost;
 } tline;
 
 /* Reads a line (len bytes, no newline).  default_run, when not NULL, is

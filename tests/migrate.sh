@@ -69,9 +69,9 @@ got=$(cd "$TOP_SRCDIR" && "$CARD" --db "$TEST_TMP/m.db" 2>"$TEST_TMP/err")
 # cards added may change)
 [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$got" > "$dir/card.gold"
 if check_eq "card of a migrated database" "$(cat "$dir/card.gold")" "$got" &&
-   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 5" \
+   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 6" \
        "$(cat "$TEST_TMP/err")" &&
-   check_eq "its version now" 5 \
+   check_eq "its version now" 6 \
        "$(sqlite3 "$TEST_TMP/m.db" "SELECT value FROM meta WHERE key = 'schema_version'")"
 then ok; else ko "card migrates"; fi
 got=$("$CARD" --db "$TEST_TMP/m.db" --compare careful sloppy 2>&1)
@@ -111,7 +111,7 @@ v1_now=$(printf '%s\n' "$v1" | runs_now)
 # too): every episode unchanged, nothing written.
 load r
 got=$(cd "$TOP_SRCDIR" && "$REPLAY" --db "$TEST_TMP/r.db" tests/migrate/night 2>&1)
-want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 5
+want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 6
 tests/migrate/night/careful.jsonl:7: episode \"careful-base-s1\" of run \"careful\" is already open (its episode line is tests/migrate/night/careful.jsonl:2); end it before starting it again
 tests/migrate/night/sloppy.jsonl:141: not JSON: the text ends early; expected a key in double quotes after ',' (column 31)
 replay: 268 lines: 2 used, 264 unchanged, 2 problems, 0 blank
@@ -189,7 +189,7 @@ sqlite3 "$TEST_TMP/v2/v2.db" "UPDATE meta SET value = '2' WHERE key = 'schema_ve
     LEFT JOIN episode_rows e ON e.run_id = r.run_id GROUP BY r.run_id"
 "$CARD" --db "$TEST_TMP/v2/v2.db" --list > /dev/null 2> "$TEST_TMP/v2/err"
 if check_eq "what card says of a version 2 database" \
-       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 5" \
+       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 6" \
        "$(cat "$TEST_TMP/v2/err")" &&
    check_eq "run_summary after it: NULL where nothing was measured" \
        "blind|0|0||0|0
@@ -213,6 +213,17 @@ then ok; else ko "migrating version 2"; fi
 #    new database (so it merges);
 #  - the same night replayed into it again changes no episode, and
 #    records where moved's tool file was found.
+# The columns of episode_rows and call_rows from version 2 to 5, in order.
+v5_episode_cols="episode_id, run_id, episode, seed, arm, knob, level,
+    task_id, task_name, calls, reached, pass, side_effects,
+    duplicate_writes, errors, err_not_found, err_invalid_arguments,
+    err_not_ready, err_unavailable, err_timeout, err_rate_limited,
+    unfinished, diverged, success, reward, status, final, content_xxh3,
+    source_file, source_line"
+v5_call_cols="episode_id, seq, step, tool, kind, arguments, arguments_raw,
+    arguments_valid, arguments_rule, answer, error, effect, dial, diverged,
+    logged_answer, answer_valid, source_file, source_line"
+
 v3=$TEST_TMP/v3
 mkdir -p "$v3/tools" && cp -R "$dir/v3/night" "$v3/" &&
     cp "$TOP_SRCDIR/samples/tools/shop.json" "$v3/tools/" || exit 99
@@ -229,6 +240,8 @@ v3_rows() {
         case $name in
         runs) sqlite3 "$1" "SELECT $cols FROM runs ORDER BY run_id" ;;
         problems) sqlite3 "$1" "SELECT $cols FROM problems ORDER BY 1, 2" ;;
+        episode_rows) sqlite3 "$1" "SELECT $v5_episode_cols FROM $name ORDER BY 1" ;;
+        call_rows) sqlite3 "$1" "SELECT $v5_call_cols FROM $name ORDER BY 1, 2" ;;
         meta) sqlite3 "$1" "SELECT * FROM meta WHERE key <> 'schema_version' ORDER BY 1" ;;
         *) sqlite3 "$1" "SELECT * FROM $name ORDER BY $cols" ;;
         esac
@@ -241,8 +254,8 @@ schema_of() {
 (cd "$v3" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v3/v3.db" --list > /dev/null 2> "$v3/err"
 if check_eq "what card says of a version 3 database" \
-       "card: $v3/v3.db: migrated from schema version 3 to 5" "$(cat "$v3/err")" &&
-   check_eq "its version now" 5 \
+       "card: $v3/v3.db: migrated from schema version 3 to 6" "$(cat "$v3/err")" &&
+   check_eq "its version now" 6 \
        "$(sqlite3 "$v3/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" &&
    check_eq "its runs: keys, names and tool files as they were, tools_found NULL" \
        "1|beside|../tools/shop.json|NULL
@@ -306,6 +319,8 @@ v4_rows() {
         echo "== $t"
         case $t in
         meta) sqlite3 "$1" "SELECT * FROM meta WHERE key <> 'schema_version' ORDER BY 1" ;;
+        episode_rows) sqlite3 "$1" "SELECT $v5_episode_cols FROM $t ORDER BY 1" ;;
+        call_rows) sqlite3 "$1" "SELECT $v5_call_cols FROM $t ORDER BY 1, 2" ;;
         *) sqlite3 "$1" "SELECT * FROM $t ORDER BY 1, 2" ;;
         esac
     done
@@ -315,7 +330,7 @@ v4_before=$(v4_rows "$v4/v4.db")
 (cd "$v4" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v4/v4.db" --list > /dev/null 2> "$v4/err"
 if check_eq "what card says of a version 4 database" \
-       "card: $v4/v4.db: migrated from schema version 4 to 5" "$(cat "$v4/err")" &&
+       "card: $v4/v4.db: migrated from schema version 4 to 6" "$(cat "$v4/err")" &&
    check_eq "its problems: as they were, place NULL" \
        "night/beside.jsonl|7|NULL" \
        "$(sqlite3 "$v4/v4.db" "SELECT source_file, source_line, quote(place) FROM problems")" &&
@@ -328,6 +343,66 @@ if check_eq "what card says of a version 4 database" \
    check_eq "it merges" "night/beside.jsonl|7|NULL" \
        "$(sqlite3 "$v4/m.db" "SELECT source_file, source_line, quote(place) FROM problems")"
 then ok; else ko "migrating version 4"; fi
+
+# Version 5 to 6: episodes gain input_tokens, output_tokens, cost and
+# duration, calls duration.  A database as version 5 wrote it
+# (tests/migrate/v5.sql: the night of version 3's test, replayed by
+# version 5) is migrated when opened: both tables made again with every
+# row, key and column as they were and the new columns NULL (version 5
+# kept no usage), every other table as it was, the schema a new
+# database's; it merges, and a night with usage replayed into it records
+# it.
+v5=$TEST_TMP/v5
+mkdir -p "$v5/tools" && cp -R "$dir/v3/night" "$v5/" &&
+    cp "$TOP_SRCDIR/samples/tools/shop.json" "$v5/tools/" || exit 99
+load v5/v5 "$dir/v5.sql"
+v5_rows() {
+    for t in meta tool_files runs task_rows outcome_rows problems; do
+        echo "== $t"
+        case $t in
+        meta) sqlite3 "$1" "SELECT * FROM meta WHERE key <> 'schema_version' ORDER BY 1" ;;
+        *) sqlite3 "$1" "SELECT * FROM $t ORDER BY 1, 2" ;;
+        esac
+    done
+    echo "== episode_rows"
+    sqlite3 "$1" "SELECT $v5_episode_cols FROM episode_rows ORDER BY 1"
+    echo "== call_rows"
+    sqlite3 "$1" "SELECT $v5_call_cols FROM call_rows ORDER BY 1, 2"
+}
+v5_before=$(v5_rows "$v5/v5.db")
+(cd "$v5" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
+"$CARD" --db "$v5/v5.db" --list > /dev/null 2> "$v5/err"
+if check_eq "what card says of a version 5 database" \
+       "card: $v5/v5.db: migrated from schema version 5 to 6" "$(cat "$v5/err")" &&
+   check_eq "every row of version 5, as it was" "$v5_before" "$(v5_rows "$v5/v5.db")" &&
+   check_eq "3 episodes and 2 calls, their usage NULL" "3|0|0|0|0
+2|0" \
+       "$(sqlite3 "$v5/v5.db" "SELECT count(*), count(input_tokens),
+            count(output_tokens), count(cost), count(duration) FROM episodes;
+            SELECT count(*), count(duration) FROM calls")" &&
+   check_eq "its schema, as a new database's" "$(schema_of "$v5/new.db")" \
+       "$(schema_of "$v5/v5.db")" &&
+   check_eq "no table of the migration left" "" \
+       "$(sqlite3 "$v5/v5.db" "SELECT name FROM sqlite_master WHERE name LIKE 'v5%'")" &&
+   "$REPLAY" merge --quiet "$v5/m.db" "$v5/new.db" "$v5/v5.db" &&
+   check_eq "it merges" "3
+2" \
+       "$(sqlite3 "$v5/m.db" "SELECT count(*) FROM episodes; SELECT count(*) FROM calls")"
+then ok; else ko "migrating version 5"; fi
+
+{
+    echo '{"type":"run","run":"used","tools":"tools/shop.json"}'
+    echo '{"type":"episode","run":"used","episode":"u1"}'
+    echo '{"type":"call","run":"used","episode":"u1","call":{"name":"search_orders","arguments":{"query":"x"}},"duration":0.5}'
+    echo '{"type":"end","run":"used","episode":"u1","success":true,"input_tokens":1500,"output_tokens":80,"cost":0.0042,"duration":12.25}'
+} > "$v5/used.jsonl"
+if (cd "$v5" && "$REPLAY" --quiet --db v5.db used.jsonl) &&
+   check_eq "usage replayed into it" "u1|1500|80|0.0042|12.25
+u1|1|0.5" \
+       "$(sqlite3 "$v5/v5.db" "SELECT episode, input_tokens, output_tokens,
+            cost, duration FROM episodes WHERE run = 'used';
+            SELECT episode, seq, duration FROM calls WHERE run = 'used'")"
+then ok; else ko "usage in a migrated version 5 database"; fi
 
 echo "migrate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
