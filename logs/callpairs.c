@@ -4,6 +4,7 @@
  * the next): every step is a lookup and a link. */
 #include "callpairs.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,7 @@ static int push(lr_call_item **items, size_t *n, size_t *cap,
 int lrc_add(lr_calls *c, const value *call, const value *id, size_t at0,
             size_t at1)
 {
-    lr_call_item it = {call, NULL, NULL, {at0, at1}, LRC_NONE};
+    lr_call_item it = {call, NULL, NULL, {at0, at1}, LRC_NONE, NAN};
     if (id && id->kind == V_STRING) {
         seed(c);
         const char *k = id->u.str.ptr;
@@ -81,7 +82,7 @@ int lrc_answer(lr_calls *c, const value *id, const value *answer,
         c->items[top].answer = answer;
         return keymap_put(&c->open, k, len, c->items[top].link) < 0 ? -1 : 0;
     }
-    lr_call_item it = {NULL, id, answer, {at0, at1}, LRC_NONE};
+    lr_call_item it = {NULL, id, answer, {at0, at1}, LRC_NONE, NAN};
     size_t last;
     if (keymap_get(&c->last_wait, k, len, &last))
         c->waiting[last].link = c->nw;
@@ -120,7 +121,8 @@ int lrc_emit(logr *r, lrun *run, const char *episode, lr_calls *c, err *e)
     char place[160], id[110]; /* a place in 159 bytes at most */
     for (size_t i = 0; i < c->n; i++) {
         lr_call_item *it = &c->items[i];
-        int rc = lr_call(r, run, episode, it->call, it->answer, e);
+        int rc = lr_call(r, run, episode, it->call, it->answer,
+                         it->duration, e);
         if (rc)
             return rc;
         if (it->answer)

@@ -38,6 +38,7 @@ typedef struct lr_call_item {
     size_t at[2];        /* where it is, in its reader's terms */
     size_t link;         /* a call: the unanswered call of its id before
                             it; an answer waiting: the next one of its id */
+    double duration;     /* the seconds the tool took; NAN: not logged */
 } lr_call_item;
 
 /* Writes where a call (or a waiting answer) is, from its at, into out,

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,8 +362,9 @@ static int event_calls(struct iread *m, const value *events, err *e)
 {
     lr_calls *c = &m->calls;
     keymap known = KEYMAP_INIT, added = KEYMAP_INIT, results = KEYMAP_INIT;
+    keymap timed = KEYMAP_INIT; /* id -> its tool event */
     keymap_secret(&known); /* ids come from the log */
-    added.seed = results.seed = known.seed;
+    added.seed = results.seed = timed.seed = known.seed;
     struct event_call *more = NULL;
     size_t nmore = 0, cap = 0, after = 0, at;
     int rc = 0, stop = 0;
@@ -406,7 +408,8 @@ static int event_calls(struct iread *m, const value *events, err *e)
                                      value_getz(ev, "error"), &w, &stop);
                 if (!answer ||
                     keymap_put(&results, key, len,
-                               (size_t)(uintptr_t)answer) < 0) {
+                               (size_t)(uintptr_t)answer) < 0 ||
+                    keymap_put(&timed, key, len, (size_t)(uintptr_t)ev) < 0) {
                     rc = -1;
                     break;
                 }
@@ -472,7 +475,7 @@ static int event_calls(struct iread *m, const value *events, err *e)
                 all[j++] = (lr_call_item){more[x].call, more[x].id,
                                           more[x].answer,
                                           {more[x].at[0], more[x].at[1]},
-                                          LRC_NONE};
+                                          LRC_NONE, NAN};
             if (i < c->n)
                 all[j++] = c->items[i];
         }
@@ -482,13 +485,58 @@ static int event_calls(struct iread *m, const value *events, err *e)
             c->n = c->cap = total;
         }
     }
+    /* each call's time: its tool event's working time */
+    for (size_t i = 0; rc == 0 && i < c->n; i++)
+        if (c->items[i].id &&
+            keymap_get(&timed, c->items[i].id->u.str.ptr,
+                       c->items[i].id->u.str.len, &at))
+            lr_amount(value_getz((const value *)(uintptr_t)at,
+                                 "working_time"),
+                      &c->items[i].duration);
     keymap_free(&known);
     keymap_free(&added);
     keymap_free(&results);
+    keymap_free(&timed);
     free(more);
     if (rc < 0)
         return nomem(e);
     return stop;
+}
+
+/* Adds a ModelUsage's figures to u. */
+static void add_usage(lr_usage *u, const value *mu)
+{
+    long long n;
+    double x;
+    if (lr_count(value_getz(mu, "input_tokens"), &n))
+        lr_add_count(&u->input_tokens, n);
+    if (lr_count(value_getz(mu, "output_tokens"), &n))
+        lr_add_count(&u->output_tokens, n);
+    if (lr_amount(value_getz(mu, "total_cost"), &x))
+        lr_add_amount(&u->cost, x);
+}
+
+/* What a sample used (docs/logs.md): the tokens and cost of its
+ * model_usage, summed over its models (a log without it: of its model
+ * events' outputs), and its working time (else its total time). */
+static void sample_usage(const value *s, const value *events, lr_usage *u)
+{
+    lr_usage_init(u);
+    const value *mu = value_getz(s, "model_usage");
+    if (mu && mu->kind == V_OBJECT && mu->u.obj.len) {
+        for (size_t i = 0; i < mu->u.obj.len; i++)
+            add_usage(u, mu->u.obj.items[i].val);
+    } else if (events && events->kind == V_ARRAY) {
+        for (size_t i = 0; i < events->u.arr.len; i++) {
+            const value *ev = events->u.arr.items[i];
+            const value *kind = value_getz(ev, "event");
+            if (kind && kind->kind == V_STRING &&
+                strcmp(kind->u.str.ptr, "model") == 0)
+                add_usage(u, value_getz(value_getz(ev, "output"), "usage"));
+        }
+    }
+    if (!lr_amount(value_getz(s, "working_time"), &u->duration))
+        lr_amount(value_getz(s, "total_time"), &u->duration);
 }
 
 /* The success and the reward a score's value gives (docs/logs.md). */
@@ -714,9 +762,11 @@ static int read_sample(struct iread *m, const value *s, err *e)
                    "success and reward are left unknown"))
         return 1;
     const value *err_v = value_getz(s, "error");
+    lr_usage used;
+    sample_usage(s, events, &used);
     rc = lr_end(r, m->run, episode,
                 err_v && err_v->kind != V_NULL ? "error" : "done", final,
-                success, has_reward ? &reward : NULL, e);
+                success, has_reward ? &reward : NULL, &used, e);
     if (rc == 0)
         m->c->read++;
     return rc;

@@ -265,8 +265,8 @@ void logr_summary(const logr *r, const char *prefix,
  * but where the text cannot say so cheaply; there the tree is given up
  * and the text is read, as for any line. */
 
-/* Members of a line, at most (an end line's seven). */
-#define LINE_MEMBERS 8
+/* Members of a line, at most (an end line's eleven). */
+#define LINE_MEMBERS 12
 /* Nesting past which the text is read: json_load's limit counts the
  * line's own object and the members around a value. */
 #define TREE_DEPTH (VALUE_MAX_DEPTH - 8)
@@ -857,19 +857,60 @@ int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
     return emit(r, e);
 }
 
+/* A number member: an amount (NAN: none, nothing written), or a count
+ * (n < 0: none).  For a sink that takes the line's tree, the value lives
+ * in the tree's arena, as long as the tree. */
+static int put_amount(logr *r, const char *key, double x, err *e)
+{
+    if (isnan(x))
+        return 0;
+    value local, *v = r->root ? value_new(r->ta, V_FLOAT, 0, 0) : &local;
+    if (!v)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    if (v == &local)
+        value_init(v, V_FLOAT, 0, 0);
+    v->u.d = x;
+    return put_value(r, key, v, e);
+}
+
+static int put_count(logr *r, const char *key, long long n, err *e)
+{
+    if (n < 0)
+        return 0;
+    char digits[24];
+    size_t len = (size_t)snprintf(digits, sizeof digits, "%lld", n);
+    value local, *v = r->root ? value_new(r->ta, V_INT, 0, 0) : &local;
+    const char *text = r->root ? arena_memdup(r->ta, digits, len) : digits;
+    if (!v || !text)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    if (v == &local)
+        value_init(v, V_INT, 0, 0);
+    v->u.str.ptr = text;
+    v->u.str.len = len;
+    return put_value(r, key, v, e);
+}
+
 int lr_call(logr *r, lrun *run, const char *episode, const value *call,
-            const value *answer, err *e)
+            const value *answer, double duration, err *e)
 {
     head(r, "call", run->name, episode);
     if (put_value(r, "call", call, e) < 0 ||
-        (answer && put_value(r, "answer", answer, e) < 0))
+        (answer && put_value(r, "answer", answer, e) < 0) ||
+        put_amount(r, "duration", duration, e) < 0)
         return -1;
     r->cur->calls++;
     return emit(r, e);
 }
 
+void lr_usage_init(lr_usage *u)
+{
+    u->input_tokens = u->output_tokens = -1;
+    u->cost = u->duration = NAN;
+}
+
 int lr_end(logr *r, lrun *run, const char *episode, const char *status,
-           const char *final, int success, const double *reward, err *e)
+           const char *final, int success, const double *reward,
+           const lr_usage *u, err *e)
 {
     head(r, "end", run->name, episode);
     if (status)
@@ -889,5 +930,10 @@ int lr_end(logr *r, lrun *run, const char *episode, const char *status,
         if (put_value(r, "reward", &rv, e) < 0)
             return -1;
     }
+    if (u && (put_count(r, "input_tokens", u->input_tokens, e) < 0 ||
+              put_count(r, "output_tokens", u->output_tokens, e) < 0 ||
+              put_amount(r, "cost", u->cost, e) < 0 ||
+              put_amount(r, "duration", u->duration, e) < 0))
+        return -1;
     return emit(r, e);
 }

@@ -178,14 +178,26 @@ void lr_stem(const logr *r, char *out, size_t size);
 int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
                const value *arm, const value *task_name, err *e);
 
-/* A call line: the call in one of the transcript's shapes, and the
- * answer the agent saw (NULL: none logged). */
+/* A call line: the call in one of the transcript's shapes, the answer
+ * the agent saw (NULL: none logged), and the seconds the tool took (NAN:
+ * not logged). */
 int lr_call(logr *r, lrun *run, const char *episode, const value *call,
-            const value *answer, err *e);
+            const value *answer, double duration, err *e);
+
+/* What an episode used, as its log says: the model's tokens (-1: not
+ * logged), its cost in US dollars and its seconds (NAN: not logged). */
+typedef struct lr_usage {
+    long long input_tokens, output_tokens;
+    double cost, duration;
+} lr_usage;
+
+/* Nothing logged. */
+void lr_usage_init(lr_usage *u);
 
 /* An end line: status and final may be NULL, success -1 when not known,
- * reward NULL when not known. */
+ * reward NULL when not known, usage NULL when nothing is logged. */
 int lr_end(logr *r, lrun *run, const char *episode, const char *status,
-           const char *final, int success, const double *reward, err *e);
+           const char *final, int success, const double *reward,
+           const lr_usage *usage, err *e);
 
 #endif

@@ -414,6 +414,34 @@ static int keep_member(struct mread *m, const char *key, const value *v,
     return 0;
 }
 
+/* What a record says its episode used (docs/logs.md): the tokens of its
+ * assistant messages' usage (prompt_tokens and completion_tokens, or
+ * input_tokens and output_tokens), the agent's cost (tau2-bench's
+ * agent_cost, else a number "cost") and its "duration" in seconds. */
+static void record_usage(const value *rec, const value *msgs, lr_usage *u)
+{
+    lr_usage_init(u);
+    for (size_t i = 0; msgs && msgs->kind == V_ARRAY && i < msgs->u.arr.len;
+         i++) {
+        const value *msg = msgs->u.arr.items[i];
+        const value *role = value_getz(msg, "role");
+        const value *use = value_getz(msg, "usage");
+        long long n;
+        if (!role || role->kind != V_STRING ||
+            strcmp(role->u.str.ptr, "assistant") != 0 || !use)
+            continue;
+        if (lr_count(value_getz(use, "prompt_tokens"), &n) ||
+            lr_count(value_getz(use, "input_tokens"), &n))
+            lr_add_count(&u->input_tokens, n);
+        if (lr_count(value_getz(use, "completion_tokens"), &n) ||
+            lr_count(value_getz(use, "output_tokens"), &n))
+            lr_add_count(&u->output_tokens, n);
+    }
+    if (!lr_amount(value_getz(rec, "agent_cost"), &u->cost))
+        lr_amount(value_getz(rec, "cost"), &u->cost);
+    lr_amount(value_getz(rec, "duration"), &u->duration);
+}
+
 static int on_record(void *ctx, const char *place, const char *key,
                      size_t index, const value *rec, const char *bad,
                      err *e)
@@ -529,8 +557,10 @@ static int on_record(void *ctx, const char *place, const char *key,
         return 1;
     }
     char *final = final_words(msgs);
+    lr_usage used;
+    record_usage(rec, msgs, &used);
     rc = lr_end(r, run, episode, "done", final, success,
-                has_reward ? &reward : NULL, e);
+                has_reward ? &reward : NULL, &used, e);
     free(final);
     if (rc == 0)
         m->c->read++;

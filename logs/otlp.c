@@ -408,6 +408,10 @@ enum span_attr {
     SA_OI_KIND, SA_TL_KIND, SA_OI_TOOL, SA_TL_NAME, SA_OI_CALL_ID,
     SA_ADK_ARGS, SA_OI_INPUT, SA_TL_INPUT, SA_ADK_RESULT, SA_OI_OUTPUT,
     SA_TL_OUTPUT, SA_OI_MODEL,
+    /* tokens: the conventions' names, their older ones (and
+     * OpenLLMetry's), OpenInference's */
+    SA_USE_IN, SA_USE_OUT, SA_USE_PROMPT, SA_USE_COMPLETION, SA_OI_PROMPT,
+    SA_OI_COMPLETION,
     SA_COUNT
 };
 
@@ -429,7 +433,10 @@ static const struct {
     KEY("gcp.vertex.agent.tool_call_args"), KEY("input.value"),
     KEY("traceloop.entity.input"), KEY("gcp.vertex.agent.tool_response"),
     KEY("output.value"), KEY("traceloop.entity.output"),
-    KEY("llm.model_name")};
+    KEY("llm.model_name"), KEY("gen_ai.usage.input_tokens"),
+    KEY("gen_ai.usage.output_tokens"), KEY("gen_ai.usage.prompt_tokens"),
+    KEY("gen_ai.usage.completion_tokens"), KEY("llm.token_count.prompt"),
+    KEY("llm.token_count.completion")};
 #undef KEY
 
 /* got[k]: the AnyValue of key k's first attribute in attrs (NULL when
@@ -475,7 +482,7 @@ static const char *found_text(struct oread *m, const value *av,
  * is made in that order, as it is packed. */
 enum rec_member {
     R_A, R_D, R_E, R_EM, R_ERR, R_I, R_K, R_M, R_N, R_O, R_P, R_Q, R_R, R_S,
-    R_SV, R_T, R_TC, R_TR, R_COUNT
+    R_SV, R_T, R_TC, R_TR, R_U, R_COUNT
 };
 
 
@@ -503,7 +510,9 @@ static const value rec_key_nodes[R_COUNT] = {
     KEY_NODE("err"), KEY_NODE("i"), KEY_NODE("k"),  KEY_NODE("m"),
     KEY_NODE("n"), KEY_NODE("o"),  KEY_NODE("p"),  KEY_NODE("q"),
     KEY_NODE("r"), KEY_NODE("s"),  KEY_NODE("sv"), KEY_NODE("t"),
-    KEY_NODE("tc"), KEY_NODE("tr")};
+    KEY_NODE("tc"), KEY_NODE("tr"), KEY_NODE("u")};
+
+static const value usage_key_nodes[2] = {KEY_NODE("i"), KEY_NODE("o")};
 
 static const value task_key_nodes[5] = {
     KEY_NODE("arm"), KEY_NODE("reward"), KEY_NODE("seed"),
@@ -676,6 +685,23 @@ static value *span_record(struct oread *m, const struct span_members *span,
             model = found_text(m, got[SA_OI_MODEL], SA_OI_MODEL);
         if (model)
             MUST(R_M, vb_str(a, model));
+        /* the tokens the span says the model used: {"i": in, "o": out} */
+        static const enum span_attr ins[] = {SA_USE_IN, SA_USE_PROMPT,
+                                             SA_OI_PROMPT},
+                                    outs[] = {SA_USE_OUT, SA_USE_COMPLETION,
+                                              SA_OI_COMPLETION};
+        value *uv[2] = {NULL, NULL};
+        for (size_t i = 0; i < 3; i++) {
+            long long count;
+            if (!uv[0] && lr_count(found_value(m, got[ins[i]], ins[i]),
+                                   &count))
+                bad |= !(uv[0] = vb_int(a, count));
+            if (!uv[1] && lr_count(found_value(m, got[outs[i]], outs[i]),
+                                   &count))
+                bad |= !(uv[1] = vb_int(a, count));
+        }
+        if (uv[0] || uv[1])
+            MUST(R_U, members(a, usage_key_nodes, uv, 2));
         const value *d = maybe_json(
             a, found_value(m, got[SA_DEFINITIONS], SA_DEFINITIONS));
         if (d && d->kind == V_ARRAY)
@@ -1150,7 +1176,64 @@ struct pending {
     unsigned long long at, seq;
     const value *call, *id, *answer;
     size_t span, part;
+    double duration; /* an execute_tool span's; NAN: a chat span's call */
 };
+
+/* The seconds from start to end (nanoseconds since the epoch), or NAN
+ * when either is not given or the end is before the start. */
+static double seconds(unsigned long long start, unsigned long long end)
+{
+    return start && end >= start ? (double)(end - start) / 1e9 : NAN;
+}
+
+/* What an episode used (docs/logs.md): the tokens of its chat spans;
+ * when none of them says any, of its agent spans that no agent span
+ * saying tokens is above (so that an agent's total is not counted with
+ * its sub-agents'); its time, the head span's (a whole trace: from its
+ * first start to its last end).  0, or -1 out of memory. */
+static int episode_usage(struct oread *m, const struct span *sp, size_t n,
+                         size_t head, lr_usage *u)
+{
+    lr_usage_init(u);
+    unsigned long long first = 0, last = 0;
+    for (int agents = 0; agents < 2 && u->input_tokens < 0 &&
+                         u->output_tokens < 0;
+         agents++) {
+        struct ids top = {.map.seed = m->ids.seed}; /* agents saying any */
+        for (size_t i = 0; agents && i < n; i++)
+            if (sp[i].episode == head && sp[i].f[R_U] &&
+                strcmp(sp[i].kind, "agent") == 0 &&
+                ids_put(&top, sp[i].id, strlen(sp[i].id), i) < 0) {
+                ids_free(&top);
+                return -1;
+            }
+        for (size_t i = 0; i < n; i++) {
+            size_t at;
+            if (sp[i].episode != head || !sp[i].f[R_U] ||
+                strcmp(sp[i].kind, agents ? "agent" : "chat") != 0 ||
+                (agents && sp[i].parent &&
+                 ids_get(&top, sp[i].parent, strlen(sp[i].parent), &at)))
+                continue;
+            long long c;
+            if (lr_count(value_getz(sp[i].f[R_U], "i"), &c))
+                lr_add_count(&u->input_tokens, c);
+            if (lr_count(value_getz(sp[i].f[R_U], "o"), &c))
+                lr_add_count(&u->output_tokens, c);
+        }
+        ids_free(&top);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (sp[i].episode != head)
+            continue;
+        if (sp[i].start && (!first || sp[i].start < first))
+            first = sp[i].start;
+        if (sp[i].end > last)
+            last = sp[i].end;
+    }
+    u->duration = head < n ? seconds(sp[head].start, sp[head].end)
+                           : seconds(first, last);
+    return 0;
+}
 
 /* Where a call is, for a problem: its span, and which of its calls. */
 static void call_text(const struct span *sp, size_t span, size_t part,
@@ -1313,8 +1396,10 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                 memset(p, 0, sizeof *p);
                 p->seq = sp[i].seq * 1024 + k;
                 const value *name, *args, *id;
+                p->duration = NAN;
                 if (!list) {
                     p->at = sp[i].start;
+                    p->duration = seconds(sp[i].start, sp[i].end);
                     name = f[R_N];
                     args = f[R_A];
                     id = f[R_I];
@@ -1422,9 +1507,12 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
         /* ids were checked above: a second call of one id is still a call
          * (two spans of one id: both ran), so the id is not given here */
         if (lrc_add(&m->calls, calls[i].call, NULL, calls[i].span,
-                    calls[i].part) < 0)
+                    calls[i].part) < 0) {
             rc = nomem(e);
-        else if (calls[i].answer)
+            break;
+        }
+        m->calls.items[m->calls.n - 1].duration = calls[i].duration;
+        if (calls[i].answer)
             m->calls.items[m->calls.n - 1].answer = calls[i].answer;
         else
             m->calls.items[m->calls.n - 1].id = calls[i].id;
@@ -1446,9 +1534,12 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
         has_reward = 1;
     }
     int failed = head < n ? sp[head].f[R_ERR] != NULL : 0;
+    lr_usage used;
+    if (episode_usage(m, sp, n, head, &used) < 0)
+        return nomem(e);
     return lr_end(r, run, episode, failed ? "error" : "done", NULL,
                   sv && sv->kind == V_BOOL ? sv->u.b : -1,
-                  has_reward ? &reward : NULL, e);
+                  has_reward ? &reward : NULL, &used, e);
 }
 
 /* Writes a trace and forgets it; whole is 0 when it is written before

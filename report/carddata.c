@@ -260,6 +260,49 @@ static int kinds_from(card *c, sqlite3 *db, err *e)
     return rc;
 }
 
+int card_usage_any(const card_usage *u)
+{
+    return u->tokened || u->costed || u->timed || u->timed_calls;
+}
+
+/* What the episodes and calls used, as logged: the queries docs/card.md
+ * gives. */
+static int load_usage(card *c, sqlite3 *db, const char *run, err *e)
+{
+    sqlite3_stmt *s = NULL;
+    card_usage *u = &c->usage;
+    int rc;
+    if (prepare(db, "SELECT count(coalesce(input_tokens, output_tokens)), "
+                    "total(input_tokens), total(output_tokens), "
+                    "count(cost), total(cost), count(duration), "
+                    "coalesce(avg(duration), 0) "
+                    "FROM episodes WHERE run = ?",
+                run, &s, e) < 0)
+        return -1;
+    if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        u->tokened = (long)sqlite3_column_int64(s, 0);
+        u->input_tokens = sqlite3_column_double(s, 1);
+        u->output_tokens = sqlite3_column_double(s, 2);
+        u->costed = (long)sqlite3_column_int64(s, 3);
+        u->cost = sqlite3_column_double(s, 4);
+        u->timed = (long)sqlite3_column_int64(s, 5);
+        u->mean_seconds = sqlite3_column_double(s, 6);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW)
+        return read_failed(db, e);
+    if (prepare(db, "SELECT count(duration), coalesce(avg(duration), 0) "
+                    "FROM calls WHERE run = ?",
+                run, &s, e) < 0)
+        return -1;
+    if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        u->timed_calls = (long)sqlite3_column_int64(s, 0);
+        u->mean_call_seconds = sqlite3_column_double(s, 1);
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW ? 0 : read_failed(db, e);
+}
+
 /* The figures of one kind of episode and of observed calls, and pass^k:
  * the queries docs/card.md gives. */
 static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
@@ -467,7 +510,7 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     if (rc != SQLITE_ROW)
         return read_failed(db, e);
 
-    if (load_observed(c, db, run, e) < 0)
+    if (load_observed(c, db, run, e) < 0 || load_usage(c, db, run, e) < 0)
         return -1;
 
     if (prepare(db,

@@ -67,6 +67,24 @@ typedef struct card_harness {
     long unfinished; /* of this kind */
 } card_harness;
 
+/* What the run's episodes used, as their logs say (the episodes and
+ * calls columns input_tokens, output_tokens, cost, duration): each sum or
+ * mean is over the episodes (calls) that give it, counted beside it. */
+typedef struct card_usage {
+    long tokened;        /* episodes that give tokens (either count) */
+    double input_tokens, output_tokens; /* sums (SQLite's total(): no sum
+                                           overflows; exact to 2^53) */
+    long costed;         /* episodes that give a cost */
+    double cost;         /* US dollars */
+    long timed;          /* episodes that give a time */
+    double mean_seconds;
+    long timed_calls;    /* calls that give a time */
+    double mean_call_seconds;
+} card_usage;
+
+/* Whether a run's logs gave any figure of usage (the card shows it). */
+int card_usage_any(const card_usage *u);
+
 /* pass^k rows shown: k = 1, 2, 3, 4, then the powers of two, and the
  * largest k (the pass_hat_k view has every k). */
 int card_passk_shown(long k, long largest);
@@ -92,6 +110,7 @@ typedef struct card {
                              run (a cut line, a line that is not JSON) */
     long simulated, observed; /* episodes of each kind */
     card_harness harness[2];  /* [0] simulated episodes, [1] observed */
+    card_usage usage;
     long observed_calls;
     int no_schema;            /* the run's tool file has no tool (a log
                                  that offers no definitions): every

@@ -371,6 +371,34 @@ static void html_observed(buf *b, const card *c)
                        c->passk[k][i].tasks);
         table_close(b);
     }
+    const card_usage *u = &c->usage;
+    if (card_usage_any(u)) {
+        buf_printf(b, "<h3>Usage, as logged</h3>\n<p>Each figure is over the "
+                      "episodes that give it, of %ld.</p>\n",
+                   c->simulated + c->observed);
+        table_open(b, "usage");
+        buf_puts(b, "<thead><tr><th>usage</th><th>value</th><th>over</th>"
+                    "</tr></thead><tbody>\n");
+        if (u->tokened)
+            buf_printf(b, "<tr><td>input tokens</td><td>%.0f</td><td>%ld</td>"
+                          "</tr>\n<tr><td>output tokens</td><td>%.0f</td>"
+                          "<td>%ld</td></tr>\n",
+                       u->input_tokens, u->tokened, u->output_tokens,
+                       u->tokened);
+        if (u->costed)
+            buf_printf(b, "<tr><td>cost</td><td>$%.4f</td><td>%ld</td>"
+                          "</tr>\n",
+                       u->cost, u->costed);
+        if (u->timed)
+            buf_printf(b, "<tr><td>seconds an episode (mean)</td>"
+                          "<td>%.1f</td><td>%ld</td></tr>\n",
+                       u->mean_seconds, u->timed);
+        if (u->timed_calls)
+            buf_printf(b, "<tr><td>seconds a call (mean)</td><td>%.3f</td>"
+                          "<td>%ld calls</td></tr>\n",
+                       u->mean_call_seconds, u->timed_calls);
+        table_close(b);
+    }
 }
 
 /* The result table. */

@@ -7,6 +7,15 @@
 #include "shown.h"
 #include "stats.h"
 
+/* A figure measured over n of something: null when n is 0. */
+static void json_figure(buf *b, const char *fmt, long n, double x)
+{
+    if (n)
+        shown_json_number(b, fmt, x);
+    else
+        buf_puts(b, "null");
+}
+
 static void key(buf *b, int comma, const char *k)
 {
     buf_printf(b, "%s\"%s\":", comma ? "," : "", k);
@@ -152,6 +161,19 @@ void json_card(buf *b, const card *c)
                         "number\"");
         buf_printf(b, ",\"unfinished\":%ld}", h->unfinished);
     }
+    const card_usage *u = &c->usage;
+    buf_printf(b, "},\"usage\":{\"tokened\":%ld,\"input_tokens\":",
+               u->tokened);
+    json_figure(b, "%.0f", u->tokened, u->input_tokens);
+    buf_puts(b, ",\"output_tokens\":");
+    json_figure(b, "%.0f", u->tokened, u->output_tokens);
+    buf_printf(b, ",\"costed\":%ld,\"cost\":", u->costed);
+    json_figure(b, "%.6f", u->costed, u->cost);
+    buf_printf(b, ",\"timed\":%ld,\"mean_seconds\":", u->timed);
+    json_figure(b, "%.6f", u->timed, u->mean_seconds);
+    buf_printf(b, ",\"timed_calls\":%ld,\"mean_call_seconds\":",
+               u->timed_calls);
+    json_figure(b, "%.6f", u->timed_calls, u->mean_call_seconds);
     buf_printf(b, "},\"observed_calls\":%ld,\"no_schema\":%s,\"tools\":[",
                c->observed_calls, c->no_schema ? "true" : "false");
     for (int u = 0; u < 2; u++) {

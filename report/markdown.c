@@ -89,6 +89,26 @@ static void md_observed(buf *out, const card *c)
             buf_printf(out, "| %ld | %.1f%% | %ld |\n", c->passk[k][i].k,
                        100 * c->passk[k][i].rate, c->passk[k][i].tasks);
     }
+    const card_usage *u = &c->usage;
+    if (card_usage_any(u)) {
+        buf_printf(out, "\nUsage, as logged (each figure over the episodes "
+                        "that give it, of %ld):\n\n"
+                        "| usage | value | over |\n|---|---:|---:|\n",
+                   c->simulated + c->observed);
+        if (u->tokened)
+            buf_printf(out, "| input tokens | %.0f | %ld |\n"
+                            "| output tokens | %.0f | %ld |\n",
+                       u->input_tokens, u->tokened, u->output_tokens,
+                       u->tokened);
+        if (u->costed)
+            buf_printf(out, "| cost | $%.4f | %ld |\n", u->cost, u->costed);
+        if (u->timed)
+            buf_printf(out, "| seconds an episode (mean) | %.1f | %ld |\n",
+                       u->mean_seconds, u->timed);
+        if (u->timed_calls)
+            buf_printf(out, "| seconds a call (mean) | %.3f | %ld calls |\n",
+                       u->mean_call_seconds, u->timed_calls);
+    }
 }
 
 static void md_problems(buf *out, const card *c)

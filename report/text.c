@@ -309,6 +309,34 @@ static void text_tools(buf *out, const card *c, int width)
     }
 }
 
+/* What the episodes used, as their logs say, when they say anything:
+ * each figure over the episodes (calls) that give it. */
+static void text_usage(buf *out, const card *c, int width)
+{
+    const card_usage *u = &c->usage;
+    if (!card_usage_any(u))
+        return;
+    long n = c->simulated + c->observed;
+    buf_putc(out, '\n');
+    say(out, width, 2, "usage, as logged (each figure over the episodes "
+                       "that give it, of %ld)", n);
+    if (u->tokened)
+        say(out, width, 6, "  tokens       %.0f input, %.0f output, over "
+                           "%ld episode%s",
+            u->input_tokens, u->output_tokens, u->tokened,
+            u->tokened == 1 ? "" : "s");
+    if (u->costed)
+        say(out, width, 6, "  cost         $%.4f, over %ld episode%s",
+            u->cost, u->costed, u->costed == 1 ? "" : "s");
+    if (u->timed)
+        say(out, width, 6, "  time         %.1f s an episode (mean), over "
+                           "%ld",
+            u->mean_seconds, u->timed);
+    if (u->timed_calls)
+        say(out, width, 6, "  call time    %.3f s a call (mean), over %ld",
+            u->mean_call_seconds, u->timed_calls);
+}
+
 /* The observed episodes: what the tool file can tell of their calls. */
 static void text_observed(buf *out, const card *c, int width)
 {
@@ -514,6 +542,7 @@ void text_card(buf *out, const card *c, int width)
     if (c->observed)
         text_observed(out, c, width);
     text_passk(out, c, width);
+    text_usage(out, c, width);
 }
 
 /* ----------------------------------------------------------- compare */

@@ -221,7 +221,7 @@ ok "no definitions: no problem, the calls per tool, no schema" \
         "SELECT count(*) FROM problems")"
 timeout 60 "$CARD" --db noschema.db --json tau2 > noschema.json
 ok "... its JSON card: no_schema, and every figure the query docs give" \
-    "true|0|card sql: 49 passed, 0 failed" \
+    "true|0|card sql: 58 passed, 0 failed" \
     "$("$PYTHON3" -c 'import json,sys; c=json.load(open(sys.argv[1]))
 print(str(c["no_schema"]).lower(), len(c["unknown_tools"]), sep="|", end="|")' \
         noschema.json; "$PYTHON3" "$TOP_SRCDIR/tests/card_sql.py" \
@@ -336,6 +336,57 @@ ok "a tool message event's JSON body without a role answers its call" \
     '{"type":"call","run":"svc","episode":"'$t':0000000000000007","call":{"arguments":{"query":"x"},"name":"search_orders"},"answer":"A-1"}' \
     "$(timeout 60 "$REPLAY" import otlp event.jsonl --tools shop.json 2>/dev/null |
        grep '"type":"call"')"
+
+# --- usage: tokens, cost and time where each log holds them, NULL where
+# --- it is silent or gives a figure of another shape (docs/logs.md,
+# --- "Usage"): an Inspect sample's model_usage summed over its models
+# --- (else its model events'), its working time (else its total time)
+# --- and each tool event's; an OTLP trace's chat spans' tokens (else its
+# --- outermost agents'), its head span's time and each tool span's;
+# --- tau2-bench's assistant messages' tokens (not the user simulator's),
+# --- agent_cost and duration
+rm -f usage.db
+timeout 60 "$REPLAY" --quiet --db usage.db --from auto usage-inspect.json \
+    usage-otlp.jsonl tau2.json 2>/dev/null
+ok "usage: each episode's tokens, cost and seconds" \
+"usage/U1|u1#1|1250|305|0.021|12.5
+usage/U1|u2#1|900|100|0.002|7.0
+usage/U1|u3#1|NULL|NULL|NULL|NULL
+usage-agent|000000000000000000000000000000a1:00000000000000a1|150|25|NULL|3.0
+usage-agent|000000000000000000000000000000b2:00000000000000b1|77|7|NULL|2.0
+usage-agent|000000000000000000000000000000c3:00000000000000c1|1000|100|NULL|4.0
+tau2|sim-0|1000|100|0.01|9.1
+tau2|sim-1|NULL|NULL|0.01|9.1" \
+    "$(sqlite3 usage.db "SELECT run, episode, quote(input_tokens),
+        quote(output_tokens), quote(cost), quote(duration) FROM episodes
+        ORDER BY episode_id")"
+ok "usage: each call's seconds" \
+"u1#1|1|get_order|0.75
+u1#1|2|get_order|NULL
+u2#1|1|submit|0.25
+000000000000000000000000000000a1:00000000000000a1|1|get_order|0.5
+000000000000000000000000000000b2:00000000000000b1|1|get_order|0.125
+000000000000000000000000000000c3:00000000000000c1|1|get_order|0.1
+sim-0|1|search_orders|NULL" \
+    "$(sqlite3 usage.db "SELECT episode, seq, tool, quote(duration) FROM calls
+        WHERE episode <> 'sim-1' AND NOT (episode = 'sim-0' AND seq > 1)
+        ORDER BY episode_id, seq")"
+for r in usage/U1 usage-agent tau2; do
+    timeout 60 "$CARD" --db usage.db --json "$r"
+done > usage-cards.json
+ok "usage: the cards' figures, as the query docs give them" \
+    "card sql: 162 passed, 0 failed" \
+    "$("$PYTHON3" "$TOP_SRCDIR/tests/card_sql.py" "$TOP_SRCDIR/docs/card.md" \
+        usage.db usage-cards.json)"
+ok "usage: the card says it" \
+"usage, as logged (each figure over the episodes that give it, of 3)
+  tokens       2150 input, 405 output, over 2 episodes
+  cost         \$0.0230, over 2 episodes
+  time         9.8 s an episode (mean), over 2
+  call time    0.500 s a call (mean), over 2" \
+    "$(timeout 60 "$CARD" --db usage.db usage/U1 | sed -n '/^usage,/,$p')"
+same p-usage-inspect inspect usage-inspect.json
+same p-usage-otlp otlp usage-otlp.jsonl --tools shop.json
 
 echo "logs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
