@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "canon.h"
+#include "dialects.h"
 #include "jaeger.h"
 #include "json_load.h"
 #include "keymap.h"
@@ -396,6 +397,34 @@ static int scan_messages(arena *a, const value *msgs, value *calls,
     return 0;
 }
 
+/* An attribute's AnyValue as a tree, for dialect_indexed. */
+static value *decode_attr(void *ctx, const char *key, const value *any)
+{
+    struct oread *m = ctx;
+    m->key = key;
+    return any_value(m, any, 0);
+}
+
+/* The messages sent to the model (history) or its answer, as OpenLLMetry
+ * (gen_ai.prompt.N.*, gen_ai.completion.N.*) or OpenInference
+ * (llm.input_messages.N.message.*, llm.output_messages...) flatten them;
+ * NULL when the span has none. */
+static const value *flattened(struct oread *m, const value *attrs,
+                              int history)
+{
+    value *list = dialect_indexed(m->a, attrs,
+                                  history ? "gen_ai.prompt."
+                                          : "gen_ai.completion.",
+                                  decode_attr, m);
+    if (list)
+        return list;
+    list = dialect_indexed(m->a, attrs,
+                           history ? "llm.input_messages."
+                                   : "llm.output_messages.",
+                           decode_attr, m);
+    return list ? dialect_openinference_messages(m->a, list) : NULL;
+}
+
 /* The attributes a record reads, each the first of its key in a list
  * (as attr finds it): found in one pass over the list. */
 enum span_attr {
@@ -412,6 +441,8 @@ enum span_attr {
      * OpenLLMetry's), OpenInference's */
     SA_USE_IN, SA_USE_OUT, SA_USE_PROMPT, SA_USE_COMPLETION, SA_OI_PROMPT,
     SA_OI_COMPLETION,
+    /* OpenLLMetry's kind of a model's span; ADK's request sent */
+    SA_TL_REQUEST_TYPE, SA_ADK_REQUEST,
     SA_COUNT
 };
 
@@ -436,7 +467,8 @@ static const struct {
     KEY("llm.model_name"), KEY("gen_ai.usage.input_tokens"),
     KEY("gen_ai.usage.output_tokens"), KEY("gen_ai.usage.prompt_tokens"),
     KEY("gen_ai.usage.completion_tokens"), KEY("llm.token_count.prompt"),
-    KEY("llm.token_count.completion")};
+    KEY("llm.token_count.completion"), KEY("llm.request.type"),
+    KEY("gcp.vertex.agent.llm_request")};
 #undef KEY
 
 /* got[k]: the AnyValue of key k's first attribute in attrs (NULL when
@@ -594,6 +626,8 @@ static value *span_record(struct oread *m, const struct span_members *span,
             op = "invoke_agent";
         else if (oi && strcmp(oi, "LLM") == 0)
             op = "chat";
+        else if (found_text(m, got[SA_TL_REQUEST_TYPE], SA_TL_REQUEST_TYPE))
+            op = "chat"; /* OpenLLMetry's openai.chat, anthropic.chat... */
     }
     if (!op) {
         /* the conventions' span names, for writers that set no
@@ -704,6 +738,22 @@ static value *span_record(struct oread *m, const struct span_members *span,
             MUST(R_U, members(a, usage_key_nodes, uv, 2));
         const value *d = maybe_json(
             a, found_value(m, got[SA_DEFINITIONS], SA_DEFINITIONS));
+        /* else the tools as OpenLLMetry, OpenInference or ADK give them */
+        if (!d || d->kind != V_ARRAY) {
+            value *list = dialect_indexed(a, span->attrs,
+                                          "llm.request.functions.",
+                                          decode_attr, m);
+            if (list)
+                d = dialect_functions(a, list);
+            else if ((list = dialect_indexed(a, span->attrs, "llm.tools.",
+                                             decode_attr, m)))
+                d = dialect_openinference_tools(a, list);
+            else if (got[SA_ADK_REQUEST])
+                d = dialect_adk_tools(a, found_value(m, got[SA_ADK_REQUEST],
+                                                     SA_ADK_REQUEST));
+            if (d && d->kind == V_ARRAY && d->u.arr.len == 0)
+                d = NULL;
+        }
         if (d && d->kind == V_ARRAY)
             rv[R_D] = (value *)d;
         value *calls = vb_array(a), *answers = vb_array(a);
@@ -716,6 +766,10 @@ static value *span_record(struct oread *m, const struct span_members *span,
         const value *msgs = maybe_json(a, found_value(m, got[SA_INPUT],
                                                       SA_INPUT));
         if (msgs && scan_messages(a, msgs, calls, answers, 1, &ix) < 0)
+            return NULL;
+        /* OpenLLMetry's and OpenInference's, an attribute a field */
+        if (!msgs && (msgs = flattened(m, span->attrs, 1)) &&
+            scan_messages(a, msgs, calls, answers, 1, &ix) < 0)
             return NULL;
         /* the older events on the span */
         const value *events = span->events;
@@ -769,6 +823,8 @@ static value *span_record(struct oread *m, const struct span_members *span,
                 return NULL;
         }
         msgs = maybe_json(a, found_value(m, got[SA_OUTPUT], SA_OUTPUT));
+        if (!msgs)
+            msgs = flattened(m, span->attrs, 0);
         if (msgs && scan_messages(a, msgs, calls, answers, 0, &ix) < 0)
             return NULL;
         if (calls->u.arr.len)

@@ -92,6 +92,14 @@ gold jaeger "$(imp jaeger auto jaeger.json; cat jaeger.jsonl)"
 # the tool spans other instrumentations write: OpenInference, OpenLLMetry
 # (its function's kwargs the arguments), Google ADK
 gold otlp-dialects "$(imp dialects otlp otlp-dialects.jsonl; cat dialects.jsonl)"
+# OpenLLMetry's and OpenInference's messages and tools flattened into an
+# attribute a field, ADK's tools in the request it sent (types in
+# capitals): the calls the chat spans show (the history's once), their
+# answers, the tools offered with their schemas, tokens and times
+gold otlp-flat "$(imp flat otlp otlp-flat.jsonl; cat flat.jsonl
+    for f in $(grep -o 'tools-[0-9a-f]*\.json' flat.jsonl | sort -u); do
+        echo "== $f"; cat "$f"; echo
+    done)"
 ok "Tempo's export of the trace: the lines of Jaeger's" "$(cat jaeger.jsonl)" \
     "$(imp tempo auto tempo.json >/dev/null; cat tempo.jsonl)"
 gold otlp-problems "$(imp otlp otlp otlp.jsonl)"
@@ -385,6 +393,7 @@ ok "usage: the card says it" \
   time         9.8 s an episode (mean), over 2
   call time    0.500 s a call (mean), over 2" \
     "$(timeout 60 "$CARD" --db usage.db usage/U1 | sed -n '/^usage,/,$p')"
+same p-flat otlp otlp-flat.jsonl
 same p-usage-inspect inspect usage-inspect.json
 same p-usage-otlp otlp usage-otlp.jsonl --tools shop.json
 
