@@ -1,6 +1,7 @@
 /* inspect: see inspect.h. */
 #include "inspect.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -777,8 +778,10 @@ static int read_header_member(struct iread *m, const char *key,
                               const value *v, err *e)
 {
     if (strcmp(key, "version") == 0) {
+        /* 3: a log with chunked samples (read_chunked) */
         if (v->kind == V_INT && (strcmp(v->u.str.ptr, "1") == 0 ||
-                                 strcmp(v->u.str.ptr, "2") == 0))
+                                 strcmp(v->u.str.ptr, "2") == 0 ||
+                                 strcmp(v->u.str.ptr, "3") == 0))
             return 0;
         /* another version is read by its structure, as far as it is the
          * one known: what is not found there is said where it is missed */
@@ -789,9 +792,9 @@ static int read_header_member(struct iread *m, const char *key,
             snprintf(text, sizeof text, "%s", value_kind_phrase(v->kind));
         return lr_problem(m->r, m->member, "$.version",
                           "an Inspect log of version %s, which this reader "
-                          "has not seen (it knows versions 1 and 2): it is "
-                          "read by its structure, and what is not where "
-                          "versions 1 and 2 keep it is said",
+                          "has not seen (it knows versions 1, 2 and 3): it "
+                          "is read by its structure, and what is not where "
+                          "those keep it is said",
                           text);
     }
     if (strcmp(key, "results") == 0) { /* version 1: its one scorer */
@@ -1165,6 +1168,248 @@ static int ends_with(const char *s, const char *tail)
     return n >= t && strcmp(s + n - t, tail) == 0;
 }
 
+/* ------------------------------------------------ the chunked layout */
+
+/* Inspect's converter can write a sample as members of its own
+ * (docs/logs.md, "Inspect eval logs"): its shell P/sample.json, its
+ * metadata P/metadata.json, and its sequences P/SEQ/START.json, each a
+ * list, START the number of items before it; the shell's message_refs
+ * ([start, end) ranges into the messages) give its conversation, and
+ * "attachment://N" refers to item N of the attachments. */
+
+/* Whether a member's name ends as a part of a chunked sample does (not
+ * its shell): then the length of its prefix P, else 0. */
+static size_t chunk_part(const char *name)
+{
+    static const char *const own[] = {"/metadata.json", "/skeleton.json",
+                                      "/events/stats.json",
+                                      "/events/uuids.json"};
+    static const char *const seqs[] = {"/messages/", "/events/", "/calls/",
+                                       "/attachments/"};
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        if (ends_with(name, own[i]))
+            return n - strlen(own[i]);
+    if (n < 6 || strcmp(name + n - 5, ".json") != 0)
+        return 0;
+    size_t d = n - 5; /* the stem: digits, or digits-digits (eval2's) */
+    while (d > 0 && (isdigit((unsigned char)name[d - 1]) ||
+                     name[d - 1] == '-'))
+        d--;
+    if (d == n - 5)
+        return 0;
+    for (size_t i = 0; i < sizeof seqs / sizeof *seqs; i++) {
+        size_t k = strlen(seqs[i]);
+        if (d >= k && memcmp(name + d - k, seqs[i], k) == 0)
+            return d - k;
+    }
+    return 0;
+}
+
+/* The name P/tail (p: plen bytes) into out; 0 when it does not fit. */
+static int part_name(char *out, size_t size, const char *p, size_t plen,
+                     const char *tail)
+{
+    int n = snprintf(out, size, "%.*s%s", (int)plen, p, tail);
+    return n > 0 && (size_t)n < size;
+}
+
+/* What reading a chunked sample holds. */
+struct chunked {
+    zip_t *z;
+    const keymap *last; /* name -> its entry */
+    arena *pa;
+    buf *b;
+    const char *p;      /* the sample's prefix, plen bytes */
+    size_t plen;
+    size_t bytes;       /* read for the sample so far */
+};
+
+/* The sample's trees past the limit of a record: said; 2 stop, or 1. */
+static int parse_over(struct iread *m)
+{
+    return lr_problem(m->r, m->member, NULL,
+                      "the sample's value tree is larger than the limit of "
+                      "%u MiB a record: it is skipped",
+                      LOG_RECORD_MAX >> 20)
+               ? 2
+               : 1;
+}
+
+/* A member of the sample (name) read and parsed into *v: 0; 1 a problem
+ * said (the sample is skipped); 2 stop; -1.  *v is NULL when there is no
+ * such member. */
+static int chunk_member(struct iread *m, struct chunked *k, const char *name,
+                        value **v, err *e)
+{
+    size_t at;
+    *v = NULL;
+    if (!keymap_get(k->last, name, strlen(name), &at))
+        return 0;
+    const char *kept = zip_get_name(k->z, (zip_uint64_t)at, 0);
+    int rc = read_member(m, k->z, (zip_uint64_t)at, kept ? kept : name, k->b,
+                         e);
+    if (rc)
+        return rc;
+    k->bytes += k->b->len;
+    if (k->bytes > LOG_RECORD_MAX)
+        return lr_problem(m->r, m->member, NULL,
+                          "the sample's members hold more than the limit of "
+                          "%u MiB a record: it is skipped",
+                          LOG_RECORD_MAX >> 20)
+                   ? 2
+                   : 1;
+    return parse_member(m, k->pa, k->b, v, e);
+}
+
+/* The items of sequence seq ("messages"), chunk after chunk, into *out
+ * (an array made in k->pa): 0, 1, 2 or -1 as chunk_member; a chunk that
+ * is not a list is a problem of the sample. */
+static int read_sequence(struct iread *m, struct chunked *k, const char *seq,
+                         value **out, size_t *chunks, err *e)
+{
+    char name[1100], tail[64];
+    size_t n = 0;
+    if (!(*out = vb_array(k->pa)))
+        return nomem(e);
+    for (;;) {
+        snprintf(tail, sizeof tail, "/%s/%zu.json", seq, n);
+        value *v;
+        if (!part_name(name, sizeof name, k->p, k->plen, tail))
+            return 0;
+        int rc = chunk_member(m, k, name, &v, e);
+        if (rc || !v)
+            return rc;
+        if (v->kind != V_ARRAY || v->u.arr.len == 0)
+            return lr_problem(m->r, m->member, NULL,
+                              "a chunk of the sample's %s that is not a list "
+                              "of them: the sample is skipped",
+                              seq)
+                       ? 2
+                       : 1;
+        for (size_t i = 0; i < v->u.arr.len; i++)
+            if (vb_push(k->pa, *out, v->u.arr.items[i]) < 0)
+                return arena_over(k->pa) ? parse_over(m) : nomem(e);
+        n += v->u.arr.len;
+        ++*chunks;
+    }
+}
+
+/* A chunked sample whose shell is the member shell (its prefix plen
+ * bytes of it), put together as Inspect's whole sample and read:
+ * 0, 1 stop, -1. */
+static int read_chunked(struct iread *m, zip_t *z, const keymap *last,
+                        const keymap *parts, const keymap *ranged,
+                        const char *shell, arena *pa, buf *b, err *e)
+{
+    struct chunked k = {z, last, pa, b, shell, strlen(shell) - 12, 0};
+    value *sh = NULL, *meta = NULL, *seq[3] = {NULL, NULL, NULL};
+    static const char *const names[3] = {"messages", "events",
+                                         "attachments"};
+    size_t chunks = 0, want = 0;
+    char name[1100];
+    arena_reset(pa);
+    m->member = shell;
+    snprintf(m->at, sizeof m->at, "$");
+    size_t any;
+    int rc = keymap_get(ranged, shell, k.plen, &any)
+                 ? (lr_problem(m->r, shell, NULL, "%s",
+                               "a sample whose chunks are named by their "
+                               "range (the first form of Inspect's eval2 "
+                               "layout), which this reader does not read: "
+                               "it is skipped")
+                        ? 2
+                        : 1)
+                 : chunk_member(m, &k, shell, &sh, e);
+    if (rc == 0 && sh->kind != V_OBJECT)
+        rc = lr_problem(m->r, shell, NULL, "%s",
+                        "the sample's shell is not a JSON object: the "
+                        "sample is skipped")
+                 ? 2
+                 : 1;
+    if (rc == 0 && part_name(name, sizeof name, shell, k.plen,
+                             "/metadata.json"))
+        rc = chunk_member(m, &k, name, &meta, e);
+    for (int i = 0; rc == 0 && i < 3; i++)
+        rc = read_sequence(m, &k, names[i], &seq[i], &chunks, e);
+    m->member = shell;
+    /* a chunk that does not follow the ones before it (a gap) */
+    if (rc == 0 && keymap_get(parts, shell, k.plen, &want) &&
+        want != chunks)
+        rc = lr_problem(m->r, shell, NULL,
+                        "%zu of the sample's chunks do not follow the ones "
+                        "before them (a chunk is missing): the sample is "
+                        "skipped",
+                        want - chunks)
+                 ? 2
+                 : 1;
+    value *s = rc == 0 ? vb_copy_object(pa, sh) : NULL;
+    value *msgs = s ? vb_array(pa) : NULL, *atts = NULL;
+    if (rc == 0 && !msgs)
+        rc = arena_over(pa) ? parse_over(m) : nomem(e);
+    /* the conversation: message_refs over the messages */
+    const value *refs = rc == 0 ? value_getz(sh, "message_refs") : NULL;
+    for (size_t i = 0; rc == 0 && refs && refs->kind == V_ARRAY &&
+                       i < refs->u.arr.len;
+         i++) {
+        const value *r = refs->u.arr.items[i];
+        long long from, to;
+        if (r->kind != V_ARRAY || r->u.arr.len != 2 ||
+            !lr_count(r->u.arr.items[0], &from) ||
+            !lr_count(r->u.arr.items[1], &to) || from > to ||
+            (size_t)to > seq[0]->u.arr.len) {
+            rc = lr_problem(m->r, shell, NULL,
+                            "$.message_refs[%zu] is not a range of the "
+                            "sample's %zu messages: the sample is skipped",
+                            i, seq[0]->u.arr.len)
+                     ? 2
+                     : 1;
+            break;
+        }
+        for (long long j = from; rc == 0 && j < to; j++)
+            if (vb_push(pa, msgs, seq[0]->u.arr.items[j]) < 0)
+                rc = arena_over(pa) ? parse_over(m) : nomem(e);
+    }
+    /* the attachments, by their index */
+    if (rc == 0 && seq[2]->u.arr.len) {
+        atts = value_new(pa, V_OBJECT, 0, 0);
+        value_member *items = atts ? arena_alloc(pa, seq[2]->u.arr.len *
+                                                         sizeof *items)
+                                   : NULL;
+        for (size_t i = 0; items && i < seq[2]->u.arr.len; i++) {
+            char digits[24];
+            int len = snprintf(digits, sizeof digits, "%zu", i);
+            value *key = vb_strn(pa, digits, (size_t)len);
+            if (!key) {
+                items = NULL;
+                break;
+            }
+            items[i] = (value_member){key, seq[2]->u.arr.items[i]};
+        }
+        if (!items)
+            rc = arena_over(pa) ? parse_over(m) : nomem(e);
+        else {
+            atts->u.obj.items = items;
+            atts->u.obj.len = seq[2]->u.arr.len;
+        }
+    }
+    if (rc == 0 && (vb_put(pa, s, "messages", msgs) < 0 ||
+                    vb_put(pa, s, "events", seq[1]) < 0 ||
+                    (meta && vb_put(pa, s, "metadata", meta) < 0) ||
+                    (atts && vb_put(pa, s, "attachments", atts) < 0)))
+        rc = arena_over(pa) ? parse_over(m) : nomem(e);
+    if (rc > 0) {
+        m->c->records++;
+        m->c->refused++;
+        return rc == 2 ? 1 : 0;
+    }
+    if (rc < 0)
+        return rc;
+    m->member = shell;
+    snprintf(m->at, sizeof m->at, "$");
+    return read_sample(m, s, e);
+}
+
 static int read_eval(struct iread *m, const char *path, err *e)
 {
     int code = 0;
@@ -1201,6 +1446,33 @@ static int read_eval(struct iread *m, const char *path, err *e)
             rc = nomem(e);
     }
     size_t at;
+    /* the chunks of each chunked sample, by its prefix: a chunk that the
+     * reading does not reach is one past a gap */
+    keymap parts = KEYMAP_INIT, ranged = KEYMAP_INIT;
+    parts.seed = ranged.seed = last.seed;
+    for (zip_int64_t i = 0; rc == 0 && i < count; i++) {
+        const char *name = zip_get_name(z, (zip_uint64_t)i, 0);
+        size_t plen = name ? chunk_part(name) : 0, n = 0;
+        if (!plen || keymap_get(&last, name, strlen(name), &at) == 0 ||
+            at != (size_t)i)
+            continue;
+        const char *stem = strrchr(name, '/');
+        if (stem && strchr(stem, '-')) { /* eval2's range names */
+            if (keymap_put(&ranged, name, plen, 1) < 0)
+                rc = nomem(e);
+            continue;
+        }
+        if (strncmp(name + plen, "/calls/", 7) == 0 || !stem ||
+            !isdigit((unsigned char)stem[1]))
+            continue; /* not read */
+        if (strncmp(name + plen, "/messages/", 10) != 0 &&
+            strncmp(name + plen, "/events/", 8) != 0 &&
+            strncmp(name + plen, "/attachments/", 13) != 0)
+            continue;
+        keymap_get(&parts, name, plen, &n);
+        if (keymap_put(&parts, name, plen, n + 1) < 0)
+            rc = nomem(e);
+    }
     zip_int64_t head = -1;
     if (keymap_get(&last, "header.json", 11, &at) ||
         keymap_get(&last, "_journal/start.json", 19, &at))
@@ -1256,22 +1528,17 @@ static int read_eval(struct iread *m, const char *path, err *e)
             (keymap_get(&last, name, strlen(name), &at) &&
              at != (size_t)i))
             continue;
-        const char *slash = strchr(name + 8, '/');
-        if (slash && strcmp(slash, "/sample.json") != 0)
-            continue; /* a part of a chunked sample: said below */
-        if (slash && !m->version_bad) {
-            /* samples/ID_epoch_N/sample.json and its chunks: Inspect's
-             * chunked layout, written by its converter, not read here */
-            m->c->records++;
-            m->c->refused++;
-            m->member = name;
-            if (lr_problem(m->r, name, NULL,
-                           "a sample in Inspect's chunked layout (its "
-                           "messages and events in members of their own), "
-                           "which this reader does not read: it is "
-                           "skipped; `inspect log convert` can write the "
-                           "log whole") > 0)
-                rc = 1;
+        /* a part of a chunked sample (its shell P/sample.json is there):
+         * read with its shell; else a whole sample, whose id may hold a
+         * slash (Inspect does not escape one) */
+        size_t plen = chunk_part(name);
+        char shell[1100];
+        if (plen && part_name(shell, sizeof shell, name, plen,
+                              "/sample.json") &&
+            keymap_get(&last, shell, strlen(shell), &at))
+            continue;
+        if (ends_with(name, "/sample.json") && !m->version_bad) {
+            rc = read_chunked(m, z, &last, &parts, &ranged, name, pa, &b, e);
             continue;
         }
         if (m->version_bad) {
@@ -1300,6 +1567,8 @@ static int read_eval(struct iread *m, const char *path, err *e)
     }
     m->member = NULL;
     keymap_free(&last);
+    keymap_free(&parts);
+    keymap_free(&ranged);
     buf_free(&b);
     arena_free(pa);
     zip_discard(z); /* read only: nothing to write back */

@@ -78,6 +78,96 @@ gold inspect-bad "$(imp bad inspect bad.eval truncated.eval inspect-v9.json)"
 # version 1 log's one score, singular
 gold inspect-react "$(imp react inspect inspect-react.json; cat react.jsonl)"
 gold inspect-v1 "$(imp v1 inspect inspect-v1.json --score match; cat v1.jsonl)"
+
+# --- Inspect's chunked layout, as its converter writes it: a sample's
+# --- shell, metadata and sequences in members of their own (messages,
+# --- events, attachments in chunks named by their first item; message_refs
+# --- into the messages; "attachment://N" an index).  The same samples as
+# --- whole members give the same lines; a sample whose id holds a slash
+# --- is a whole sample; a chunk past a gap, a range past the messages and
+# --- the first eval2 form's range-named chunks are said
+timeout 120 "$PYTHON3" - <<'EOF' || exit 99
+import json, zipfile
+zi = lambda n: zipfile.ZipInfo(n, date_time=(2026, 1, 1, 0, 0, 0))
+head = {"version": 3, "status": "success",
+        "eval": {"eval_id": "C1", "run_id": "RC", "task": "chunky",
+                 "task_id": "chunky", "model": "m1",
+                 "created": "2026-01-01T00:00:00+00:00"}}
+tools = [{"name": "get_order", "description": "Look up an order.",
+          "parameters": {"type": "object", "properties": {
+              "order_id": {"type": "string"}}, "required": ["order_id"]}},
+         {"name": "submit", "description": "Submit an answer.",
+          "parameters": {"type": "object", "properties": {
+              "answer": {"type": "string"}}, "required": ["answer"]}}]
+call = lambda i, f, a: {"id": i, "function": f, "arguments": a,
+                        "type": "function"}
+long = "A-100001 is " + "on its way " * 20
+pool = [{"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Where is A-100001?"},
+        {"role": "assistant", "content": "",
+         "tool_calls": [call("c1", "get_order", {"order_id": "A-100001"})]},
+        {"role": "tool", "tool_call_id": "c1", "function": "get_order",
+         "content": "attachment://0"},
+        {"role": "assistant", "content": "On its way."}]
+events = [{"event": "model", "model": "m1", "input": [],
+           "input_refs": [[0, 2]], "tools": tools,
+           "output": {"usage": {"input_tokens": 10, "output_tokens": 2}}},
+          {"event": "tool", "id": "c1", "function": "get_order",
+           "arguments": {"order_id": "A-100001"}, "result": "attachment://0",
+           "working_time": 0.5},
+          {"event": "model", "model": "m1", "input": [],
+           "input_refs": [[0, 4]], "tools": tools,
+           "output": {"choices": [{"message": {"role": "assistant",
+               "content": "", "tool_calls": [call("c2", "submit",
+                                                  {"answer": "ok"})]}}]}},
+          {"event": "tool", "id": "c2", "function": "submit",
+           "arguments": {"answer": "ok"}, "result": "ok"}]
+shell = {"id": 7, "epoch": 1, "input": "Where is A-100001?", "target": "ok",
+         "output": {"completion": "On its way."},
+         "scores": {"match": {"value": "C"}},
+         "model_usage": {"m1": {"input_tokens": 40, "output_tokens": 9,
+                                "total_tokens": 49}},
+         "total_time": 3.0, "working_time": 2.5,
+         "message_refs": [[1, 5]]}
+whole = dict(shell, messages=pool[1:5], events=events,
+             metadata={"source": "chunky"}, attachments={"0": long})
+del whole["message_refs"]
+slash = dict(whole, id="group/item")
+with zipfile.ZipFile("chunked.eval", "w", zipfile.ZIP_DEFLATED) as z:
+    w = lambda n, v: z.writestr(zi(n), json.dumps(v))
+    w("header.json", head)
+    p = "samples/7_epoch_1/"
+    w(p + "sample.json", shell)
+    w(p + "metadata.json", {"source": "chunky"})
+    w(p + "messages/0.json", pool[:2])
+    w(p + "messages/2.json", pool[2:])
+    w(p + "events/0.json", events[:3])
+    w(p + "events/3.json", events[3:])
+    w(p + "events/stats.json", {"version": 1, "chunks": []})
+    w(p + "events/uuids.json", ["u0", "u1", "u2", "u3"])
+    w(p + "calls/0.json", [{"role": "user", "content": "x"}])
+    w(p + "attachments/0.json", [long])
+    w(p + "skeleton.json", {"version": 1})
+    w("samples/group/item_epoch_1.json", slash)
+    p = "samples/8_epoch_1/"  # a chunk is missing: 2.json
+    w(p + "sample.json", dict(shell, id=8))
+    w(p + "messages/0.json", pool[:2])
+    w(p + "messages/3.json", pool[3:])
+    p = "samples/9_epoch_1/"  # a range past the messages
+    w(p + "sample.json", dict(shell, id=9, message_refs=[[0, 9]]))
+    w(p + "messages/0.json", pool)
+    p = "samples/10_epoch_1/"  # the first eval2 form
+    w(p + "sample.json", dict(shell, id=10, message_refs=[]))
+    w(p + "messages/0000000000-0000000005.json", pool)
+with zipfile.ZipFile("unchunked.eval", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr(zi("header.json"), json.dumps(dict(head, version=2)))
+    z.writestr(zi("samples/7_epoch_1.json"), json.dumps(whole))
+    z.writestr(zi("samples/group/item_epoch_1.json"), json.dumps(slash))
+EOF
+gold inspect-chunked "$(imp chunked inspect chunked.eval; cat chunked.jsonl)"
+ok "the chunked form: the lines of the whole form" \
+    "$(imp unchunked inspect unchunked.eval >/dev/null; cat unchunked.jsonl)" \
+    "$(grep -v '"episode":"\(8\|9\|10\)#1"' chunked.jsonl)"
 # tau2-bench's results, recognised by their structure: each simulation an
 # episode (its flat tool calls, its tool messages' ids and error flags),
 # the user simulator's own calls left out, tau2's seed never taken for the

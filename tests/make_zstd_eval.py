@@ -11,8 +11,9 @@ kept in the repository, so the tests need neither):
   zstd-bad.eval a member that expands past 256 MiB (300 MiB of spaces in
                 a few kilobytes, its header saying 1 KiB), one whose last
                 frame is cut short, one whose CRC-32 is wrong, a sample in
-                Inspect's chunked layout (its converter's: not read, and
-                said), and a good sample after them
+                Inspect's chunked layout whose first chunk of messages is
+                an empty list (refused, and said), and a good sample
+                after them
 
 The zip is made by hand (Python's zipfile has no method 93 before 3.14):
 local headers, the central directory and its end, no data descriptor."""
