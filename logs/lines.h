@@ -55,6 +55,8 @@ typedef struct log_opts {
     const char *id_key;
     int no_seed;            /* a record's seed is its harness's own, never
                                the simulator's (tau2-bench's) */
+    int each_agent;         /* otlp: every invoke_agent span an episode,
+                               a nested one too (else the outermost) */
     int strict;             /* stop at the first problem */
 } log_opts;
 

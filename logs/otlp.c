@@ -1652,8 +1652,9 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
         }
     }
     /* each span's episode: its outermost invoke_agent ancestor (itself
-     * included); a trace without one is one episode */
-    int agents = 0;
+     * included), or with --each-agent its nearest; a trace without one is
+     * one episode */
+    int agents = 0, nearest = lr_opts(m->r)->each_agent;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         if (sp[i].dup) {
             sp[i].episode = (size_t)-1;
@@ -1661,8 +1662,11 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
         }
         size_t at = i, head = (size_t)-1;
         for (size_t steps = 0; steps <= n; steps++) {
-            if (strcmp(sp[at].kind, "agent") == 0)
+            if (strcmp(sp[at].kind, "agent") == 0) {
                 head = at;
+                if (nearest)
+                    break;
+            }
             size_t up;
             if (!sp[at].parent[0] ||
                 !ids_get(&byid, sp[at].parent, strlen(sp[at].parent), &up))

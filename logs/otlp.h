@@ -3,7 +3,8 @@
  * "OpenTelemetry traces"), as the Collector's file exporter writes them
  * (one ExportTraceServiceRequest a line) or as one document, read by the
  * GenAI semantic conventions:
- *  - an episode is a trace, or each outermost invoke_agent span of it;
+ *  - an episode is a trace, or each outermost invoke_agent span of it
+ *    (with --each-agent, each invoke_agent span, nested ones too);
  *  - its calls are its execute_tool spans (gen_ai.tool.name,
  *    gen_ai.tool.call.id, .arguments, .result; an error status is an
  *    error answer) in the order they started, and the tool calls that

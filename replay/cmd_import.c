@@ -23,7 +23,7 @@ static const char import_usage[] =
     "[--tools FILE | --tools-out DIR] [--run R] [--model M] [--strict] "
     "[--score NAME] [--preset tau-bench|tau2] [--task KEY] "
     "[--success KEY[=VALUE]] [--reward KEY] [--messages KEY] [--trial KEY] "
-    "[--id KEY]";
+    "[--id KEY] [--each-agent]";
 
 struct importer {
     FILE *out;

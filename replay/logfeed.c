@@ -13,6 +13,10 @@
 int log_option(log_opts *o, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
+    if (strcmp(a, "--each-agent") == 0) {
+        o->each_agent = 1;
+        return 1;
+    }
     static const char *const names[] = {"--score", "--task", "--success",
                                         "--reward", "--messages", "--trial",
                                         "--id", "--preset", "--tools-out"};

@@ -23,8 +23,9 @@
 
 /* Reads the option at argv[*i] when it is one of the logs' (--score,
  * --task, --success, --reward, --messages, --trial, --id, --preset,
- * --tools-out): 1 and *i moved past its value, 0 when it is none of
- * them, -1 after a usage error was said. */
+ * --tools-out, and --each-agent, which takes no value): 1 and *i moved
+ * past it and its value, 0 when it is none of them, -1 after a usage
+ * error was said. */
 int log_option(log_opts *o, int argc, char **argv, int *i);
 
 typedef struct logfeed logfeed;

@@ -417,7 +417,7 @@ replay: 154 lines: 154 used, 0 unchanged, 0 problems, 0 blank
 replay: 1 run; 24 episodes written (0 replaced, 0 unfinished), 0 unchanged; 105 calls; into folder.db
 replay: 1 file skipped: not transcripts (see above)
 exit 1" "$got"
-ok "usage: an unknown format" "replay: import takes a format first: inspect, otlp, messages or auto (usage: replay import inspect|otlp|messages|auto PATH... [-o OUT.jsonl] [--tools FILE | --tools-out DIR] [--run R] [--model M] [--strict] [--score NAME] [--preset tau-bench|tau2] [--task KEY] [--success KEY[=VALUE]] [--reward KEY] [--messages KEY] [--trial KEY] [--id KEY])
+ok "usage: an unknown format" "replay: import takes a format first: inspect, otlp, messages or auto (usage: replay import inspect|otlp|messages|auto PATH... [-o OUT.jsonl] [--tools FILE | --tools-out DIR] [--run R] [--model M] [--strict] [--score NAME] [--preset tau-bench|tau2] [--task KEY] [--success KEY[=VALUE]] [--reward KEY] [--messages KEY] [--trial KEY] [--id KEY] [--each-agent])
 Try 'replay --help'.
 exit 2" "$("$REPLAY" import zip x 2>&1; echo "exit $?")"
 ok "a failed import writes nothing" "exit 1|no file" \
@@ -484,6 +484,22 @@ ok "usage: the card says it" \
   call time    0.500 s a call (mean), over 2" \
     "$(timeout 60 "$CARD" --db usage.db usage/U1 | sed -n '/^usage,/,$p')"
 same p-flat otlp otlp-flat.jsonl
+# a controller agent that invokes another: one episode, the nested
+# agent's calls its; with --each-agent, an episode an agent
+ok "nested agents: one episode; --each-agent: one each" \
+"000000000000000000000000000000c3:00000000000000c1|1|1000|100|4.0
+--
+000000000000000000000000000000c3:00000000000000c1|0|1000|100|4.0
+000000000000000000000000000000c3:00000000000000c2|1|400|40|1.0" \
+    "$(for o in "" --each-agent; do
+           [ -n "$o" ] && echo --
+           rm -f nested.db
+           timeout 60 "$REPLAY" --quiet --db nested.db --from otlp $o \
+               --tools shop.json usage-otlp.jsonl 2>/dev/null
+           sqlite3 nested.db "SELECT episode, calls, input_tokens,
+               output_tokens, duration FROM episodes
+               WHERE episode LIKE '%c3:%' ORDER BY episode"
+       done)"
 same p-usage-inspect inspect usage-inspect.json
 same p-usage-otlp otlp usage-otlp.jsonl --tools shop.json
 
