@@ -462,6 +462,13 @@ static int on_record(void *ctx, const char *place, const char *key,
             tau2.success_value = "1";
         }
         tau2.no_seed = 1;
+    } else if (!tau2.success_key && value_getz(rec, "traj") &&
+               value_getz(rec, "reward") && !value_getz(rec, "success")) {
+        /* tau-bench's record ({"task_id", "trial", "reward", "info",
+         * "traj"}) read as --preset tau-bench reads it: a success is a
+         * reward of 1 */
+        tau2.success_key = "reward";
+        tau2.success_value = "1";
     }
     const log_opts *o = &tau2;
     char at[48];

@@ -159,6 +159,10 @@ with zipfile.ZipFile("chunked.eval", "w", zipfile.ZIP_DEFLATED) as z:
     p = "samples/10_epoch_1/"  # the first eval2 form
     w(p + "sample.json", dict(shell, id=10, message_refs=[]))
     w(p + "messages/0000000000-0000000005.json", pool)
+with zipfile.ZipFile("chunked-good.eval", "w", zipfile.ZIP_DEFLATED) as z:
+    for n in ["header.json"] + [n for n in zipfile.ZipFile(
+            "chunked.eval").namelist() if n.startswith("samples/7_epoch_1/")]:
+        z.writestr(zi(n), zipfile.ZipFile("chunked.eval").read(n))
 with zipfile.ZipFile("unchunked.eval", "w", zipfile.ZIP_DEFLATED) as z:
     z.writestr(zi("header.json"), json.dumps(dict(head, version=2)))
     z.writestr(zi("samples/7_epoch_1.json"), json.dumps(whole))
@@ -484,6 +488,29 @@ ok "usage: the card says it" \
   call time    0.500 s a call (mean), over 2" \
     "$(timeout 60 "$CARD" --db usage.db usage/U1 | sed -n '/^usage,/,$p')"
 same p-flat otlp otlp-flat.jsonl
+# --- one folder of every format, each as its harness writes it, read by
+# --- one replay --from auto: per file, the episodes, the calls and the
+# --- harness's successes the database holds are what the log holds, as
+# --- tests/logs_oracle.py reads it from the log itself (a Zstandard .eval,
+# --- which Python's zipfile reads only from 3.14, has its own gold)
+mkdir -p every/deeper && cp steady.eval steady-tau.json steady-traces.json \
+    tau2.json jaeger.json inspect-v1.json chunked-good.eval every/ &&
+    cp otlp-flat.jsonl every/deeper/ &&
+    # the Tempo fixture is the Jaeger one's twin: here, another trace
+    sed 's#S/kvNXezTaajzpDQ4riKTQ==#S/kvNXezTaajzpDQ4riKTg==#' tempo.json \
+        > every/deeper/tempo.json || exit 99
+rm -f every.db
+timeout 120 "$REPLAY" --quiet --db every.db --from auto every 2>/dev/null
+ok "every format in one folder: per file, episodes, calls and successes as the log holds them" \
+    "$(cd every && "$PYTHON3" "$TOP_SRCDIR/tests/logs_oracle.py" \
+        $(find . -type f ! -name 'tools-*' | sed 's#^\./##' | LC_ALL=C sort))" \
+    "$(sqlite3 every.db "SELECT source_file, count(*), sum(calls),
+        coalesce(sum(success), 0) FROM episodes GROUP BY source_file
+        ORDER BY source_file" | sed 's#^every/##')"
+ok "... and 0 problems, 9 files, no file skipped" "0|9" \
+    "$(sqlite3 every.db "SELECT count(*) FROM problems; SELECT
+        count(DISTINCT source_file) FROM episodes" | paste -sd'|')"
+
 # a controller agent that invokes another: one episode, the nested
 # agent's calls its; with --each-agent, an episode an agent
 ok "nested agents: one episode; --each-agent: one each" \
