@@ -491,9 +491,9 @@ static int event_calls(struct iread *m, const value *events, err *e)
         if (c->items[i].id &&
             keymap_get(&timed, c->items[i].id->u.str.ptr,
                        c->items[i].id->u.str.len, &at))
-            lr_amount(value_getz((const value *)(uintptr_t)at,
-                                 "working_time"),
-                      &c->items[i].duration);
+            value_amount(value_getz((const value *)(uintptr_t)at,
+                                    "working_time"),
+                         &c->items[i].duration);
     keymap_free(&known);
     keymap_free(&added);
     keymap_free(&results);
@@ -507,13 +507,13 @@ static int event_calls(struct iread *m, const value *events, err *e)
 /* Adds a ModelUsage's figures to u. */
 static void add_usage(lr_usage *u, const value *mu)
 {
-    long long n;
+    int64_t n;
     double x;
-    if (lr_count(value_getz(mu, "input_tokens"), &n))
+    if (value_count(value_getz(mu, "input_tokens"), &n) == VFIG_OK)
         lr_add_count(&u->input_tokens, n);
-    if (lr_count(value_getz(mu, "output_tokens"), &n))
+    if (value_count(value_getz(mu, "output_tokens"), &n) == VFIG_OK)
         lr_add_count(&u->output_tokens, n);
-    if (lr_amount(value_getz(mu, "total_cost"), &x))
+    if (value_amount(value_getz(mu, "total_cost"), &x) == VFIG_OK)
         lr_add_amount(&u->cost, x);
 }
 
@@ -536,8 +536,8 @@ static void sample_usage(const value *s, const value *events, lr_usage *u)
                 add_usage(u, value_getz(value_getz(ev, "output"), "usage"));
         }
     }
-    if (!lr_amount(value_getz(s, "working_time"), &u->duration))
-        lr_amount(value_getz(s, "total_time"), &u->duration);
+    if (value_amount(value_getz(s, "working_time"), &u->duration) != VFIG_OK)
+        value_amount(value_getz(s, "total_time"), &u->duration);
 }
 
 /* The success and the reward a score's value gives (docs/logs.md). */
@@ -1353,10 +1353,10 @@ static int read_chunked(struct iread *m, zip_t *z, const keymap *last,
                        i < refs->u.arr.len;
          i++) {
         const value *r = refs->u.arr.items[i];
-        long long from, to;
+        int64_t from, to;
         if (r->kind != V_ARRAY || r->u.arr.len != 2 ||
-            !lr_count(r->u.arr.items[0], &from) ||
-            !lr_count(r->u.arr.items[1], &to) || from > to ||
+            value_count(r->u.arr.items[0], &from) != VFIG_OK ||
+            value_count(r->u.arr.items[1], &to) != VFIG_OK || from > to ||
             (size_t)to > seq[0]->u.arr.len) {
             rc = lr_problem(m->r, shell, NULL,
                             "$.message_refs[%zu] is not a range of the "
@@ -1366,7 +1366,7 @@ static int read_chunked(struct iread *m, zip_t *z, const keymap *last,
                      : 1;
             break;
         }
-        for (long long j = from; rc == 0 && j < to; j++)
+        for (int64_t j = from; rc == 0 && j < to; j++)
             if (vb_push(pa, msgs, seq[0]->u.arr.items[j]) < 0)
                 rc = arena_over(pa) ? parse_over(m) : nomem(e);
     }

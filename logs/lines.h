@@ -25,6 +25,7 @@
 #define TR_LINES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 #include "buf.h"
@@ -189,7 +190,7 @@ int lr_call(logr *r, lrun *run, const char *episode, const value *call,
 /* What an episode used, as its log says: the model's tokens (-1: not
  * logged), its cost in US dollars and its seconds (NAN: not logged). */
 typedef struct lr_usage {
-    long long input_tokens, output_tokens;
+    int64_t input_tokens, output_tokens;
     double cost, duration;
 } lr_usage;
 

@@ -1,9 +1,8 @@
 /* logvalue: see logvalue.h. */
 #include "logvalue.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,44 +118,15 @@ int lr_name(char out[LR_NAME_MAX + 1], const value *a, const char *sep,
     return 0;
 }
 
-int lr_amount(const value *v, double *out)
-{
-    if (!v || (v->kind != V_INT && v->kind != V_FLOAT))
-        return 0;
-    double d = v->kind == V_FLOAT ? v->u.d : strtod(v->u.str.ptr, NULL);
-    if (!isfinite(d) || d < 0)
-        return 0;
-    *out = d == 0 ? 0 : d;
-    return 1;
-}
-
-int lr_count(const value *v, long long *out)
-{
-    if (v && v->kind == V_FLOAT && v->u.d >= 0 &&
-        v->u.d <= 9007199254740992.0 && v->u.d == floor(v->u.d)) {
-        *out = (long long)v->u.d; /* 1200.0: a writer's float, exact */
-        return 1;
-    }
-    if (!v || v->kind != V_INT || v->u.str.ptr[0] == '-')
-        return 0;
-    errno = 0;
-    char *end;
-    unsigned long long n = strtoull(v->u.str.ptr, &end, 10);
-    if (errno || *end || n > LLONG_MAX)
-        return 0;
-    *out = (long long)n;
-    return 1;
-}
-
 void lr_add_amount(double *sum, double x)
 {
     *sum = isnan(*sum) ? x : *sum + x;
 }
 
-void lr_add_count(long long *sum, long long n)
+void lr_add_count(int64_t *sum, int64_t n)
 {
     if (*sum < 0)
         *sum = n;
     else
-        *sum = n > LLONG_MAX - *sum ? LLONG_MAX : *sum + n;
+        *sum = n > INT64_MAX - *sum ? INT64_MAX : *sum + n;
 }

@@ -8,6 +8,8 @@
 #ifndef TR_LOGVALUE_H
 #define TR_LOGVALUE_H
 
+#include <stdint.h>
+
 #include "arena.h"
 #include "buf.h"
 #include "value.h"
@@ -39,19 +41,12 @@ int lr_name(char out[LR_NAME_MAX + 1], const value *a, const char *sep,
  * 0 when there is any text, 1 when there is none, -1 out of memory. */
 int lr_content_text(buf *out, const value *content);
 
-/* A figure of usage a log gives: an amount (seconds, dollars) is a
- * finite number, 0 or more; a count (tokens) a whole number from 0 up
- * that an SQLite integer holds (or a float of a whole value up to 2^53,
- * as some writers give one).  1 when v is one (*out set), 0 when it
- * is absent or of another kind (a log's figure of another shape is not
- * a figure: it is left unknown). */
-int lr_amount(const value *v, double *out);
-int lr_count(const value *v, long long *out);
-
-/* Adds a figure to a sum that starts unknown (NAN, or -1 for a count):
- * an unknown sum plus a figure is the figure.  A count that would pass
- * what an SQLite integer holds stays at its largest. */
+/* Adds a figure (value_count's, value_amount's: a log's figure of
+ * another shape is no figure, and is left unknown) to a sum that starts
+ * unknown (NAN, or -1 for a count): an unknown sum plus a figure is the
+ * figure.  A count that would pass what an SQLite integer holds stays at
+ * its largest. */
 void lr_add_amount(double *sum, double x);
-void lr_add_count(long long *sum, long long n);
+void lr_add_count(int64_t *sum, int64_t n);
 
 #endif

@@ -426,20 +426,20 @@ static void record_usage(const value *rec, const value *msgs, lr_usage *u)
         const value *msg = msgs->u.arr.items[i];
         const value *role = value_getz(msg, "role");
         const value *use = value_getz(msg, "usage");
-        long long n;
+        int64_t n;
         if (!role || role->kind != V_STRING ||
             strcmp(role->u.str.ptr, "assistant") != 0 || !use)
             continue;
-        if (lr_count(value_getz(use, "prompt_tokens"), &n) ||
-            lr_count(value_getz(use, "input_tokens"), &n))
+        if (value_count(value_getz(use, "prompt_tokens"), &n) == VFIG_OK ||
+            value_count(value_getz(use, "input_tokens"), &n) == VFIG_OK)
             lr_add_count(&u->input_tokens, n);
-        if (lr_count(value_getz(use, "completion_tokens"), &n) ||
-            lr_count(value_getz(use, "output_tokens"), &n))
+        if (value_count(value_getz(use, "completion_tokens"), &n) == VFIG_OK ||
+            value_count(value_getz(use, "output_tokens"), &n) == VFIG_OK)
             lr_add_count(&u->output_tokens, n);
     }
-    if (!lr_amount(value_getz(rec, "agent_cost"), &u->cost))
-        lr_amount(value_getz(rec, "cost"), &u->cost);
-    lr_amount(value_getz(rec, "duration"), &u->duration);
+    if (value_amount(value_getz(rec, "agent_cost"), &u->cost) != VFIG_OK)
+        value_amount(value_getz(rec, "cost"), &u->cost);
+    value_amount(value_getz(rec, "duration"), &u->duration);
 }
 
 static int on_record(void *ctx, const char *place, const char *key,

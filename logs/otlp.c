@@ -726,12 +726,12 @@ static value *span_record(struct oread *m, const struct span_members *span,
                                               SA_OI_COMPLETION};
         value *uv[2] = {NULL, NULL};
         for (size_t i = 0; i < 3; i++) {
-            long long count;
-            if (!uv[0] && lr_count(found_value(m, got[ins[i]], ins[i]),
-                                   &count))
+            int64_t count;
+            if (!uv[0] && value_count(found_value(m, got[ins[i]], ins[i]),
+                                      &count) == VFIG_OK)
                 bad |= !(uv[0] = vb_int(a, count));
-            if (!uv[1] && lr_count(found_value(m, got[outs[i]], outs[i]),
-                                   &count))
+            if (!uv[1] && value_count(found_value(m, got[outs[i]], outs[i]),
+                                      &count) == VFIG_OK)
                 bad |= !(uv[1] = vb_int(a, count));
         }
         if (uv[0] || uv[1])
@@ -1270,10 +1270,10 @@ static int episode_usage(struct oread *m, const struct span *sp, size_t n,
                 (agents && sp[i].parent &&
                  ids_get(&top, sp[i].parent, strlen(sp[i].parent), &at)))
                 continue;
-            long long c;
-            if (lr_count(value_getz(sp[i].f[R_U], "i"), &c))
+            int64_t c;
+            if (value_count(value_getz(sp[i].f[R_U], "i"), &c) == VFIG_OK)
                 lr_add_count(&u->input_tokens, c);
-            if (lr_count(value_getz(sp[i].f[R_U], "o"), &c))
+            if (value_count(value_getz(sp[i].f[R_U], "o"), &c) == VFIG_OK)
                 lr_add_count(&u->output_tokens, c);
         }
         ids_free(&top);

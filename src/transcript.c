@@ -195,61 +195,55 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
 }
 
 /* A count of tokens: -1 when absent or null; else a whole number from 0
- * up (that an SQLite integer holds), or -1 with e set. */
+ * up that an SQLite integer holds (value_count), or -1 with e set. */
 static int get_tokens(const value *o, const char *key, int64_t *out, err *e)
 {
     const value *v = value_getz(o, key);
     *out = -1;
-    if (!v || v->kind == V_NULL)
+    switch (value_count(v, out)) {
+    case VFIG_OK:
+    case VFIG_NONE:
         return 0;
-    if (v->kind == V_INT && v->u.str.ptr[0] != '-') {
-        errno = 0;
-        char *end;
-        unsigned long long n = strtoull(v->u.str.ptr, &end, 10);
-        if (errno == 0 && *end == '\0' && n <= INT64_MAX) {
-            *out = (int64_t)n;
-            return 0;
-        }
+    case VFIG_HUGE:
         return err_set(e, ERR_VALUE, "\"%s\" is too large: at most %lld "
                                      "tokens are counted",
                        key, (long long)INT64_MAX);
+    case VFIG_NEGATIVE:
+        return err_set(e, ERR_VALUE, "\"%s\" must be a whole number from 0 "
+                                     "up, not a negative one",
+                       key);
+    case VFIG_FRACTION:
+        return err_set(e, ERR_VALUE, "\"%s\" must be a whole number from 0 "
+                                     "up, not a fraction",
+                       key);
+    case VFIG_FLOAT_BIG:
+        return err_set(e, ERR_VALUE, "\"%s\" must be a whole number from 0 "
+                                     "up, not a float past 2^53 (write a "
+                                     "count as its digits)",
+                       key);
+    default:
+        return err_set(e, ERR_VALUE, "\"%s\" must be a whole number from 0 "
+                                     "up, not %s",
+                       key, kind_of(v));
     }
-    if (v->kind == V_FLOAT && v->u.d >= 0 && v->u.d <= 9007199254740992.0 &&
-        v->u.d == floor(v->u.d)) { /* 1200.0: a writer's float, exact */
-        *out = (int64_t)v->u.d;
-        return 0;
-    }
-    return err_set(e, ERR_VALUE, "\"%s\" must be a whole number from 0 "
-                                 "up, not %s",
-                   key, v->kind == V_INT || (v->kind == V_FLOAT && v->u.d < 0)
-                            ? "a negative one"
-                        : v->kind != V_FLOAT ? kind_of(v)
-                        : v->u.d != floor(v->u.d)
-                            ? "a fraction"
-                            : "a float past 2^53 (write a count as its digits)");
 }
 
 /* An amount (seconds, a cost): NAN when absent or null; else a finite
- * number, 0 or more, or -1 with e set.  what: "seconds". */
+ * number, 0 or more (value_amount), or -1 with e set.  what: "seconds". */
 static int get_amount(const value *o, const char *key, const char *what,
                       double *out, err *e)
 {
     const value *v = value_getz(o, key);
     *out = NAN;
-    if (!v || v->kind == V_NULL)
+    value_figure f = value_amount(v, out);
+    if (f == VFIG_OK || f == VFIG_NONE)
         return 0;
-    if (v->kind != V_INT && v->kind != V_FLOAT)
-        return err_set(e, ERR_VALUE, "\"%s\" must be a number of %s, 0 or "
-                                     "more, not %s",
-                       key, what, kind_of(v));
-    double d = v->kind == V_FLOAT ? v->u.d : strtod(v->u.str.ptr, NULL);
-    if (!isfinite(d) || d < 0)
-        return err_set(e, ERR_VALUE, "\"%s\" must be a number of %s, 0 or "
-                                     "more, not %s",
-                       key, what, isfinite(d) ? "a negative one"
-                                              : "one that large");
-    *out = d == 0 ? 0 : d; /* no -0 */
-    return 0;
+    return err_set(e, ERR_VALUE, "\"%s\" must be a number of %s, 0 or "
+                                 "more, not %s",
+                   key, what,
+                   f == VFIG_NEGATIVE ? "a negative one"
+                   : f == VFIG_HUGE   ? "one that large"
+                                      : kind_of(v));
 }
 
 int tline_read(tline *out, arena *a, const value *v, const char *text,

@@ -1,6 +1,8 @@
 /* value: see value.h. */
 #include "value.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,4 +152,46 @@ static int index_walk(value *v, arena *a, unsigned depth)
 int value_index(value *root, arena *a)
 {
     return root ? index_walk(root, a, 0) : 0;
+}
+
+value_figure value_count(const value *v, int64_t *out)
+{
+    if (!v || v->kind == V_NULL)
+        return VFIG_NONE;
+    if (v->kind == V_FLOAT) {
+        if (v->u.d < 0)
+            return VFIG_NEGATIVE;
+        if (v->u.d != floor(v->u.d))
+            return VFIG_FRACTION;
+        if (v->u.d > 9007199254740992.0)
+            return VFIG_FLOAT_BIG;
+        *out = (int64_t)v->u.d;
+        return VFIG_OK;
+    }
+    if (v->kind != V_INT)
+        return VFIG_KIND;
+    if (v->u.str.ptr[0] == '-')
+        return VFIG_NEGATIVE;
+    errno = 0;
+    char *end;
+    unsigned long long n = strtoull(v->u.str.ptr, &end, 10);
+    if (errno || *end || n > INT64_MAX)
+        return VFIG_HUGE;
+    *out = (int64_t)n;
+    return VFIG_OK;
+}
+
+value_figure value_amount(const value *v, double *out)
+{
+    if (!v || v->kind == V_NULL)
+        return VFIG_NONE;
+    if (v->kind != V_INT && v->kind != V_FLOAT)
+        return VFIG_KIND;
+    double d = v->kind == V_FLOAT ? v->u.d : strtod(v->u.str.ptr, NULL);
+    if (!isfinite(d))
+        return VFIG_HUGE;
+    if (d < 0)
+        return VFIG_NEGATIVE;
+    *out = d == 0 ? 0 : d;
+    return VFIG_OK;
 }

@@ -153,6 +153,26 @@ const char *value_kind_name(value_kind kind);
  * "null". */
 const char *value_kind_phrase(value_kind kind);
 
+/* What value_count and value_amount make of a figure a transcript or a
+ * log gives (tokens; seconds, dollars): one reading, for the transcript's
+ * lines and the logs' readers alike. */
+typedef enum value_figure {
+    VFIG_OK,
+    VFIG_NONE,       /* absent (NULL) or null */
+    VFIG_KIND,       /* not a number */
+    VFIG_NEGATIVE,
+    VFIG_FRACTION,   /* a count with a fraction */
+    VFIG_FLOAT_BIG,  /* a count written as a float past 2^53 (not exact) */
+    VFIG_HUGE        /* a count past 2^63 - 1; an amount not finite */
+} value_figure;
+
+/* A count: an integer from 0 to 2^63 - 1, or a float of a whole value
+ * up to 2^53 (1200.0, as some writers give one). */
+value_figure value_count(const value *v, int64_t *out);
+
+/* An amount: a finite number, 0 or more (-0 is 0). */
+value_figure value_amount(const value *v, double *out);
+
 /* Member of object o whose key is the string (ptr, len); NULL when none. */
 const value *value_get(const value *o, const char *ptr, size_t len);
 

@@ -1,6 +1,7 @@
 /* The small modules under everything: value lookups, buffers, the arena,
  * error lines, document paths and text shown on a terminal. */
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,47 @@ START_TEST(value_get_finds_string_keys)
     ck_assert_ptr_null(value_getz(o, "200")); /* an integer key is no string */
     ck_assert_ptr_null(value_getz(NULL, "name"));
     ck_assert_str_eq(value_kind_name(V_TIMESTAMP), "timestamp");
+    arena_free(a);
+}
+END_TEST
+
+/* value_count and value_amount, on every kind of figure a log gives */
+START_TEST(figures_read_one_way)
+{
+    arena *a = arena_new();
+    value *v;
+    int64_t n = -7;
+    double d = -7;
+#define TEXT(kind, t) value_new_text(a, kind, t, sizeof t - 1, 1, 1)
+    ck_assert_int_eq(value_count(NULL, &n), VFIG_NONE);
+    ck_assert_int_eq(value_count(value_new(a, V_NULL, 1, 1), &n), VFIG_NONE);
+    ck_assert_int_eq(value_count(TEXT(V_INT, "9223372036854775807"), &n),
+                     VFIG_OK);
+    ck_assert_int_eq(n, INT64_MAX);
+    ck_assert_int_eq(value_count(TEXT(V_INT, "9223372036854775808"), &n),
+                     VFIG_HUGE);
+    ck_assert_int_eq(value_count(TEXT(V_INT, "-1"), &n), VFIG_NEGATIVE);
+    ck_assert_int_eq(value_count(TEXT(V_STRING, "12"), &n), VFIG_KIND);
+    v = value_new(a, V_FLOAT, 1, 1);
+    v->u.d = 1200.0;
+    ck_assert_int_eq(value_count(v, &n), VFIG_OK);
+    ck_assert_int_eq(n, 1200);
+    v->u.d = 12.5;
+    ck_assert_int_eq(value_count(v, &n), VFIG_FRACTION);
+    v->u.d = 1e20;
+    ck_assert_int_eq(value_count(v, &n), VFIG_FLOAT_BIG);
+    v->u.d = -0.5;
+    ck_assert_int_eq(value_count(v, &n), VFIG_NEGATIVE);
+    v->u.d = -0.0;
+    ck_assert_int_eq(value_amount(v, &d), VFIG_OK);
+    ck_assert(d == 0 && !signbit(d));
+    v->u.d = 1e308 * 10;
+    ck_assert_int_eq(value_amount(v, &d), VFIG_HUGE);
+    ck_assert_int_eq(value_amount(TEXT(V_INT, "3"), &d), VFIG_OK);
+    ck_assert(d == 3.0);
+    ck_assert_int_eq(value_amount(TEXT(V_INT, "-3"), &d), VFIG_NEGATIVE);
+    ck_assert_int_eq(value_amount(TEXT(V_BOOL, "x"), &d), VFIG_KIND);
+#undef TEXT
     arena_free(a);
 }
 END_TEST
@@ -390,6 +432,7 @@ Suite *value_suite(void)
     tcase_add_test(tc, strmap_finds_what_it_holds);
     tcase_add_test(tc, value_get_finds_string_keys);
     tcase_add_test(tc, value_get_compares_whole_keys);
+    tcase_add_test(tc, figures_read_one_way);
     tcase_add_test(tc, value_index_finds_what_a_scan_finds);
     tcase_add_test(tc, text_nodes_and_counts);
     tcase_add_test(tc, vbuild_ints_and_puts);
