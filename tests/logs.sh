@@ -156,6 +156,8 @@ with zipfile.ZipFile("chunked.eval", "w", zipfile.ZIP_DEFLATED) as z:
     p = "samples/9_epoch_1/"  # a range past the messages
     w(p + "sample.json", dict(shell, id=9, message_refs=[[0, 9]]))
     w(p + "messages/0.json", pool)
+    p = "samples/11_epoch_1/"  # a shell that is no object
+    w(p + "sample.json", [shell])
     p = "samples/10_epoch_1/"  # the first eval2 form
     w(p + "sample.json", dict(shell, id=10, message_refs=[]))
     w(p + "messages/0000000000-0000000005.json", pool)
@@ -163,12 +165,29 @@ with zipfile.ZipFile("chunked-good.eval", "w", zipfile.ZIP_DEFLATED) as z:
     for n in ["header.json"] + [n for n in zipfile.ZipFile(
             "chunked.eval").namelist() if n.startswith("samples/7_epoch_1/")]:
         z.writestr(zi(n), zipfile.ZipFile("chunked.eval").read(n))
+# a sample whose members hold more than a record's limit together (each
+# of them within it: 2 x 150 MiB of white space, 300 KiB on disk)
+with zipfile.ZipFile("chunked-big.eval", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr(zi("header.json"), json.dumps(head))
+    z.writestr(zi("samples/7_epoch_1/sample.json"), json.dumps(shell))
+    for start in (0, 1):
+        with z.open(zi("samples/7_epoch_1/messages/%d.json" % start), "w",
+                    force_zip64=True) as out:
+            out.write(b"[" + json.dumps(pool[start]).encode())
+            for i in range(150):
+                out.write(b" " * (1 << 20))
+            out.write(b"]")
 with zipfile.ZipFile("unchunked.eval", "w", zipfile.ZIP_DEFLATED) as z:
     z.writestr(zi("header.json"), json.dumps(dict(head, version=2)))
     z.writestr(zi("samples/7_epoch_1.json"), json.dumps(whole))
     z.writestr(zi("samples/group/item_epoch_1.json"), json.dumps(slash))
 EOF
 gold inspect-chunked "$(imp chunked inspect chunked.eval; cat chunked.jsonl)"
+ok "a chunked sample past a record's limit, its members together" \
+    "chunked-big.eval: samples/7_epoch_1/messages/1.json: the sample's members hold more than the limit of 256 MiB a record: it is skipped
+replay import: inspect: 1 file, 1 sample: 0 read, 0 skipped, 1 refused; 0 episodes, 0 calls; 1 problem; 0 transcript lines
+replay import: 0 transcript lines into big.jsonl
+exit 1" "$(imp big inspect chunked-big.eval)"
 ok "the chunked form: the lines of the whole form" \
     "$(imp unchunked inspect unchunked.eval >/dev/null; cat unchunked.jsonl)" \
     "$(grep -v '"episode":"\(8\|9\|10\)#1"' chunked.jsonl)"
@@ -487,6 +506,22 @@ ok "usage: the card says it" \
   time         9.8 s an episode (mean), over 2
   call time    0.500 s a call (mean), over 2" \
     "$(timeout 60 "$CARD" --db usage.db usage/U1 | sed -n '/^usage,/,$p')"
+ok "usage: the Markdown and HTML cards say the same figures" \
+"| input tokens | 2150 | 2 |
+| output tokens | 405 | 2 |
+| cost | \$0.0230 | 2 |
+| seconds an episode (mean) | 9.8 | 2 |
+| seconds a call (mean) | 0.500 | 2 calls |
+<tr><td>input tokens</td><td>2150</td><td>2</td></tr>
+<tr><td>output tokens</td><td>405</td><td>2</td></tr>
+<tr><td>cost</td><td>\$0.0230</td><td>2</td></tr>
+<tr><td>seconds an episode (mean)</td><td>9.8</td><td>2</td></tr>
+<tr><td>seconds a call (mean)</td><td>0.500</td><td>2 calls</td></tr>" \
+    "$(timeout 60 "$CARD" --db usage.db --markdown usage/U1 |
+           sed -n '/^| usage | value/,/^$/p' | grep -v '^| usage\|^|---\|^$'
+       timeout 60 "$CARD" --db usage.db --html usage/U1 |
+           sed -n '/<h3>Usage, as logged/,/<\/table>/p' |
+           grep '^<tr><td>')"
 same p-flat otlp otlp-flat.jsonl
 # --- one folder of every format, each as its harness writes it, read by
 # --- one replay --from auto: per file, the episodes, the calls and the
