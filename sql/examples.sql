@@ -85,3 +85,16 @@ FROM episodes GROUP BY run ORDER BY run;
 SELECT run, tool, count(duration) AS timed, round(avg(duration), 3) AS mean_seconds
 FROM calls WHERE duration IS NOT NULL GROUP BY run, tool
 ORDER BY mean_seconds DESC LIMIT 10;
+
+-- 15. Why episodes ended: each run's classes (episode_outcomes), then a
+--     run's failures with the call each class points at, then the tasks
+--     that passed in one run and not in the other, with each side's class.
+SELECT run, class, count(*) AS episodes FROM episode_outcomes
+GROUP BY run, class ORDER BY run, episodes DESC;
+SELECT arm, episode, class, seq, tool, error, dial FROM episode_outcomes
+WHERE run = 'sloppy' AND class <> 'passed' ORDER BY arm, episode_id;
+SELECT a.task, a.arm, a.class AS in_careful, b.class AS in_sloppy
+FROM episode_outcomes a JOIN episode_outcomes b ON b.task = a.task
+WHERE a.run = 'careful' AND b.run = 'sloppy'
+  AND (a.class = 'passed') <> (b.class = 'passed')
+ORDER BY a.task;

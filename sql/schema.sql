@@ -1,4 +1,4 @@
--- taskreplay results database, schema version 6.
+-- taskreplay results database, schema version 7.
 --
 -- `replay` creates it (results.db by default) and fills it from a night's
 -- transcripts; `card` reads it; so can you:  sqlite3 results.db
@@ -339,3 +339,138 @@ p(run, kind, n, c, k, r) AS (
     SELECT run, kind, n, c, k + 1, r * (c - k) / (n - k) FROM p WHERE k < n)
 SELECT run, kind, k, avg(r) AS rate, count(*) AS tasks
 FROM p GROUP BY run, kind, k;
+
+-- Why each episode ended as it did: one class per episode, the first of
+-- these that holds (docs/card.md shows an episode of each).
+--   passed               it passed (observed: the harness said success)
+--   diverged             a logged answer differs from the simulator's, so
+--                        the agent saw other answers than the replay gives
+--                        (seq: the first such call)
+--   fooled               bad data's wrong value was used by a write
+--                        (dial baddata; step: the read that lied; seq: the
+--                        first side effect)
+--   duplicated           a write repeated after a landed timeout or a
+--                        lagging read (dial landed or lagged; seq: the
+--                        duplicate write)
+--   duplicate_write      the expected write made twice (seq: the second)
+--   side_effect          a write the task did not ask for (seq: the first)
+--   gave_up              no retry after a planned fault, timeout or rate
+--                        limit (dial; seq: the call that answered it)
+--   stalled              given bad data, it never wrote (dial baddata)
+--   unfinished           no end line: the log stops inside the episode
+--   invalid_arguments    its last call broke the tool's input schema
+--   unknown_tool         its last call named a tool the file has not
+--   stopped_after_error  its last call answered another error (error:
+--                        not_ready, when a step came before its turn)
+--   not_reached          it stopped with no error before a write step
+--                        (step and tool: the first write step not done)
+--   failed               observed: the harness said failure (seq: the
+--                        last call that answered an error or broke its
+--                        input schema, if one did)
+--   unjudged             observed: the harness gave no verdict
+-- seq is the call the class points at (NULL: none), step the task step
+-- (the call's, the dial event's, or the one missed), tool and error the
+-- call's (for not_reached, the missed step's tool).  dial is set for
+-- fooled, duplicated, gave_up and stalled.  Filtered by run (WHERE run =
+-- ?) it reads that run's episodes only.
+CREATE VIEW IF NOT EXISTS episode_outcomes AS
+SELECT r.run, y.episode, y.class, y.seq,
+       coalesce(y.step, (SELECT c.step FROM call_rows c
+                         WHERE c.episode_id = y.episode_id AND c.seq = y.seq))
+           AS step,
+       CASE WHEN y.class = 'not_reached' THEN
+           (SELECT json_extract(t.steps, '$[' || (y.step - 1) || '].tool')
+            FROM task_rows t WHERE t.task_id = y.task_id)
+       ELSE (SELECT c.tool FROM call_rows c
+             WHERE c.episode_id = y.episode_id AND c.seq = y.seq) END AS tool,
+       (SELECT coalesce(c.error, CASE WHEN c.arguments_valid = 0
+                                      THEN 'invalid_arguments' END)
+        FROM call_rows c
+        WHERE c.episode_id = y.episode_id AND c.seq = y.seq) AS error,
+       y.dial, y.task, y.arm, y.episode_id, y.run_id
+FROM (
+    SELECT x.*,
+        CASE
+        WHEN x.class = 'diverged' THEN
+            (SELECT min(c.seq) FROM call_rows c
+             WHERE c.episode_id = x.episode_id AND c.diverged = 1)
+        WHEN x.class IN ('fooled', 'duplicate_write', 'side_effect') THEN
+            (SELECT min(c.seq) FROM call_rows c
+             WHERE c.episode_id = x.episode_id AND c.effect =
+                 CASE x.class WHEN 'duplicate_write' THEN 'duplicate_write'
+                 ELSE 'side_effect' END)
+        WHEN x.class = 'duplicated' THEN
+            (SELECT min(c.seq) FROM call_rows c
+             WHERE c.episode_id = x.episode_id
+               AND c.effect = 'duplicate_write')
+        WHEN x.class IN ('gave_up', 'stalled') THEN
+            (SELECT o.seq FROM outcome_rows o
+             WHERE o.episode_id = x.episode_id AND o.outcome = x.class
+             ORDER BY o.event LIMIT 1)
+        WHEN x.class IN ('invalid_arguments', 'unknown_tool',
+                         'stopped_after_error') THEN
+            (SELECT max(c.seq) FROM call_rows c
+             WHERE c.episode_id = x.episode_id)
+        WHEN x.class = 'failed' THEN
+            (SELECT max(c.seq) FROM call_rows c
+             WHERE c.episode_id = x.episode_id
+               AND (c.error IS NOT NULL OR c.arguments_valid = 0))
+        END AS seq,
+        CASE
+        WHEN x.class IN ('fooled', 'duplicated', 'gave_up', 'stalled') THEN
+            (SELECT o.step FROM outcome_rows o
+             WHERE o.episode_id = x.episode_id AND o.outcome = x.class
+             ORDER BY o.event LIMIT 1)
+        WHEN x.class = 'not_reached' THEN
+            (SELECT min(json_extract(j.value, '$.step'))
+             FROM task_rows t, json_each(t.steps) j
+             WHERE t.task_id = x.task_id
+               AND json_extract(j.value, '$.kind') = 'write'
+               AND NOT EXISTS (SELECT 1 FROM call_rows c
+                   WHERE c.episode_id = x.episode_id
+                     AND c.step = json_extract(j.value, '$.step')
+                     AND c.effect = 'expected_write'))
+        END AS step,
+        CASE WHEN x.class IN ('fooled', 'duplicated', 'gave_up', 'stalled')
+        THEN (SELECT o.dial FROM outcome_rows o
+              WHERE o.episode_id = x.episode_id AND o.outcome = x.class
+              ORDER BY o.event LIMIT 1)
+        END AS dial
+    FROM (
+        SELECT e.episode_id, e.run_id, e.episode, e.arm, e.task_id,
+               coalesce(e.task_id, e.task_name) AS task,
+               CASE
+               WHEN e.seed IS NULL THEN
+                   CASE WHEN e.success = 1 THEN 'passed'
+                        WHEN e.success = 0 THEN 'failed'
+                        WHEN e.unfinished THEN 'unfinished'
+                        ELSE 'unjudged' END
+               WHEN e.pass THEN 'passed'
+               WHEN e.diverged > 0 THEN 'diverged'
+               WHEN EXISTS (SELECT 1 FROM outcome_rows o
+                            WHERE o.episode_id = e.episode_id
+                              AND o.outcome = 'fooled') THEN 'fooled'
+               WHEN EXISTS (SELECT 1 FROM outcome_rows o
+                            WHERE o.episode_id = e.episode_id
+                              AND o.outcome = 'duplicated') THEN 'duplicated'
+               WHEN e.duplicate_writes > 0 THEN 'duplicate_write'
+               WHEN e.side_effects > 0 THEN 'side_effect'
+               WHEN EXISTS (SELECT 1 FROM outcome_rows o
+                            WHERE o.episode_id = e.episode_id
+                              AND o.outcome = 'gave_up') THEN 'gave_up'
+               WHEN EXISTS (SELECT 1 FROM outcome_rows o
+                            WHERE o.episode_id = e.episode_id
+                              AND o.outcome = 'stalled') THEN 'stalled'
+               WHEN e.unfinished THEN 'unfinished'
+               ELSE coalesce((SELECT CASE WHEN c.error IS NULL THEN NULL
+                                     WHEN c.error = 'invalid_arguments'
+                                         THEN 'invalid_arguments'
+                                     WHEN c.error = 'not_found'
+                                         THEN 'unknown_tool'
+                                     ELSE 'stopped_after_error' END
+                              FROM call_rows c
+                              WHERE c.episode_id = e.episode_id
+                              ORDER BY c.seq DESC LIMIT 1), 'not_reached')
+               END AS class
+        FROM episode_rows e) x) y
+JOIN runs r ON r.run_id = y.run_id;

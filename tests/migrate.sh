@@ -69,9 +69,9 @@ got=$(cd "$TOP_SRCDIR" && "$CARD" --db "$TEST_TMP/m.db" 2>"$TEST_TMP/err")
 # cards added may change)
 [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$got" > "$dir/card.gold"
 if check_eq "card of a migrated database" "$(cat "$dir/card.gold")" "$got" &&
-   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 6" \
+   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 7" \
        "$(cat "$TEST_TMP/err")" &&
-   check_eq "its version now" 6 \
+   check_eq "its version now" 7 \
        "$(sqlite3 "$TEST_TMP/m.db" "SELECT value FROM meta WHERE key = 'schema_version'")"
 then ok; else ko "card migrates"; fi
 got=$("$CARD" --db "$TEST_TMP/m.db" --compare careful sloppy 2>&1)
@@ -111,7 +111,7 @@ v1_now=$(printf '%s\n' "$v1" | runs_now)
 # too): every episode unchanged, nothing written.
 load r
 got=$(cd "$TOP_SRCDIR" && "$REPLAY" --db "$TEST_TMP/r.db" tests/migrate/night 2>&1)
-want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 6
+want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 7
 tests/migrate/night/careful.jsonl:7: episode \"careful-base-s1\" of run \"careful\" is already open (its episode line is tests/migrate/night/careful.jsonl:2); end it before starting it again
 tests/migrate/night/sloppy.jsonl:141: not JSON: the text ends early; expected a key in double quotes after ',' (column 31)
 replay: 268 lines: 2 used, 264 unchanged, 2 problems, 0 blank
@@ -189,7 +189,7 @@ sqlite3 "$TEST_TMP/v2/v2.db" "UPDATE meta SET value = '2' WHERE key = 'schema_ve
     LEFT JOIN episode_rows e ON e.run_id = r.run_id GROUP BY r.run_id"
 "$CARD" --db "$TEST_TMP/v2/v2.db" --list > /dev/null 2> "$TEST_TMP/v2/err"
 if check_eq "what card says of a version 2 database" \
-       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 6" \
+       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 7" \
        "$(cat "$TEST_TMP/v2/err")" &&
    check_eq "run_summary after it: NULL where nothing was measured" \
        "blind|0|0||0|0
@@ -254,8 +254,8 @@ schema_of() {
 (cd "$v3" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v3/v3.db" --list > /dev/null 2> "$v3/err"
 if check_eq "what card says of a version 3 database" \
-       "card: $v3/v3.db: migrated from schema version 3 to 6" "$(cat "$v3/err")" &&
-   check_eq "its version now" 6 \
+       "card: $v3/v3.db: migrated from schema version 3 to 7" "$(cat "$v3/err")" &&
+   check_eq "its version now" 7 \
        "$(sqlite3 "$v3/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" &&
    check_eq "its runs: keys, names and tool files as they were, tools_found NULL" \
        "1|beside|../tools/shop.json|NULL
@@ -330,7 +330,7 @@ v4_before=$(v4_rows "$v4/v4.db")
 (cd "$v4" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v4/v4.db" --list > /dev/null 2> "$v4/err"
 if check_eq "what card says of a version 4 database" \
-       "card: $v4/v4.db: migrated from schema version 4 to 6" "$(cat "$v4/err")" &&
+       "card: $v4/v4.db: migrated from schema version 4 to 7" "$(cat "$v4/err")" &&
    check_eq "its problems: as they were, place NULL" \
        "night/beside.jsonl|7|NULL" \
        "$(sqlite3 "$v4/v4.db" "SELECT source_file, source_line, quote(place) FROM problems")" &&
@@ -373,7 +373,7 @@ v5_before=$(v5_rows "$v5/v5.db")
 (cd "$v5" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v5/v5.db" --list > /dev/null 2> "$v5/err"
 if check_eq "what card says of a version 5 database" \
-       "card: $v5/v5.db: migrated from schema version 5 to 6" "$(cat "$v5/err")" &&
+       "card: $v5/v5.db: migrated from schema version 5 to 7" "$(cat "$v5/err")" &&
    check_eq "every row of version 5, as it was" "$v5_before" "$(v5_rows "$v5/v5.db")" &&
    check_eq "3 episodes and 2 calls, their usage NULL" "3|0|0|0|0
 2|0" \
@@ -403,6 +403,28 @@ u1|1|0.5" \
             cost, duration FROM episodes WHERE run = 'used';
             SELECT episode, seq, duration FROM calls WHERE run = 'used'")"
 then ok; else ko "usage in a migrated version 5 database"; fi
+
+# Version 6 to 7: the view episode_outcomes, and nothing else.  A
+# database as version 6 wrote it is this version's without that view
+# (the tables are alike); opened, it gains the view, its rows as they
+# were, and its schema is a new database's.
+v6=$TEST_TMP/v6
+mkdir -p "$v6" && cp "$v5/v5.db" "$v6/v6.db" || exit 99
+sqlite3 "$v6/v6.db" "DROP VIEW episode_outcomes;
+    UPDATE meta SET value = '6' WHERE key = 'schema_version'" || exit 99
+v6_before=$(v5_rows "$v6/v6.db")
+"$CARD" --db "$v6/v6.db" --list > /dev/null 2> "$v6/err"
+if check_eq "what card says of a version 6 database" \
+       "card: $v6/v6.db: migrated from schema version 6 to 7" "$(cat "$v6/err")" &&
+   check_eq "every row of version 6, as it was" "$v6_before" "$(v5_rows "$v6/v6.db")" &&
+   check_eq "its schema, as a new database's" "$(schema_of "$v5/new.db")" \
+       "$(schema_of "$v6/v6.db")" &&
+   check_eq "each episode with its class" "beside|b1|diverged
+beside|o1|passed
+moved|m1|not_reached
+used|u1|passed" \
+       "$(sqlite3 "$v6/v6.db" "SELECT run, episode, class FROM episode_outcomes ORDER BY 1, 2")"
+then ok; else ko "migrating version 6"; fi
 
 echo "migrate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
