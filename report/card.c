@@ -10,6 +10,7 @@
 #include "carddata.h"
 #include "config.h"
 #include "db.h"
+#include "epages.h"
 #include "folder.h"
 #include "html.h"
 #include "json.h"
@@ -27,7 +28,9 @@ static const char usage_text[] =
     "            [--width N] [--] [RUN...]\n"
     "       card [--db results.db] --list\n"
     "       card [--db results.db] [--json | --markdown | --html [-o FILE]]\n"
-    "            --compare RUN_A RUN_B\n"
+    "            --compare RUN_A RUN_B [--tasks all]\n"
+    "       card [--db results.db] [--json | --html [-o FILE]]\n"
+    "            --episode EPISODE [RUN]\n"
     "       card [--db results.db] --html --all -o DIR [--baseline RUN]\n"
     "\n"
     "  RUN...      one card per run (the latest run when none is named):\n"
@@ -36,7 +39,10 @@ static const char usage_text[] =
     "              produced it, pass and reached with 95% Wilson\n"
     "              intervals, side effects, errors, per arm, per dial;\n"
     "              the harness's success and reward; observed episodes\n"
-    "              (calls per tool, no simulator figure); pass^k\n"
+    "              (calls per tool, no simulator figure); why episodes\n"
+    "              ended as they did (a class each: passed,\n"
+    "              side_effect, fooled...; the view episode_outcomes);\n"
+    "              pass^k\n"
     "  --list      the runs in the database\n"
     "  --html      one self-contained HTML page (inline style and SVG\n"
     "              pictures, no script, nothing loaded), the figures of\n"
@@ -49,13 +55,16 @@ static const char usage_text[] =
     "  --all       with --html -o DIR: the night's report, DIR/index.html\n"
     "              (every run: model, tool file, episodes, its figure and\n"
     "              interval on one axis, the runs with the same tasks)\n"
-    "              and a page per run (run-NAME-HASH.html); rerun into\n"
+    "              and a page per run (run-NAME-HASH.html), and per\n"
+    "              episode those link to, each class's first\n"
+    "              (episode-RUN-EPISODE-HASH.html); rerun into\n"
     "              DIR, it replaces its pages and removes those of runs\n"
     "              gone, and touches no other file (card's pages are\n"
     "              known by name and by their first line)\n"
     "  --baseline RUN  with --all: also each run with the same tasks as\n"
     "              RUN compared with it (compare-A-vs-RUN-HASH.html),\n"
-    "              its verdict in the index\n"
+    "              its verdict in the index, and each flipped task's\n"
+    "              trials (the first 100) given pages too\n"
     "  --width N   the text's width, 60 and up (default: 80): every line\n"
     "              fits it; prose wraps, tables narrow their gaps, then\n"
     "              cut long names with an ellipsis; below 80, hashes are\n"
@@ -66,7 +75,18 @@ static const char usage_text[] =
     "              shared tasks, McNemar's p); otherwise says why not,\n"
     "              with no figure set side by side; then\n"
     "              paired by task: A-B with Tango's or a clustered\n"
-    "              interval, discordant pairs, McNemar's exact p\n"
+    "              interval, discordant pairs, McNemar's exact p; then\n"
+    "              the flipped tasks (passed more often in one run than\n"
+    "              in the other), each with the class of a trial in each\n"
+    "              run, the largest change first\n"
+    "  --tasks all with --compare: every flipped task in text and\n"
+    "              Markdown (default: the first 10; JSON and HTML list\n"
+    "              every one)\n"
+    "  --episode EPISODE [RUN]  one episode: its class and what it\n"
+    "              points at, its task, verdicts, every call in order\n"
+    "              (what was sent, the simulator's answer and the logged\n"
+    "              one where it differs, effect, error, dial) and its dial\n"
+    "              events; RUN when several runs have an episode so named\n"
     "  --          the end of the options: what follows are runs, even\n"
     "              one named '-x'\n"
     "\n"
@@ -138,7 +158,7 @@ static int put_out(const buf *out)
  * baseline (x not NULL), into dir/name.  0, or -1 with one line said. */
 static int night_page(const char *dir, const char *name, const card *c,
                       const card_compared *x, const char *page_a,
-                      const char *page_b)
+                      const char *page_b, const html_links *links)
 {
     buf page = BUF_INIT, title = BUF_INIT;
     err e;
@@ -148,9 +168,9 @@ static int night_page(const char *dir, const char *name, const card *c,
     html_begin(&page, x ? (title.failed ? "" : title.data) : c->run);
     html_back(&page);
     if (x)
-        html_compare(&page, x, page_a, page_b);
+        html_compare_linked(&page, x, page_a, page_b, links);
     else
-        html_card(&page, c, 1);
+        html_card_linked(&page, c, 1, links);
     html_end(&page);
     page.failed |= title.failed;
     int rc = folder_write(dir, name, &page, &e);
@@ -195,10 +215,15 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
     card_compared *vs = calloc(n, sizeof *vs);
     html_entry *entries = calloc(n, sizeof *entries);
     buf *names = calloc(2 * n, sizeof *names); /* run pages, then compares */
-    char **keep = calloc(2 * n + 1, sizeof *keep);
+    char **keep = NULL;
+    /* the episode pages each run's and compare's page links to */
+    epages ep = EPAGES_INIT;
+    html_links *links = calloc(2 * n, sizeof *links);
+    const char ***linked = calloc(2 * n, sizeof *linked);
+    size_t episodes = 0;
     int status = 0;
     long base = -1;
-    if (!cards || !vs || !entries || !names || !keep) {
+    if (!cards || !vs || !entries || !names || !links || !linked) {
         fputs("card: out of memory\n", stderr);
         status = EXIT_DB;
         goto done;
@@ -222,7 +247,6 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
                                                            : EXIT_DB;
         goto done;
     }
-    keep[nkeep++] = "index.html";
     for (size_t i = 0; i < n; i++) {
         folder_page_name(&names[i], "run", cards[i].run, NULL);
         entries[i].c = &cards[i];
@@ -239,6 +263,52 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
         entries[i].vs = &vs[i];
         compares++;
     }
+    /* each class's first episode, and each compare's first flipped
+     * tasks, get pages of their own */
+    for (size_t i = 0; i < 2 * n; i++) {
+        const card *c = i < n ? &cards[i] : NULL;
+        const card_flips *f = i >= n && entries[i - n].vs ? &vs[i - n].flips
+                                                          : NULL;
+        size_t m = c ? c->nclasses : f ? (f->n < EPAGES_FLIPS ? f->n
+                                                              : EPAGES_FLIPS)
+                                       : 0;
+        if (m == 0)
+            continue;
+        linked[i] = calloc(c ? m : 2 * m, sizeof *linked[i]);
+        if (!linked[i]) {
+            fputs("card: out of memory\n", stderr);
+            status = EXIT_DB;
+            goto done;
+        }
+        int nomem = 0;
+        for (size_t k = 0; k < m; k++) {
+            if (c && strcmp(c->classes[k].name, "passed") != 0)
+                nomem |= !(linked[i][k] =
+                               epages_add(&ep, c->run, c->classes[k].example));
+            else if (!c)
+                for (int side = 0; side < 2; side++)
+                    nomem |= !(linked[i][2 * k + (size_t)side] = epages_add(
+                                   &ep, side ? vs[i - n].b->run
+                                             : vs[i - n].a->run,
+                                   f->v[k].episode[side]));
+        }
+        if (nomem) {
+            fputs("card: out of memory\n", stderr);
+            status = EXIT_DB;
+            goto done;
+        }
+        if (c)
+            links[i].class_pages = linked[i];
+        else
+            links[i] = (html_links){.flip_pages = linked[i], .nflips = m};
+    }
+    keep = calloc(2 * n + 1 + ep.n, sizeof *keep);
+    if (!keep) {
+        fputs("card: out of memory\n", stderr);
+        status = EXIT_DB;
+        goto done;
+    }
+    keep[nkeep++] = "index.html";
     /* two runs never share a page, whatever their names */
     if (folder_names_distinct(names, 2 * n) < 0)
         names[0].failed = 1;
@@ -256,6 +326,8 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
             keep[nkeep++] = names[n + i].data;
         }
     }
+    for (size_t i = 0; i < ep.n; i++)
+        keep[nkeep++] = ep.v[i]->name.data;
     /* nothing is written where a file of another's has a page's name */
     if (folder_make(dir, &e) < 0) {
         fprintf(stderr, "card: %s\n", shown_safe(e.msg));
@@ -273,13 +345,21 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
         }
     }
     for (size_t i = 0; i < n; i++)
-        if (night_page(dir, names[i].data, &cards[i], NULL, NULL, NULL) < 0 ||
+        if (night_page(dir, names[i].data, &cards[i], NULL, NULL, NULL,
+                       &links[i]) < 0 ||
             (entries[i].vs &&
              night_page(dir, names[n + i].data, NULL, &vs[i], names[i].data,
-                        names[base].data) < 0)) {
+                        names[base].data, &links[n + i]) < 0)) {
             status = EXIT_DB;
             goto done;
         }
+    if (epages_write(&ep, db, dir, &episodes, &e) < 0) {
+        fprintf(stderr, "card: %s; the pages written before it are whole, "
+                        "and the index is the last run's\n",
+                shown_safe(e.msg));
+        status = EXIT_DB;
+        goto done;
+    }
     buf index = BUF_INIT;
     html_begin(&index, "taskreplay: the night's runs");
     html_index(&index, entries, n, base >= 0 ? &cards[base] : NULL, l.no_run);
@@ -292,9 +372,9 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
         goto done;
     }
     fprintf(stderr, "card: %s: index.html, %zu run page%s, %zu compare "
-                    "page%s; %zu page%s of runs gone removed\n",
-            shown_tx(dir), n, plural(n), compares, plural(compares), removed,
-            plural(removed));
+                    "page%s, %zu episode page%s; %zu page%s gone removed\n",
+            shown_tx(dir), n, plural(n), compares, plural(compares),
+            episodes, plural(episodes), removed, plural(removed));
 done:
     for (size_t i = 0; i < loaded; i++)
         card_free(&cards[i]);
@@ -302,6 +382,11 @@ done:
         card_compared_free(&vs[i]);
     for (size_t i = 0; names && i < 2 * n; i++)
         buf_free(&names[i]);
+    for (size_t i = 0; linked && i < 2 * n; i++)
+        free(linked[i]);
+    free(linked);
+    free(links);
+    epages_free(&ep);
     free(cards);
     free(vs);
     free(entries);
@@ -316,8 +401,8 @@ int main(int argc, char **argv)
     const char *db_path = "results.db", *out_path = NULL;
     enum format f = TEXT;
     buf page = BUF_INIT; /* the compare, and the whole HTML page */
-    int list = 0, cmp = 0, width = 80, formats = 0, all = 0;
-    const char *baseline = NULL;
+    int list = 0, cmp = 0, width = 80, formats = 0, all = 0, all_tasks = 0;
+    const char *baseline = NULL, *episode = NULL;
     const char *runs[256];
     int nruns = 0, options = 1;
     for (int i = 1; i < argc; i++) {
@@ -363,8 +448,17 @@ int main(int argc, char **argv)
             baseline = argv[++i];
         } else if (strcmp(a, "--compare") == 0) {
             cmp = 1;
+        } else if (strcmp(a, "--episode") == 0 && i + 1 < argc) {
+            episode = argv[++i];
+        } else if (strcmp(a, "--tasks") == 0 && i + 1 < argc) {
+            if (strcmp(argv[++i], "all") != 0)
+                return usage_error("--tasks takes 'all' (every flipped "
+                                   "task), not '%s'",
+                                   shown_tx(argv[i]));
+            all_tasks = 1;
         } else if (strcmp(a, "--db") == 0 || strcmp(a, "--width") == 0 ||
-                   strcmp(a, "-o") == 0 || strcmp(a, "--baseline") == 0) {
+                   strcmp(a, "-o") == 0 || strcmp(a, "--baseline") == 0 ||
+                   strcmp(a, "--tasks") == 0 || strcmp(a, "--episode") == 0) {
             return usage_error("%s needs a value", a);
         } else {
             return usage_error("unknown option '%s' (a run whose name "
@@ -395,6 +489,14 @@ int main(int argc, char **argv)
     if (all && (cmp || list || nruns))
         return usage_error("--all takes no run, nor --compare or --list: "
                            "it writes a page for every run");
+    if (episode && (cmp || list || all || nruns > 1))
+        return usage_error("--episode EPISODE takes at most one run (the "
+                           "episode's), and goes alone");
+    if (episode && f == MARKDOWN)
+        return usage_error("--episode shows an episode as text, JSON or "
+                           "HTML");
+    if (all_tasks && !cmp)
+        return usage_error("--tasks all goes with --compare RUN_A RUN_B");
     if (baseline && !all)
         return usage_error("--baseline RUN goes with --html --all -o DIR");
 
@@ -413,6 +515,27 @@ int main(int argc, char **argv)
     char *latest = NULL;
     if (all) {
         status = write_night(db, db_path, out_path, baseline);
+        goto out;
+    }
+    if (episode) {
+        episode_view v;
+        if (episode_load(&v, db, episode, nruns ? runs[0] : NULL, &e) < 0) {
+            fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+            status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
+        } else if (f == JSON) {
+            json_episode(&page, &v);
+            buf_putc(&page, '\n');
+        } else if (f == HTML) {
+            html_begin(&page, v.episode);
+            html_episode(&page, &v);
+            html_end(&page);
+        } else {
+            text_episode(&page, &v, width);
+        }
+        episode_free(&v);
+        if (status == 0 &&
+            (f == HTML ? write_page(&page, out_path) : put_out(&page)) < 0)
+            status = EXIT_DB;
         goto out;
     }
     if (list) {
@@ -466,6 +589,8 @@ int main(int argc, char **argv)
             status = EXIT_DB;
         } else {
             status = (int)x.k;
+            if (all_tasks)
+                x.flips_shown = x.flips.n;
             if (f == HTML) {
                 html_begin(&page, "taskreplay: compare");
                 html_compare(&page, &x, NULL, NULL);

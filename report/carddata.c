@@ -7,9 +7,9 @@
 
 #include "buf.h"
 
-#include "arm.h"
 #include "canon.h"
 #include "db.h"
+#include "dbread.h"
 #include "doc.h"
 #include "nearest.h"
 #include "tools.h"
@@ -125,29 +125,6 @@ int card_db_open(sqlite3 **out, const char *path, int *migrated, err *e)
     return -1;
 }
 
-/* A statement stepped to an error: -1 with e set. */
-static int read_failed(sqlite3 *db, err *e)
-{
-    return err_set(e, ERR_IO, "cannot read the database: %s",
-                   sqlite3_errmsg(db));
-}
-
-static char *col_text(sqlite3_stmt *s, int i)
-{
-    const unsigned char *t = sqlite3_column_text(s, i);
-    return strdup(t ? (const char *)t : "");
-}
-
-static int prepare(sqlite3 *db, const char *sql, const char *run,
-                   sqlite3_stmt **s, err *e)
-{
-    if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK)
-        return err_set(e, ERR_IO, "cannot read the database: %s",
-                       sqlite3_errmsg(db));
-    if (run)
-        sqlite3_bind_text(*s, 1, run, -1, SQLITE_STATIC);
-    return 0;
-}
 
 
 /* "no run is named X; did you mean Y? The runs: A, B, C"; every name
@@ -156,7 +133,7 @@ static int prepare(sqlite3 *db, const char *sql, const char *run,
 static int no_such_run(sqlite3 *db, const char *run, err *e)
 {
     sqlite3_stmt *s;
-    if (prepare(db, "SELECT run FROM runs ORDER BY run", NULL, &s, e) < 0)
+    if (rd_prepare(db, "SELECT run FROM runs ORDER BY run", NULL, &s, e) < 0)
         return -1;
     buf asked = BUF_INIT, list = BUF_INIT, nearest = BUF_INIT;
     size_t best = (size_t)-1, n = 0;
@@ -179,7 +156,7 @@ static int no_such_run(sqlite3 *db, const char *run, err *e)
         n++;
     }
     if (rc != SQLITE_DONE)
-        read_failed(db, e);
+        rd_failed(db, e);
     else if (asked.failed || list.failed || nearest.failed)
         err_set(e, ERR_NOMEM, "out of memory");
     else if (n == 0)
@@ -196,19 +173,10 @@ static int no_such_run(sqlite3 *db, const char *run, err *e)
     return -1;
 }
 
-static int arm_rank(const char *id)
-{
-    arm a;
-    err e;
-    if (arm_parse(&a, id, strlen(id), &e) < 0)
-        return 1000;
-    return (int)a.knob * 16 + a.level;
-}
-
 static int by_arm(const void *x, const void *y)
 {
     const card_arm *a = x, *b = y;
-    return arm_rank(a->arm) - arm_rank(b->arm);
+    return rd_arm_rank(a->arm) - rd_arm_rank(b->arm);
 }
 
 static void tools_free(card_tool *t, size_t n)
@@ -272,7 +240,7 @@ static int load_usage(card *c, sqlite3 *db, const char *run, err *e)
     sqlite3_stmt *s = NULL;
     card_usage *u = &c->usage;
     int rc;
-    if (prepare(db, "SELECT count(coalesce(input_tokens, output_tokens)), "
+    if (rd_prepare(db, "SELECT count(coalesce(input_tokens, output_tokens)), "
                     "total(input_tokens), total(output_tokens), "
                     "count(cost), total(cost), count(duration), "
                     "coalesce(avg(duration), 0) "
@@ -290,8 +258,8 @@ static int load_usage(card *c, sqlite3 *db, const char *run, err *e)
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW)
-        return read_failed(db, e);
-    if (prepare(db, "SELECT count(duration), coalesce(avg(duration), 0) "
+        return rd_failed(db, e);
+    if (rd_prepare(db, "SELECT count(duration), coalesce(avg(duration), 0) "
                     "FROM calls WHERE run = ?",
                 run, &s, e) < 0)
         return -1;
@@ -300,7 +268,7 @@ static int load_usage(card *c, sqlite3 *db, const char *run, err *e)
         u->mean_call_seconds = sqlite3_column_double(s, 1);
     }
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : read_failed(db, e);
+    return rc == SQLITE_ROW ? 0 : rd_failed(db, e);
 }
 
 /* The figures of one kind of episode and of observed calls, and pass^k:
@@ -309,7 +277,7 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
 {
     sqlite3_stmt *s = NULL;
     int rc;
-    if (prepare(db, "SELECT seed IS NULL, count(*), count(success), "
+    if (rd_prepare(db, "SELECT seed IS NULL, count(*), count(success), "
                     "coalesce(sum(success), 0), count(reward), avg(reward), "
                     "sum(unfinished) "
                     "FROM episodes WHERE run = ? GROUP BY seed IS NULL",
@@ -326,10 +294,10 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
-        return read_failed(db, e);
+        return rd_failed(db, e);
 
     /* a tool file of no tool: calls have no schema, not unknown tools */
-    if (prepare(db, "SELECT tools = 0 AND refused = 0 FROM tool_files "
+    if (rd_prepare(db, "SELECT tools = 0 AND refused = 0 FROM tool_files "
                     "WHERE file_sha256 = ?",
                 c->file_sha256, &s, e) < 0)
         return -1;
@@ -337,11 +305,11 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
         c->no_schema = sqlite3_column_int(s, 0);
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return read_failed(db, e);
+        return rd_failed(db, e);
 
     if (c->observed) {
         /* per tool: calls, invalid arguments, answers off the schema */
-        if (prepare(db, "SELECT c.tool, c.kind, count(*), "
+        if (rd_prepare(db, "SELECT c.tool, c.kind, count(*), "
                         "count(c.arguments_valid), "
                         "count(*) FILTER (WHERE c.arguments_valid = 0), "
                         "count(c.answer_valid), "
@@ -363,9 +331,9 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
                 sqlite3_finalize(s);
                 return err_set(e, ERR_NOMEM, "out of memory");
             }
-            t->tool = col_text(s, 0);
+            t->tool = rd_text(s, 0);
             t->kind = sqlite3_column_type(s, 1) != SQLITE_NULL
-                          ? col_text(s, 1)
+                          ? rd_text(s, 1)
                           : NULL;
             t->kind_ok = t->kind && (strcmp(t->kind, "read") == 0 ||
                                      strcmp(t->kind, "write") == 0);
@@ -378,11 +346,11 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
         }
         sqlite3_finalize(s);
         if (rc != SQLITE_DONE)
-            return read_failed(db, e);
+            return rd_failed(db, e);
         if (c->ntools && kinds_from(c, db, e) < 0)
             return -1;
         /* each tool's commonest rule broken (ties: the first by text) */
-        if (prepare(db, "SELECT c.tool, c.arguments_rule, count(*) AS n "
+        if (rd_prepare(db, "SELECT c.tool, c.arguments_rule, count(*) AS n "
                         "FROM calls c JOIN episodes e "
                         "ON e.episode_id = c.episode_id "
                         "WHERE e.run = ? AND e.seed IS NULL "
@@ -395,16 +363,16 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
             const char *tool = (const char *)sqlite3_column_text(s, 0);
             for (size_t i = 0; tool && i < c->ntools; i++)
                 if (!c->tools[i].rule && strcmp(c->tools[i].tool, tool) == 0) {
-                    c->tools[i].rule = col_text(s, 1);
+                    c->tools[i].rule = rd_text(s, 1);
                     c->tools[i].rule_calls = (long)sqlite3_column_int64(s, 2);
                 }
         }
         sqlite3_finalize(s);
         if (rc != SQLITE_DONE)
-            return read_failed(db, e);
+            return rd_failed(db, e);
     }
 
-    if (prepare(db, "SELECT kind = 'observed', k, rate, tasks FROM pass_hat_k "
+    if (rd_prepare(db, "SELECT kind = 'observed', k, rate, tasks FROM pass_hat_k "
                     "WHERE run = ? ORDER BY kind DESC, k",
                 run, &s, e) < 0)
         return -1;
@@ -423,7 +391,7 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
-        return read_failed(db, e);
+        return rd_failed(db, e);
     /* the rows come by k: the last is the largest; keep the k shown */
     for (int k = 0; k < 2; k++) {
         size_t kept = 0;
@@ -441,7 +409,7 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
 {
     sqlite3_stmt *s = NULL;
     memset(c, 0, sizeof *c);
-    if (prepare(db,
+    if (rd_prepare(db,
                 "SELECT run, model, tools_path, file_sha256, contract_sha256, "
                 "generator_version, generator_fingerprint, replayed_at, "
                 "episodes, reached, pass, side_effects, duplicate_writes, "
@@ -454,16 +422,16 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     if (rc != SQLITE_ROW) {
         sqlite3_finalize(s);
         return rc == SQLITE_DONE ? no_such_run(db, run, e)
-                                 : read_failed(db, e);
+                                 : rd_failed(db, e);
     }
-    c->run = col_text(s, 0);
-    c->model = col_text(s, 1);
-    c->tools_path = col_text(s, 2);
-    c->file_sha256 = col_text(s, 3);
-    c->contract_sha256 = col_text(s, 4);
+    c->run = rd_text(s, 0);
+    c->model = rd_text(s, 1);
+    c->tools_path = rd_text(s, 2);
+    c->file_sha256 = rd_text(s, 3);
+    c->contract_sha256 = rd_text(s, 4);
     c->generator_version = sqlite3_column_int(s, 5);
-    c->fingerprint = col_text(s, 6);
-    c->replayed_at = col_text(s, 7);
+    c->fingerprint = rd_text(s, 6);
+    c->replayed_at = rd_text(s, 7);
     long *figures[] = {&c->episodes,   &c->reached,    &c->pass,
                        &c->side_effects, &c->duplicates, &c->errors,
                        &c->unfinished, &c->diverged_episodes, &c->problems};
@@ -472,14 +440,14 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     /* diverged is NULL on every observed episode: these are simulated */
     c->compared_episodes = (long)sqlite3_column_int64(s, 17);
     int found_lost = sqlite3_column_type(s, 18) != SQLITE_NULL &&
-                     !(c->tools_found = col_text(s, 18));
+                     !(c->tools_found = rd_text(s, 18));
     sqlite3_finalize(s);
     if (!c->run || !c->model || !c->tools_path || !c->file_sha256 ||
         !c->contract_sha256 || !c->fingerprint || !c->replayed_at ||
         found_lost)
         return err_set(e, ERR_NOMEM, "out of memory");
 
-    if (prepare(db,
+    if (rd_prepare(db,
                 "SELECT coalesce(sum(err_not_found), 0), "
                 "coalesce(sum(err_invalid_arguments), 0), "
                 "coalesce(sum(err_not_ready), 0), "
@@ -494,9 +462,9 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
             c->by_code[i] = (long)sqlite3_column_int64(s, i);
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW)
-        return read_failed(db, e);
+        return rd_failed(db, e);
 
-    if (prepare(db, "SELECT count(*) FILTER (WHERE diverged = 1), "
+    if (rd_prepare(db, "SELECT count(*) FILTER (WHERE diverged = 1), "
                     "count(diverged), count(*) FILTER (WHERE diverged IS "
                     "NULL AND answer IS NOT NULL) FROM calls WHERE run = ?",
                 run, &s, e) < 0)
@@ -508,12 +476,12 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW)
-        return read_failed(db, e);
+        return rd_failed(db, e);
 
     if (load_observed(c, db, run, e) < 0 || load_usage(c, db, run, e) < 0)
         return -1;
 
-    if (prepare(db,
+    if (rd_prepare(db,
                 "SELECT arm, episodes, reached, pass, side_effects, "
                 "duplicate_writes, errors FROM arm_summary WHERE run = ?",
                 run, &s, e) < 0)
@@ -526,7 +494,7 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
         }
         c->arms = more;
         card_arm *a = &c->arms[c->narms++];
-        a->arm = col_text(s, 0);
+        a->arm = rd_text(s, 0);
         a->episodes = (long)sqlite3_column_int64(s, 1);
         a->reached = (long)sqlite3_column_int64(s, 2);
         a->pass = (long)sqlite3_column_int64(s, 3);
@@ -536,11 +504,11 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
-        return read_failed(db, e);
+        return rd_failed(db, e);
     if (c->narms > 1)
         qsort(c->arms, c->narms, sizeof *c->arms, by_arm);
 
-    if (prepare(db, "SELECT dial, outcome, events FROM dial_summary "
+    if (rd_prepare(db, "SELECT dial, outcome, events FROM dial_summary "
                     "WHERE run = ?",
                 run, &s, e) < 0)
         return -1;
@@ -566,7 +534,7 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
-        return read_failed(db, e);
+        return rd_failed(db, e);
     /* keep the dials that had events, in their order */
     for (int d = 0; d < 6; d++)
         if (c->dials[d].events) {
@@ -574,21 +542,23 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
             c->dials[c->ndials++].dial = strdup(dial_order[d]);
         }
 
+    if (card_classes_load(&c->classes, &c->nclasses, db, c->run, e) < 0)
+        return -1;
     if (card_problems_no_run(db, &c->problems_no_run, e) < 0)
         return -1;
     /* in each file, its log's own problems first, in the order found */
-    if (prepare(db, "SELECT source_file, source_line, message, place FROM "
+    if (rd_prepare(db, "SELECT source_file, source_line, message, place FROM "
                     "problems WHERE run = ? ORDER BY source_file, "
                     "source_line >= 0, abs(source_line) LIMIT 5",
                 run, &s, e) < 0)
         return -1;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW && c->nfirst < 5) {
         card_problem *p = &c->first_problems[c->nfirst++];
-        p->file = col_text(s, 0);
+        p->file = rd_text(s, 0);
         p->line = (long)sqlite3_column_int64(s, 1);
-        p->message = col_text(s, 2);
+        p->message = rd_text(s, 2);
         p->place = sqlite3_column_type(s, 3) == SQLITE_NULL ? NULL
-                                                             : col_text(s, 3);
+                                                             : rd_text(s, 3);
         if (!p->file || !p->message ||
             (sqlite3_column_type(s, 3) != SQLITE_NULL && !p->place)) {
             sqlite3_finalize(s);
@@ -598,7 +568,7 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return read_failed(db, e);
+        return rd_failed(db, e);
     return 0;
 }
 
@@ -615,28 +585,28 @@ int card_problems_no_run(sqlite3 *db, long *n, err *e)
 {
     sqlite3_stmt *s;
     *n = 0;
-    if (prepare(db, "SELECT count(*) FROM problems WHERE run IS NULL", NULL,
+    if (rd_prepare(db, "SELECT count(*) FROM problems WHERE run IS NULL", NULL,
                 &s, e) < 0)
         return -1;
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW)
         *n = (long)sqlite3_column_int64(s, 0);
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : read_failed(db, e);
+    return rc == SQLITE_ROW ? 0 : rd_failed(db, e);
 }
 
 char *card_latest(sqlite3 *db, err *e)
 {
     sqlite3_stmt *s;
-    if (prepare(db, "SELECT run FROM runs ORDER BY replayed_at DESC, "
+    if (rd_prepare(db, "SELECT run FROM runs ORDER BY replayed_at DESC, "
                     "rowid DESC LIMIT 1",
                 NULL, &s, e) < 0)
         return NULL;
     int rc = sqlite3_step(s);
-    char *run = rc == SQLITE_ROW ? col_text(s, 0) : NULL;
+    char *run = rc == SQLITE_ROW ? rd_text(s, 0) : NULL;
     sqlite3_finalize(s);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        read_failed(db, e);
+        rd_failed(db, e);
     return run;
 }
 
@@ -665,6 +635,7 @@ void card_free(card *c)
     tools_free(c->unknown, c->nunknown);
     free(c->passk[0]);
     free(c->passk[1]);
+    card_classes_free(c->classes, c->nclasses);
     memset(c, 0, sizeof *c);
 }
 
@@ -690,7 +661,7 @@ static int contract_tools(sqlite3 *db, const char *file_sha256, doc **d,
                           toolset **ts, err *e)
 {
     sqlite3_stmt *s;
-    if (prepare(db, "SELECT contract FROM tool_files WHERE file_sha256 = ?",
+    if (rd_prepare(db, "SELECT contract FROM tool_files WHERE file_sha256 = ?",
                 file_sha256, &s, e) < 0)
         return -1;
     int rc = -1;
@@ -844,6 +815,7 @@ int card_compare(card_compared *x, sqlite3 *db, const card *a, const card *b,
     x->a = a;
     x->b = b;
     x->k = card_compare_case(a, b);
+    x->flips_shown = CARD_FLIPS_SHOWN;
     if (x->k == COMPARE_CONTRACTS && card_contract_diff(&x->d, db, a, b, e) < 0)
         return -1;
     if (x->k == COMPARE_SAME) {
@@ -852,6 +824,8 @@ int card_compare(card_compared *x, sqlite3 *db, const card *a, const card *b,
         if ((a->simulated || b->simulated) &&
             !(x->rows = card_compare_rows(a, b, &x->nrows)))
             return err_set(e, ERR_NOMEM, "out of memory");
+        if (card_flips_load(&x->flips, db, a->run, b->run, e) < 0)
+            return -1;
     }
     card_compare_verdict(x);
     return 0;
@@ -862,6 +836,7 @@ void card_compared_free(card_compared *x)
     free(x->rows);
     card_paired_free(x->paired, x->npaired);
     contract_diff_free(&x->d);
+    card_flips_free(&x->flips);
     memset(x, 0, sizeof *x);
 }
 
@@ -876,7 +851,7 @@ int card_list(card_listing *l, sqlite3 *db, err *e)
 {
     sqlite3_stmt *s;
     memset(l, 0, sizeof *l);
-    if (prepare(db, "SELECT run, coalesce(model, ''), episodes, "
+    if (rd_prepare(db, "SELECT run, coalesce(model, ''), episodes, "
                     "CASE WHEN simulated > 0 THEN pass ELSE -1 END, "
                     "replayed_at FROM run_summary ORDER BY replayed_at, run",
                 NULL, &s, e) < 0)
@@ -890,11 +865,11 @@ int card_list(card_listing *l, sqlite3 *db, err *e)
         }
         l->runs = more;
         card_listed *r = &l->runs[l->n++];
-        r->run = col_text(s, 0);
-        r->model = col_text(s, 1);
+        r->run = rd_text(s, 0);
+        r->model = rd_text(s, 1);
         r->episodes = (long)sqlite3_column_int64(s, 2);
         r->pass = (long)sqlite3_column_int64(s, 3);
-        r->replayed_at = col_text(s, 4);
+        r->replayed_at = rd_text(s, 4);
         if (!r->run || !r->model || !r->replayed_at) {
             sqlite3_finalize(s);
             return err_set(e, ERR_NOMEM, "out of memory");
@@ -902,7 +877,7 @@ int card_list(card_listing *l, sqlite3 *db, err *e)
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
-        return read_failed(db, e);
+        return rd_failed(db, e);
     return card_problems_no_run(db, &l->no_run, e);
 }
 
@@ -978,7 +953,7 @@ static int load_trials(sqlite3 *db, const char *run, trial_row **out,
     sqlite3_stmt *s;
     *out = NULL;
     *n = 0;
-    if (prepare(db, "SELECT kind = 'observed', task, arm, trials, "
+    if (rd_prepare(db, "SELECT kind = 'observed', task, arm, trials, "
                     "coalesce(passes, 0), judged, coalesce(successes, 0), "
                     "coalesce(first_pass, -1), coalesce(first_success, -1) "
                     "FROM trials WHERE run = ? "
@@ -999,9 +974,9 @@ static int load_trials(sqlite3 *db, const char *run, trial_row **out,
         }
         trial_row *t = &(*out)[(*n)++];
         t->observed = sqlite3_column_int(s, 0);
-        t->task = col_text(s, 1);
+        t->task = rd_text(s, 1);
         t->arm = sqlite3_column_type(s, 2) == SQLITE_NULL ? NULL
-                                                          : col_text(s, 2);
+                                                          : rd_text(s, 2);
         t->trials = (long)sqlite3_column_int64(s, 3);
         t->passes = (long)sqlite3_column_int64(s, 4);
         t->judged = (long)sqlite3_column_int64(s, 5);
@@ -1010,7 +985,7 @@ static int load_trials(sqlite3 *db, const char *run, trial_row **out,
         t->first_success = sqlite3_column_int(s, 8);
     }
     sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? 0 : read_failed(db, e);
+    return rc == SQLITE_DONE ? 0 : rd_failed(db, e);
 }
 
 static int trial_cmp(const trial_row *x, const trial_row *y)
@@ -1095,9 +1070,7 @@ static int paired_row(card_paired *r, const trial_row *ta, size_t na,
 
 static int by_arm_name(const void *x, const void *y)
 {
-    const char *a = *(const char *const *)x, *b = *(const char *const *)y;
-    int d = arm_rank(a) - arm_rank(b);
-    return d ? d : strcmp(a, b);
+    return rd_arm_cmp(*(const char *const *)x, *(const char *const *)y);
 }
 
 void card_paired_free(card_paired *p, size_t n)

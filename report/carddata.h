@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "classes.h"
 #include "err.h"
 #include "stats.h"
 
@@ -125,6 +126,8 @@ typedef struct card {
     long passk_largest[2];    /* the largest k */
     card_arm *arms;
     size_t narms;
+    card_class *classes;      /* why its episodes ended as they did */
+    size_t nclasses;
     card_dial *dials;
     size_t ndials;
     card_problem first_problems[5];
@@ -268,6 +271,9 @@ typedef struct card_compared {
     card_paired *paired; /* COMPARE_SAME: paired by task */
     size_t npaired;
     card_verdict verdict; /* from the above (card_compare_verdict) */
+    card_flips flips;    /* COMPARE_SAME: the tasks whose outcome differs */
+    size_t flips_shown;  /* how many of them text and Markdown list
+                            (card_compare sets CARD_FLIPS_SHOWN) */
 } card_compared;
 
 /* Sets x->verdict from x's case, rows and paired rows (card_compare does;

@@ -94,7 +94,7 @@ void folder_page_name(buf *out, const char *prefix, const char *a,
     buf_printf(out, "%s-", prefix);
     slug(out, a, 40);
     if (b) {
-        buf_puts(out, "-vs-");
+        buf_puts(out, strcmp(prefix, "compare") == 0 ? "-vs-" : "-");
         slug(out, b, 40);
     }
     if (names.failed || sha256_hex(hex, names.data, names.len) < 0)
@@ -184,7 +184,8 @@ int folder_write(const char *dir, const char *name, const buf *page, err *e)
 }
 
 /* Whether name is one a page of card's may have: index.html,
- * run-*.html, compare-*.html, or one of those and ".tmp". */
+ * run-*.html, compare-*.html, episode-*.html, or one of those and
+ * ".tmp". */
 static int page_name(const char *name)
 {
     size_t n = strlen(name);
@@ -193,7 +194,9 @@ static int page_name(const char *name)
     if (n < 5 || strncmp(name + n - 5, ".html", 5) != 0)
         return 0;
     return (n == 10 && strncmp(name, "index", 5) == 0) ||
-           strncmp(name, "run-", 4) == 0 || strncmp(name, "compare-", 8) == 0;
+           strncmp(name, "run-", 4) == 0 ||
+           strncmp(name, "compare-", 8) == 0 ||
+           strncmp(name, "episode-", 8) == 0;
 }
 
 int folder_sweep(const char *dir, char *const *keep, size_t nkeep,

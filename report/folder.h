@@ -4,7 +4,8 @@
  * card's, and never a half-written one.
  *
  * card's pages are known by name and content both: a file of the folder
- * named index.html, run-*.html or compare-*.html (or one of those with
+ * named index.html, run-*.html, compare-*.html or episode-*.html (or
+ * one of those with
  * ".tmp" after it: a page being written), a regular file whose first
  * bytes are HTML_PAGE_START (html.h), which every page card writes
  * begins with.  Nothing else in the folder is touched: a page is written
@@ -30,9 +31,10 @@ int folder_make(const char *dir, err *e);
  * there (*there says which). */
 int folder_is_page(const char *dir, const char *name, int *there);
 
-/* A page's file name: prefix ("run" or "compare"), "-", a part of each
- * name made of its letters, digits and "_" (anything else a "-", at most
- * 40 bytes), joined by "-vs-", then "-" and 10 hex digits of the
+/* A page's file name: prefix ("run", "compare" or "episode"), "-", a
+ * part of each name made of its letters, digits and "_" (anything else a
+ * "-", at most 40 bytes), joined by "-vs-" for a compare, else "-" (an
+ * episode's page: its run, then its name), then "-" and 10 hex digits of the
  * SHA-256 of the names (each followed by a NUL byte), ".html": names
  * that differ get files that differ, and any name gives a file name
  * that is safe in any folder and any URL.  b is NULL for a run's page. */

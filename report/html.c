@@ -73,6 +73,10 @@ static const char style[] =
     ".made td,.hashes td,.result td+td+td+td,.index td,.index th"
     "{white-space:normal}"
     ".index .fig{white-space:nowrap}"
+    ".classes th,.classes td+td+td,.flips td,.flips th{white-space:normal;"
+    "text-align:left;overflow-wrap:anywhere}"
+    ".calls td,.calls th{text-align:left;white-space:normal}"
+    ".val code{overflow-wrap:anywhere;word-break:break-all}"
     "tr.key td{font-weight:600}"
     "@media (max-width:42rem){.plot .wide{display:none}"
     "th,td{padding:.15rem .3rem}"
@@ -491,6 +495,35 @@ static void dials_table(buf *b, const card *c)
     table_close(b);
 }
 
+/* Why the run's episodes ended as they did. */
+static void classes_table(buf *b, const card *c, const html_links *l)
+{
+    buf_puts(b, "<h3>Why episodes ended as they did</h3>\n");
+    table_open(b, "classes");
+    buf_puts(b, "<thead><tr><th>class</th><th>episodes</th>"
+                "<th>what happened</th><th>arms</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < c->nclasses; i++) {
+        const card_class *k = &c->classes[i];
+        const char *page = l && l->class_pages ? l->class_pages[i] : NULL;
+        if (page)
+            buf_printf(b, "<tr><td><a href=\"%s\">%s</a></td>", page,
+                       k->name);
+        else
+            buf_printf(b, "<tr><td>%s</td>", k->name);
+        buf_printf(b, "<td>%ld</td><td>%s</td><td>", k->episodes,
+                   strcmp(k->name, "passed") ? card_class_meaning(k->name)
+                                             : "");
+        buf arms = BUF_INIT;
+        card_class_arms_text(&arms, k, c->narms);
+        b->failed |= arms.failed;
+        if (arms.len && !arms.failed)
+            shown_html(b, arms.data);
+        buf_free(&arms);
+        buf_puts(b, "</td></tr>\n");
+    }
+    table_close(b);
+}
+
 static void problems_list(buf *b, const card *c)
 {
     buf_printf(b, "<h3>Problems (first %zu)</h3>\n<ul class=\"problems\">",
@@ -527,6 +560,11 @@ static void problems_list(buf *b, const card *c)
 
 void html_card(buf *b, const card *c, int n)
 {
+    html_card_linked(b, c, n, NULL);
+}
+
+void html_card_linked(buf *b, const card *c, int n, const html_links *l)
+{
     buf_puts(b, "<section class=\"card\">\n<h2>Card: ");
     shown_html(b, c->run);
     buf_puts(b, "</h2>\n");
@@ -560,6 +598,8 @@ void html_card(buf *b, const card *c, int n)
         dials_table(b, c);
     }
     html_observed(b, c);
+    if (c->nclasses)
+        classes_table(b, c, l);
     if (c->nfirst)
         problems_list(b, c);
     made_with(b, c);
@@ -917,8 +957,56 @@ static void page_link(buf *b, const char *page, const char *run)
     buf_puts(b, "</a>");
 }
 
+/* Every flipped task, the largest change first. */
+static void flips_table(buf *b, const card_compared *x, const html_links *l)
+{
+    const card_flips *f = &x->flips;
+    buf_puts(b, "<h3>Flipped tasks</h3>\n");
+    if (f->n == 0) {
+        buf_puts(b, f->shared ? "<p>None: every task both runs have passed "
+                                "as often in each.</p>\n"
+                              : "<p>None: no task is in both runs.</p>\n");
+        return;
+    }
+    buf_printf(b, "<p>%zu task%s (passed more often in A: %ld; in B: %ld). "
+                  "Passes of trials, and the class of the first trial that "
+                  "failed (else the first), with its episode.</p>\n",
+               f->n, f->n == 1 ? "" : "s", f->better_a, f->better_b);
+    table_open(b, "flips");
+    buf_puts(b, "<thead><tr><th>task</th><th>arm</th><th>A</th>"
+                "<th>B</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < f->n; i++) {
+        const card_flip *p = &f->v[i];
+        buf_puts(b, "<tr><td>");
+        shown_html(b, p->task);
+        buf_puts(b, "</td><td>");
+        shown_html(b, p->arm ? p->arm : "-");
+        for (int k = 0; k < 2; k++) {
+            char side[CARD_FLIP_SIDE];
+            buf_puts(b, "</td><td>");
+            shown_html(b, card_flip_side(side, p, k));
+            const char *page = l && l->flip_pages && i < l->nflips
+                                   ? l->flip_pages[2 * i + (size_t)k]
+                                   : NULL;
+            buf_puts(b, "<br><span class=\"note\">");
+            if (page)
+                buf_printf(b, "<a href=\"%s\">", page);
+            shown_html(b, p->episode[k]);
+            buf_puts(b, page ? "</a></span>" : "</span>");
+        }
+        buf_puts(b, "</td></tr>\n");
+    }
+    table_close(b);
+}
+
 void html_compare(buf *b, const card_compared *x, const char *page_a,
                   const char *page_b)
+{
+    html_compare_linked(b, x, page_a, page_b, NULL);
+}
+
+void html_compare_linked(buf *b, const card_compared *x, const char *page_a,
+                         const char *page_b, const html_links *l)
 {
     const card *a = x->a, *c = x->b;
     enum compare_case k = x->k;
@@ -960,6 +1048,8 @@ void html_compare(buf *b, const card_compared *x, const char *page_a,
         buf_puts(b, "<p>Same tool file and generator: the same tasks, side "
                     "by side.</p>\n");
     html_rates(b, x);
+    /* which tasks changed, before the figures of how much */
+    flips_table(b, x, l);
     /* the paired analysis first: on the same tasks, it is the more
      * sensitive */
     for (size_t i = 0; i < x->npaired;) {
@@ -972,6 +1062,143 @@ void html_compare(buf *b, const card_compared *x, const char *page_a,
     }
     if (x->nrows)
         html_unpaired(b, x);
+    buf_puts(b, "</section>\n");
+}
+
+/* ----------------------------------------------------------- episode */
+
+/* A JSON value of an episode, as code that wraps anywhere. */
+static void json_cell(buf *b, const char *label, const char *value)
+{
+    if (!value)
+        return;
+    buf_printf(b, "<div class=\"val\"><span class=\"note\">%s</span> "
+                  "<code>",
+               label);
+    shown_html(b, value);
+    buf_puts(b, "</code></div>");
+}
+
+void html_episode(buf *b, const episode_view *v)
+{
+    buf_puts(b, "<section class=\"episode\">\n<h2>Episode: ");
+    shown_html(b, v->episode);
+    buf_puts(b, " <span class=\"note\">(run ");
+    shown_html(b, v->run);
+    buf_puts(b, ")</span></h2>\n");
+    buf sentence = BUF_INIT;
+    episode_headline(&sentence, v);
+    headline(b, &sentence);
+    buf_free(&sentence);
+    table_open(b, "made");
+    buf_puts(b, "<tbody>\n<tr><td>task</td><td>");
+    shown_html(b, v->task ? v->task : "-");
+    if (v->observed)
+        buf_puts(b, " (observed: the harness&#39;s name)");
+    else {
+        buf_printf(b, " (seed %ld, arm ", v->seed);
+        shown_html(b, v->arm ? v->arm : "-");
+        buf_printf(b, ", depth %ld)", v->depth);
+    }
+    buf_puts(b, "</td></tr>\n");
+    if (v->request) {
+        buf_puts(b, "<tr><td>request</td><td>");
+        shown_html(b, v->request);
+        buf_puts(b, "</td></tr>\n");
+    }
+    if (!v->observed)
+        buf_printf(b, "<tr><td>verdict</td><td>%s, %s; side effects %ld, "
+                      "duplicate writes %ld, errors %ld</td></tr>\n",
+                   v->reached == 1 ? "reached" : "not reached",
+                   v->pass == 1 ? "passed" : "not passed",
+                   v->side_effects < 0 ? 0 : v->side_effects,
+                   v->duplicate_writes < 0 ? 0 : v->duplicate_writes,
+                   v->errors < 0 ? 0 : v->errors);
+    buf_printf(b, "<tr><td>harness</td><td>success %s",
+               v->success < 0 ? "-" : v->success ? "true" : "false");
+    if (v->has_reward)
+        buf_printf(b, ", reward %g", v->reward);
+    if (v->status) {
+        buf_puts(b, ", status ");
+        shown_html(b, v->status);
+    }
+    if (v->unfinished)
+        buf_puts(b, "; unfinished: no end line");
+    if (v->final) {
+        buf_puts(b, "; final <code>");
+        shown_html(b, v->final);
+        buf_puts(b, "</code>");
+    }
+    buf_puts(b, "</td></tr>\n<tr><td>source</td><td><code>");
+    shown_html(b, v->source_file);
+    buf_printf(b, ":%ld</code></td></tr>\n", v->source_line);
+    table_close(b);
+
+    buf_printf(b, "<h3>Calls (%zu)</h3>\n", v->ncalls);
+    if (v->ncalls) {
+        table_open(b, "calls");
+        buf_puts(b, "<thead><tr><th>#</th><th>call</th><th>what was sent, "
+                    "and answered</th></tr></thead><tbody>\n");
+    }
+    for (size_t i = 0; i < v->ncalls; i++) {
+        const ep_call *c = &v->calls[i];
+        int marked = v->cls_seq == c->seq;
+        buf_printf(b, "<tr id=\"call-%ld\"%s><td>%ld</td><td><b>", c->seq,
+                   marked ? " class=\"key\"" : "", c->seq);
+        shown_html(b, c->tool);
+        buf_puts(b, "</b>");
+        if (c->step >= 0)
+            buf_printf(b, "<br>step %ld", c->step);
+        if (!c->kind)
+            buf_puts(b, "<br>no such tool");
+        if (c->effect) {
+            buf_puts(b, "<br>");
+            shown_html(b, c->effect);
+        }
+        if (c->error) {
+            buf_puts(b, "<br>error ");
+            shown_html(b, c->error);
+        }
+        if (c->dial) {
+            buf_puts(b, "<br>dial ");
+            shown_html(b, c->dial);
+        }
+        if (c->arguments_valid == 0)
+            buf_puts(b, "<br>invalid arguments");
+        if (c->duration >= 0)
+            buf_printf(b, "<br>%.3f s", c->duration);
+        buf_puts(b, "</td><td>");
+        json_cell(b, "sent", c->arguments ? c->arguments : c->arguments_raw);
+        json_cell(b, "rule", c->rule);
+        json_cell(b, "answer", c->answer);
+        json_cell(b, c->answer ? "logged" : "answer", c->logged);
+        if (c->answer && c->diverged == 1)
+            buf_puts(b, "<div class=\"note\">the logged answer differs from "
+                        "the simulator&#39;s</div>");
+        buf_puts(b, "</td></tr>\n");
+    }
+    if (v->ncalls)
+        table_close(b);
+    if (v->nevents) {
+        buf_puts(b, "<h3>Dial events</h3>\n");
+        table_open(b, "events");
+        buf_puts(b, "<thead><tr><th>event</th><th>dial</th><th>step</th>"
+                    "<th>call</th><th>outcome</th></tr></thead><tbody>\n");
+        for (size_t i = 0; i < v->nevents; i++) {
+            const ep_event *o = &v->events[i];
+            buf_printf(b, "<tr><td>%ld</td><td>", o->event);
+            shown_html(b, o->dial);
+            buf_printf(b, "</td><td>%ld</td><td>", o->step);
+            if (o->seq >= 0)
+                buf_printf(b, "%ld", o->seq);
+            else
+                buf_puts(b, "-");
+            buf_puts(b, "</td><td>");
+            shown_html(b, o->outcome);
+            buf_puts(b, "</td></tr>\n");
+        }
+        table_close(b);
+    }
     buf_puts(b, "</section>\n");
 }
 

@@ -23,6 +23,7 @@
 
 #include "buf.h"
 #include "carddata.h"
+#include "episode.h"
 
 /* How every page card writes begins: what tells its pages from others
  * (a folder of a night's pages is cleaned of its own pages only). */
@@ -36,8 +37,19 @@ void html_begin(buf *b, const char *title);
 /* A link back to a night's index (index.html, beside the page). */
 void html_back(buf *b);
 
+/* Episode pages a night's pages link to (card --html --all): for a
+ * card, each class's first episode; for a compare, the first nflips
+ * flipped tasks' trials shown, A's and B's.  A NULL name: no page. */
+typedef struct html_links {
+    const char *const *class_pages; /* one per c->classes[i] */
+    const char *const *flip_pages;  /* two per flip: A's, B's */
+    size_t nflips;
+} html_links;
+
 /* One run's card as a <section>; n numbers the cards of a page (ids). */
 void html_card(buf *b, const card *c, int n);
+/* ... each class linked to its first episode's page. */
+void html_card_linked(buf *b, const card *c, int n, const html_links *l);
 
 /* Two runs compared: the verdict first; when they are comparable, each
  * run's rate, then the paired differences A - B (per arm for the pass
@@ -48,6 +60,9 @@ void html_card(buf *b, const card *c, int n);
  * the runs' own pages, linked. */
 void html_compare(buf *b, const card_compared *x, const char *page_a,
                   const char *page_b);
+/* ... each flipped task's trials linked to their pages. */
+void html_compare_linked(buf *b, const card_compared *x, const char *page_a,
+                         const char *page_b, const html_links *l);
 
 /* A run of a night's index. */
 typedef struct html_entry {
@@ -64,6 +79,12 @@ typedef struct html_entry {
  * NULL), each run's verdict against it, linked to the compare's page. */
 void html_index(buf *b, const html_entry *runs, size_t n,
                 const card *baseline, long no_run);
+
+/* One episode (card --episode): its class in a sentence, its task and
+ * verdicts, every call in order (what was sent, the simulator's answer
+ * and the logged one where it differs; the call the class points at
+ * marked) and its dial events. */
+void html_episode(buf *b, const episode_view *v);
 
 /* The end of the page. */
 void html_end(buf *b);

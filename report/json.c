@@ -215,7 +215,22 @@ void json_card(buf *b, const card *c)
     count(b, c->passk_largest[0] > 0, c->passk_largest[0]);
     buf_puts(b, ",\"success\":");
     count(b, c->passk_largest[1] > 0, c->passk_largest[1]);
-    buf_puts(b, "}}");
+    buf_puts(b, "},\"classes\":[");
+    for (size_t i = 0; i < c->nclasses; i++) {
+        const card_class *k = &c->classes[i];
+        buf_printf(b, "%s{\"class\":\"%s\",\"episodes\":%ld,"
+                      "\"example\":",
+                   i ? "," : "", k->name, k->episodes);
+        shown_json(b, k->example);
+        buf_puts(b, ",\"arms\":[");
+        for (size_t j = 0; j < k->narms; j++) {
+            buf_puts(b, j ? ",{\"arm\":" : "{\"arm\":");
+            shown_json(b, k->arms[j].arm);
+            buf_printf(b, ",\"episodes\":%ld}", k->arms[j].episodes);
+        }
+        buf_puts(b, "]}");
+    }
+    buf_puts(b, "]}");
 }
 
 /* ----------------------------------------------------------- compare */
@@ -295,6 +310,33 @@ static void json_verdict(buf *b, const card_compared *x)
     buf_putc(b, '}');
 }
 
+/* Every flipped task, the largest change first. */
+static void json_flips(buf *b, const card_flips *f)
+{
+    buf_printf(b, ",\"flipped\":{\"shared\":%ld,\"better_in_a\":%ld,"
+                  "\"better_in_b\":%ld,\"tasks\":[",
+               f->shared, f->better_a, f->better_b);
+    for (size_t i = 0; i < f->n; i++) {
+        const card_flip *p = &f->v[i];
+        buf_puts(b, i ? ",{\"task\":" : "{\"task\":");
+        shown_json(b, p->task);
+        key(b, 1, "arm");
+        string_or_null(b, p->arm);
+        buf_printf(b, ",\"measure\":\"%s\"", p->arm ? "pass" : "success");
+        for (int k = 0; k < 2; k++) {
+            buf_printf(b, ",\"%s\":{\"trials\":%ld,\"passed\":%ld,"
+                          "\"class\":",
+                       k ? "b" : "a", p->n[k], p->c[k]);
+            string_or_null(b, p->cls[k]);
+            key(b, 1, "episode");
+            shown_json(b, p->episode[k]);
+            buf_putc(b, '}');
+        }
+        buf_putc(b, '}');
+    }
+    buf_puts(b, "]}");
+}
+
 void json_compare(buf *b, const card_compared *x)
 {
     const card *a = x->a, *c = x->b;
@@ -356,11 +398,132 @@ void json_compare(buf *b, const card_compared *x)
         }
         buf_putc(b, ']');
         json_paired(b, x->paired, x->npaired);
+        json_flips(b, &x->flips);
     }
     buf_putc(b, '}');
 }
 
 /* -------------------------------------------------------------- list */
+
+/* ,"k":"v" (or null) */
+static void kv(buf *b, const char *k, const char *v)
+{
+    key(b, 1, k);
+    string_or_null(b, v);
+}
+
+static void long_or_null(buf *b, long n)
+{
+    if (n < 0)
+        buf_puts(b, "null");
+    else
+        buf_printf(b, "%ld", n);
+}
+
+static void bool_or_null(buf *b, int v)
+{
+    buf_puts(b, v < 0 ? "null" : v ? "true" : "false");
+}
+
+/* ,"k":n (or null when n < 0), and ,"k":true (false, or null) */
+static void kl(buf *b, const char *k, long n)
+{
+    key(b, 1, k);
+    long_or_null(b, n);
+}
+
+static void kb(buf *b, const char *k, int v)
+{
+    key(b, 1, k);
+    bool_or_null(b, v);
+}
+
+void json_episode(buf *b, const episode_view *v)
+{
+    buf_puts(b, "{\"run\":");
+    shown_json(b, v->run);
+    key(b, 1, "episode");
+    shown_json(b, v->episode);
+    buf_printf(b, ",\"observed\":%s", v->observed ? "true" : "false");
+    buf headline = BUF_INIT;
+    episode_headline(&headline, v);
+    b->failed |= headline.failed;
+    key(b, 1, "headline");
+    shown_json(b, headline.failed || !headline.data ? "" : headline.data);
+    buf_free(&headline);
+    kv(b, "class", v->cls);
+    buf_puts(b, ",\"points_at\":{\"seq\":");
+    long_or_null(b, v->cls_seq);
+    kl(b, "step", v->cls_step);
+    kv(b, "tool", v->cls_tool);
+    kv(b, "error", v->cls_error);
+    kv(b, "dial", v->cls_dial);
+    buf_puts(b, "},\"task\":");
+    string_or_null(b, v->task);
+    buf_puts(b, ",\"seed\":");
+    if (v->observed)
+        buf_puts(b, "null");
+    else
+        buf_printf(b, "%ld", v->seed);
+    kv(b, "arm", v->arm);
+    kl(b, "depth", v->depth);
+    kv(b, "request", v->request);
+    kb(b, "reached", v->reached);
+    kb(b, "pass", v->pass);
+    kl(b, "side_effects", v->side_effects);
+    kl(b, "duplicate_writes", v->duplicate_writes);
+    kl(b, "errors", v->errors);
+    buf_printf(b, ",\"unfinished\":%s,\"success\":",
+               v->unfinished ? "true" : "false");
+    bool_or_null(b, v->success);
+    buf_puts(b, ",\"reward\":");
+    if (v->has_reward)
+        shown_json_number(b, "%.17g", v->reward);
+    else
+        buf_puts(b, "null");
+    kv(b, "status", v->status);
+    kv(b, "final", v->final);
+    key(b, 1, "source_file");
+    shown_json(b, v->source_file);
+    buf_printf(b, ",\"source_line\":%ld,\"calls\":[", v->source_line);
+    for (size_t i = 0; i < v->ncalls; i++) {
+        const ep_call *c = &v->calls[i];
+        buf_printf(b, "%s{\"seq\":%ld,\"step\":", i ? "," : "", c->seq);
+        long_or_null(b, c->step);
+        key(b, 1, "tool");
+        shown_json(b, c->tool);
+        kv(b, "kind", c->kind);
+        /* JSON values as text: they may be past what a reader parses */
+        kv(b, "arguments", c->arguments);
+        kv(b, "arguments_raw", c->arguments_raw);
+        kb(b, "arguments_valid", c->arguments_valid);
+        kv(b, "rule", c->rule);
+        kv(b, "answer", c->answer);
+        kv(b, "logged_answer", c->logged);
+        kb(b, "diverged", c->diverged);
+        kv(b, "error", c->error);
+        kv(b, "effect", c->effect);
+        kv(b, "dial", c->dial);
+        buf_puts(b, ",\"duration\":");
+        if (c->duration >= 0)
+            shown_json_number(b, "%.17g", c->duration);
+        else
+            buf_puts(b, "null");
+        buf_putc(b, '}');
+    }
+    buf_puts(b, "],\"dial_events\":[");
+    for (size_t i = 0; i < v->nevents; i++) {
+        const ep_event *o = &v->events[i];
+        buf_printf(b, "%s{\"event\":%ld,\"dial\":", i ? "," : "", o->event);
+        shown_json(b, o->dial);
+        buf_printf(b, ",\"step\":%ld,\"seq\":", o->step);
+        long_or_null(b, o->seq);
+        key(b, 1, "outcome");
+        shown_json(b, o->outcome);
+        buf_putc(b, '}');
+    }
+    buf_puts(b, "]}");
+}
 
 void json_list(buf *b, const card_listing *l)
 {

@@ -11,9 +11,11 @@
 
 #include "buf.h"
 #include "carddata.h"
+#include "episode.h"
 
 void json_card(buf *out, const card *c);
 void json_compare(buf *out, const card_compared *x);
 void json_list(buf *out, const card_listing *l);
+void json_episode(buf *out, const episode_view *v);
 
 #endif

@@ -143,6 +143,28 @@ static void md_problems(buf *out, const card *c)
     }
 }
 
+/* Why the run's episodes ended as they did. */
+static void md_classes(buf *out, const card *c)
+{
+    if (c->nclasses == 0)
+        return;
+    buf_puts(out, "\nWhy episodes ended as they did (`episode_outcomes`):"
+                  "\n\n| class | episodes | what happened | arms |\n"
+                  "|---|---:|---|---|\n");
+    for (size_t i = 0; i < c->nclasses; i++) {
+        const card_class *k = &c->classes[i];
+        buf arms = BUF_INIT;
+        card_class_arms_text(&arms, k, c->narms);
+        if (arms.failed)
+            out->failed = 1;
+        buf_printf(out, "| %s | %ld | %s | %s |\n", k->name, k->episodes,
+                   strcmp(k->name, "passed") ? card_class_meaning(k->name)
+                                             : "",
+                   arms.len && !arms.failed ? shown_md(arms.data) : "");
+        buf_free(&arms);
+    }
+}
+
 void md_card(buf *out, const card *c)
 {
     long n = c->simulated;
@@ -246,6 +268,7 @@ void md_card(buf *out, const card *c)
         }
     }
     md_observed(out, c);
+    md_classes(out, c);
     md_problems(out, c);
 }
 
@@ -352,6 +375,36 @@ static void md_paired(buf *out, const card_compared *x)
         }
 }
 
+/* The tasks whose outcome differs, the largest change first. */
+static void md_flips(buf *out, const card_compared *x)
+{
+    const card_flips *f = &x->flips;
+    if (f->n == 0) {
+        buf_puts(out, f->shared ? "\nFlipped tasks: none (every task both "
+                                  "runs have passed as often in each).\n"
+                                : "\nFlipped tasks: none (no task is in both "
+                                  "runs).\n");
+        return;
+    }
+    buf_printf(out, "\nFlipped tasks: %zu (passed more often in A: %ld; in "
+                    "B: %ld). Passes of trials, and the class of the first "
+                    "trial that failed (else the first):\n\n"
+                    "| task | arm | A | B |\n|---|---|---|---|\n",
+               f->n, f->better_a, f->better_b);
+    size_t shown = f->n < x->flips_shown ? f->n : x->flips_shown;
+    for (size_t i = 0; i < shown; i++) {
+        const card_flip *p = &f->v[i];
+        char sa[CARD_FLIP_SIDE], sb[CARD_FLIP_SIDE];
+        buf_printf(out, "| %s ", shown_md(p->task));
+        buf_printf(out, "| %s ", p->arm ? shown_md(p->arm) : "-");
+        buf_printf(out, "| %s | %s |\n", card_flip_side(sa, p, 0),
+                   card_flip_side(sb, p, 1));
+    }
+    if (shown < f->n)
+        buf_printf(out, "\nAnd %zu more: `--tasks all` lists every one.\n",
+                   f->n - shown);
+}
+
 void md_compare(buf *out, const card_compared *x)
 {
     buf_printf(out, "## Compare: %s (A) and %s (B)\n\n", shown_md(x->a->run),
@@ -407,6 +460,7 @@ void md_compare(buf *out, const card_compared *x)
         buf_puts(out, "An arm only one run has episodes of has no "
                       "difference to show.\n");
     md_paired(out, x);
+    md_flips(out, x);
 }
 
 /* -------------------------------------------------------------- list */

@@ -379,6 +379,39 @@ static void text_observed(buf *out, const card *c, int width)
     }
 }
 
+/* Why the run's episodes ended as they did: each class with its count,
+ * what it means, and its arms. */
+static void text_classes(buf *out, const card *c, int width)
+{
+    static const int gaps[] = {1, 2};
+    static const int minw[] = {19, 4, 0};
+    if (c->nclasses == 0)
+        return;
+    table t;
+    table_init(&t, "lrl", gaps, minw, 0, 1);
+    table_row(&t, "class", "eps", "what happened; arms");
+    for (size_t i = 0; i < c->nclasses; i++) {
+        const card_class *k = &c->classes[i];
+        char eps[24];
+        snprintf(eps, sizeof eps, "%ld", k->episodes);
+        buf what = BUF_INIT;
+        if (strcmp(k->name, "passed") != 0) {
+            buf_puts(&what, card_class_meaning(k->name));
+            if (k->narms)
+                buf_puts(&what, "; ");
+            card_class_arms_text(&what, k, c->narms);
+        }
+        if (what.failed)
+            out->failed = 1;
+        table_row(&t, k->name, eps, what.data && !what.failed ? what.data
+                                                              : "");
+        buf_free(&what);
+    }
+    buf_putc(out, '\n');
+    say(out, width, 2, "why episodes ended as they did (episode_outcomes)");
+    table_print(out, &t, 2, width);
+}
+
 /* pass^k (or success^k) when some task has two trials or more. */
 static void text_passk(buf *out, const card *c, int width)
 {
@@ -541,6 +574,7 @@ void text_card(buf *out, const card *c, int width)
         text_result(out, c, width);
     if (c->observed)
         text_observed(out, c, width);
+    text_classes(out, c, width);
     text_passk(out, c, width);
     text_usage(out, c, width);
 }
@@ -738,6 +772,41 @@ static void text_unpaired(buf *out, const card_compared *x, int width)
                            "difference to show");
 }
 
+/* The tasks whose outcome differs, the largest change first. */
+static void text_flips(buf *out, const card_compared *x, int width)
+{
+    static const int gaps[] = {2, 2, 2};
+    static const int minw[] = {4, 3, 1, 1};
+    const card_flips *f = &x->flips;
+    buf_putc(out, '\n');
+    if (f->n == 0) {
+        say(out, width, 0, f->shared ? "flipped tasks: none (every task both "
+                                       "runs have passed as often in each)"
+                                     : "flipped tasks: none (no task is in "
+                                       "both runs)");
+        return;
+    }
+    say(out, width, 0, "flipped tasks: %zu (passed more often in A: %ld; "
+                       "in B: %ld)",
+        f->n, f->better_a, f->better_b);
+    say(out, width, 0, "passes of trials, and the class of the first "
+                       "trial that failed (else the first)");
+    size_t shown = f->n < x->flips_shown ? f->n : x->flips_shown;
+    table t;
+    table_init(&t, "llll", gaps, minw, 3u, 0);
+    table_row(&t, "task", "arm", "A", "B");
+    for (size_t i = 0; i < shown; i++) {
+        const card_flip *p = &f->v[i];
+        char sa[CARD_FLIP_SIDE], sb[CARD_FLIP_SIDE];
+        table_row(&t, shown_tx(p->task), p->arm ? shown_tx(p->arm) : "-",
+                  card_flip_side(sa, p, 0), card_flip_side(sb, p, 1));
+    }
+    table_print(out, &t, 2, width);
+    if (shown < f->n)
+        say(out, width, 4, "  and %zu more: --tasks all lists every one",
+            f->n - shown);
+}
+
 void text_compare(buf *out, const card_compared *x, int width)
 {
     say(out, width, 2, "compare: %s (A) and %s (B)", shown_tx(x->a->run),
@@ -758,6 +827,148 @@ void text_compare(buf *out, const card_compared *x, int width)
     if (x->nrows)
         text_unpaired(out, x, width);
     text_paired(out, x, width);
+    text_flips(out, x, width);
+}
+
+/* ----------------------------------------------------------- episode */
+
+/* How much of a JSON value an episode's text shows: --json shows all. */
+#define EPISODE_VALUE_MAX 480
+
+/* "     sent      VALUE", wrapped under itself, cut past the most shown. */
+static void value_line(buf *out, const char *label, const char *value,
+                       int width)
+{
+    char head[32];
+    snprintf(head, sizeof head, "     %-9s ", label);
+    size_t len = strlen(value);
+    buf v = BUF_INIT;
+    buf_puts(&v, shown_tx_max(value, EPISODE_VALUE_MAX));
+    if (len > EPISODE_VALUE_MAX)
+        buf_printf(&v, " (%zu bytes; --json shows all)", len);
+    if (v.failed)
+        out->failed = 1;
+    else
+        shown_wrap(out, head, v.data, width, 15, INT_MAX);
+    buf_free(&v);
+}
+
+static const char *int_text(char *room, size_t size, long n)
+{
+    if (n < 0)
+        return "-";
+    snprintf(room, size, "%ld", n);
+    return room;
+}
+
+void text_episode(buf *out, const episode_view *v, int width)
+{
+    char r1[24], r2[24], r3[24];
+    say(out, width, 6, "episode: %s (run %s)", shown_tx(v->episode),
+        shown_tx(v->run));
+    buf headline = BUF_INIT;
+    episode_headline(&headline, v);
+    if (headline.failed)
+        out->failed = 1;
+    else
+        shown_wrap(out, "  ", shown_tx(headline.data), width, 2, INT_MAX);
+    buf_free(&headline);
+    buf_putc(out, '\n');
+    if (v->observed) {
+        say(out, width, 13, "  task       %s (observed: the harness's name)",
+            v->task ? shown_tx(v->task) : "-");
+    } else {
+        say(out, width, 13, "  task       %s (seed %ld, arm %s, depth %s)",
+            v->task ? shown_tx(v->task) : "-", v->seed,
+            v->arm ? shown_tx(v->arm) : "-",
+            int_text(r1, sizeof r1, v->depth));
+        if (v->request)
+            shown_wrap(out, "  request    ", shown_tx(v->request), width, 13,
+                       INT_MAX);
+        say(out, width, 13, "  verdict    %s, %s; side effects %s, "
+                            "duplicate writes %s, errors %s",
+            v->reached == 1 ? "reached" : "not reached",
+            v->pass == 1 ? "passed" : "not passed",
+            int_text(r1, sizeof r1, v->side_effects),
+            int_text(r2, sizeof r2, v->duplicate_writes),
+            int_text(r3, sizeof r3, v->errors));
+    }
+    buf harness = BUF_INIT;
+    buf_printf(&harness, "success %s",
+               v->success < 0 ? "-" : v->success ? "true" : "false");
+    if (v->has_reward)
+        buf_printf(&harness, ", reward %g", v->reward);
+    if (v->status)
+        buf_printf(&harness, ", status %s", shown_tx(v->status));
+    if (v->unfinished)
+        buf_puts(&harness, "; unfinished: no end line");
+    if (harness.failed)
+        out->failed = 1;
+    else
+        say(out, width, 13, "  harness    %s", harness.data);
+    buf_free(&harness);
+    if (v->final)
+        value_line(out, "final", v->final, width);
+    say(out, width, 13, "  source     %s:%ld", shown_tx(v->source_file),
+        v->source_line);
+
+    buf_putc(out, '\n');
+    say(out, width, 2, "calls: %zu", v->ncalls);
+    for (size_t i = 0; i < v->ncalls; i++) {
+        const ep_call *c = &v->calls[i];
+        buf head = BUF_INIT;
+        buf_printf(&head, "%3ld  %s", c->seq, shown_tx(c->tool));
+        if (c->step >= 0)
+            buf_printf(&head, "  step %ld", c->step);
+        if (!c->kind)
+            buf_puts(&head, "  (no such tool)");
+        if (c->effect)
+            buf_printf(&head, "  %s", c->effect);
+        if (c->error)
+            buf_printf(&head, "  error %s", c->error);
+        if (c->dial)
+            buf_printf(&head, "  dial %s", c->dial);
+        if (c->arguments_valid == 0)
+            buf_puts(&head, "  invalid arguments");
+        if (c->duration >= 0)
+            buf_printf(&head, "  %.3f s", c->duration);
+        if (head.failed)
+            out->failed = 1;
+        else
+            shown_wrap(out, "", head.data, width, 5, INT_MAX);
+        buf_free(&head);
+        if (c->arguments)
+            value_line(out, "sent", c->arguments, width);
+        else if (c->arguments_raw)
+            value_line(out, "sent", c->arguments_raw, width);
+        if (c->rule)
+            value_line(out, "rule", c->rule, width);
+        if (c->answer)
+            value_line(out, "answer", c->answer, width);
+        if (c->logged)
+            value_line(out, c->answer ? "logged" : "answer", c->logged,
+                       width);
+        if (c->answer && c->diverged == 1)
+            say(out, width, 15, "               (the logged answer differs "
+                                "from the simulator's)");
+    }
+    if (v->nevents) {
+        static const int gaps[] = {2, 2, 2, 2};
+        table t;
+        table_init(&t, "rlrrl", gaps, NULL, 0, 0);
+        table_row(&t, "event", "dial", "step", "call", "outcome");
+        for (size_t i = 0; i < v->nevents; i++) {
+            const ep_event *o = &v->events[i];
+            char ev[24], st[24], sq[24];
+            snprintf(ev, sizeof ev, "%ld", o->event);
+            snprintf(st, sizeof st, "%ld", o->step);
+            table_row(&t, ev, shown_tx(o->dial), st,
+                      int_text(sq, sizeof sq, o->seq), shown_tx(o->outcome));
+        }
+        buf_putc(out, '\n');
+        say(out, width, 2, "dial events");
+        table_print(out, &t, 2, width);
+    }
 }
 
 /* -------------------------------------------------------------- list */

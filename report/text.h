@@ -17,6 +17,7 @@
 
 #include "buf.h"
 #include "carddata.h"
+#include "episode.h"
 
 /* The narrowest width asked for that every line keeps to. */
 #define TEXT_MIN_WIDTH 60
@@ -24,5 +25,6 @@
 void text_card(buf *out, const card *c, int width);
 void text_compare(buf *out, const card_compared *x, int width);
 void text_list(buf *out, const card_listing *l, int width);
+void text_episode(buf *out, const episode_view *v, int width);
 
 #endif

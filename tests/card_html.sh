@@ -170,7 +170,7 @@ wide:|A - B, percentage points; bars: 95% intervals (Newcombe&#39;s)|← favours
 narrow:|A - B, percentage points; bars: 95%|intervals (Newcombe&#39;s)|← favours B|favours A →|sloppy|careful|" "$got"
 got=$(grep -o '<h3>[^<]*</h3>' "$T/ocmp.html" | tr '\n' ' '; grep -c '<svg class="wide"' "$T/ocmp.html")
 ok "the observed compare's picture: each run's success, the paired difference" \
-    "<h3>Each run</h3> <h3>Paired, by task (the harness&#39;s success)</h3> 2" "$got"
+    "<h3>Each run</h3> <h3>Flipped tasks</h3> <h3>Paired, by task (the harness&#39;s success)</h3> 2" "$got"
 
 # --- a refused compare: the refusal and both hashes, no figure, exit 4
 "$CARD" --db "$db" --html --compare careful careful-reformatted > /dev/null
@@ -234,6 +234,29 @@ open(sys.argv[1], "w").write("".join(json.dumps(l) + "\n" for l in lines))
 PY
 (cd "$T/hostile" && "$REPLAY" --quiet --db h.db h.jsonl 2>/dev/null)
 "$CARD" --db "$T/hostile/h.db" --html -o "$T/hostile.html"
+# an episode page of hostile names and arguments: text, and a phone's
+# width holds (measured below)
+"$PY" - "$T/hostile/h2.jsonl" <<'PY'
+import json, sys
+run, ep = "r<i>", "e\u202e<u>"
+tool = "<script>alert(3)</script>\u001b[2J"
+lines = [{"type": "run", "run": run, "tools": "shop.json"},
+         {"type": "episode", "run": run, "episode": ep, "seed": 7, "arm": "base"},
+         {"type": "call", "run": run, "episode": ep,
+          "call": {"name": "search_orders", "arguments": {"query": "harbor granite"}},
+          "answer": {"ok": True, "id": "<img src=x>" + "z" * 400}},
+         {"type": "call", "run": run, "episode": ep,
+          "call": {"name": tool, "arguments": {"q": "</code><script>" + "y" * 400}}},
+         {"type": "end", "run": run, "episode": ep}]
+open(sys.argv[1], "w").write("".join(json.dumps(l) + "\n" for l in lines))
+PY
+(cd "$T/hostile" && "$REPLAY" --quiet --db h2.db h2.jsonl 2>/dev/null)
+"$CARD" --db "$T/hostile/h2.db" --html --episode "$(printf 'e\342\200\256<u>')" -o "$T/episode.html"
+got=$(grep -c -i -e '<script' -e '<img' -e '<u>' -e '<i>' "$T/episode.html"
+      grep -o 'id="call-[0-9]*"' "$T/episode.html" | tr '\n' ' '
+      grep -c '&lt;script&gt;alert(3)&lt;/script&gt;\\x1b\[2J' "$T/episode.html")
+ok "an episode page: hostile names and values are text; every call there" "0
+id=\"call-1\" id=\"call-2\" 1" "$got"
 got=$(grep -c -i '<script' "$T/hostile.html"; grep -c '&quot;q&#39;&lt;script&gt;alert(2)&lt;/script&gt;\\u{202e}evilxxxx' "$T/hostile.html")
 ok "a hostile run name is text" "0
 2" "$got"
@@ -242,22 +265,28 @@ ok "a hostile run name is text" "0
 # --- with the baseline; every page self-contained, its links the
 # --- night's own pages
 N=$T/night
-got=$("$CARD" --db "$db" --html --all -o "$N" --baseline careful 2>&1; echo "exit $?"; ls "$N")
-ok "card --html --all -o DIR --baseline careful" "card: $N: index.html, 3 run pages, 1 compare page; 0 pages of runs gone removed
+got=$("$CARD" --db "$db" --html --all -o "$N" --baseline careful 2>&1; echo "exit $?"
+      ls "$N" | grep -c '^episode-'; ls "$N" | grep -v '^episode-')
+ok "card --html --all -o DIR --baseline careful" "card: $N: index.html, 3 run pages, 1 compare page, 192 episode pages; 0 pages gone removed
 exit 0
+192
 compare-sloppy-vs-careful-823a14c538.html
 index.html
 run-careful-4ac3998497.html
 run-careful-reformatted-edf43a5a73.html
 run-sloppy-27d19a29d8.html" "$got"
 got=$(cat "$N"/*.html | grep -c -i -e '<script' -e ' src=' -e 'url(' -e '@import' -e '<link';
-      grep -o -h 'href="[^"]*"' "$N"/*.html | sort | uniq -c | sed 's/^ *//')
-ok "the pages: no script, nothing from outside; links to each other only" "0
+      grep -o -h 'href="[^"]*"' "$N"/*.html | grep -v '"episode-' | sort | uniq -c | sed 's/^ *//'
+      grep -o -h 'href="episode-[^"]*"' "$N"/*.html | sort -u | wc -l | tr -d ' '
+      grep -o -h 'href="[^"]*"' "$N"/*.html | sed 's/^href="//; s/"$//' | sort -u |
+          while read -r f; do [ -f "$N/$f" ] || echo "missing: $f"; done)
+ok "the pages: no script, nothing from outside; links to each other only, each to a page there" "0
 1 href=\"compare-sloppy-vs-careful-823a14c538.html\"
-4 href=\"index.html\"
+196 href=\"index.html\"
 2 href=\"run-careful-4ac3998497.html\"
 1 href=\"run-careful-reformatted-edf43a5a73.html\"
-2 href=\"run-sloppy-27d19a29d8.html\"" "$got"
+2 href=\"run-sloppy-27d19a29d8.html\"
+192" "$got"
 got=$(tables "$N/index.html" | "$PY" -c 'import json, sys
 for r in json.load(sys.stdin)["index"][1:]: print(" | ".join(r))')
 ok "the index: every run once, its figure, the runs of the same tasks, the verdict" "careful / Passed 96 of 96 episodes (100.0%, 95% CI 96.2-100.0%); no side effect; no episode diverged. | scripted-careful | ../tools/shop.json | 96 | 100.0% (96.2-100.0%) | sloppy | the baseline
@@ -280,8 +309,11 @@ cp "$N/run-careful-4ac3998497.html" "$N/run-old-0000000000.html"
 head -c 300 "$N/index.html" > "$N/index.html.tmp"
 : > "$N/run-empty.html.tmp"
 got=$("$CARD" --db "$T/r2.db" --html --all -o "$N" 2>&1; echo "exit $?"; ls "$N")
-ok "a rerun replaces and removes card's pages only" "card: $N: index.html, 3 run pages, 0 compare pages; 3 pages of runs gone removed
+ok "a rerun replaces and removes card's pages only" "card: $N: index.html, 3 run pages, 0 compare pages, 3 episode pages; 195 pages gone removed
 exit 0
+episode-sloppy-2-sloppy_arguments-baddata-b1-s1-f19748d6b8.html
+episode-sloppy-2-sloppy_arguments-base-s1-b359a62d80.html
+episode-sloppy-2-sloppy_arguments-landed-l1-s1-f40196eb35.html
 index.html
 notes.html
 run-careful-4ac3998497.html
@@ -301,8 +333,11 @@ cp "$db" "$T/r3.db"
 sqlite3 "$T/r3.db" "UPDATE runs SET run = 'runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy.88413' WHERE run = 'careful';
   UPDATE runs SET run = 'runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy.382685' WHERE run = 'sloppy'"
 got=$("$CARD" --db "$T/r3.db" --html --all -o "$T/twins" 2>&1; echo "exit $?"; ls "$T/twins")
-ok "two names of one file name: two pages" "card: $T/twins: index.html, 3 run pages, 0 compare pages; 0 pages of runs gone removed
+ok "two names of one file name: two pages" "card: $T/twins: index.html, 3 run pages, 0 compare pages, 3 episode pages; 0 pages gone removed
 exit 0
+episode-runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy-sloppy_arguments-baddata-b1-s1-58686d8e13.html
+episode-runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy-sloppy_arguments-base-s1-56ea5acc3d.html
+episode-runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy-sloppy_arguments-landed-l1-s1-c798d29a8c.html
 index.html
 run-careful-reformatted-edf43a5a73.html
 run-runyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy-8cd8c5cb09-2.html
@@ -436,7 +471,7 @@ unpaired narrow: 25 marks for 25 arms, wrong: none" "$got"
     pages="$T/sloppy.html $T/steady.html $T/cmp.html $T/ocmp.html $T/refused.html $T/hostile.html $T/night/index.html $T/night/run-careful-4ac3998497.html $T/onight/index.html"
     # the folder of the first run, with its compare, back
     "$CARD" --db "$db" --html --all -o "$T/night" --baseline careful 2>/dev/null
-    pages="$pages $T/night/compare-sloppy-vs-careful-823a14c538.html"
+    pages="$pages $T/night/compare-sloppy-vs-careful-823a14c538.html $T/episode.html"
     # shellcheck disable=SC2086
     if ! timeout 600 "$PY" "$TOP_SRCDIR/tests/card_browser.py" measure "$chromium" \
         "$T/measured.json" $pages 2> "$T/measure.log"; then
@@ -498,12 +533,12 @@ for index in ("night/index.html", "onight/index.html"):
 PY
 )
         ok "Chromium's measures of the pages" "no sideways scroll, every headline within 800 px, no overlap, no console message
-desktop-light: 2040 texts, at least 4.61:1 (trusted 3); 487 marks, at least 3.06:1 (seg)
-desktop-dark: 2040 texts, at least 4.61:1 (trusted 3); 487 marks, at least 3.50:1 (seg)
-phone-light: 2062 texts, at least 4.61:1 (trusted 3); 490 marks, at least 3.06:1 (seg)
-phone-dark: 2062 texts, at least 4.61:1 (trusted 3); 490 marks, at least 3.50:1 (seg)
-print-light: 2040 texts, at least 4.61:1 (trusted 3); 487 marks, at least 3.06:1 (seg)
-print-dark: 2040 texts, at least 4.61:1 (trusted 3); 487 marks, at least 3.06:1 (seg)
+desktop-light: 3318 texts, at least 4.61:1 (trusted 3); 487 marks, at least 3.06:1 (seg)
+desktop-dark: 3318 texts, at least 4.61:1 (trusted 3); 487 marks, at least 3.50:1 (seg)
+phone-light: 3340 texts, at least 4.61:1 (trusted 3); 490 marks, at least 3.06:1 (seg)
+phone-dark: 3340 texts, at least 4.61:1 (trusted 3); 490 marks, at least 3.50:1 (seg)
+print-light: 3318 texts, at least 4.61:1 (trusted 3); 487 marks, at least 3.06:1 (seg)
+print-dark: 3318 texts, at least 4.61:1 (trusted 3); 487 marks, at least 3.06:1 (seg)
 desktop-light: pictures' text at least 12.0 px, the page's at least 12.8 px
 phone-light: pictures' text at least 12.0 px, the page's at least 12.8 px
 desktop-light: 15 dial parts, 9 inside, 6 under the bar; unnamed: none; the legend has each outcome: yes

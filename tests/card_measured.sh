@@ -115,7 +115,9 @@ cmp=$("$CARD" --db ab.db --compare a b)
 ok "compare, no shared task: said, and no paired figure" \
    "paired, by task (pass)
   0 tasks in both runs, 2 only in a, 1 only in b
-no task is in both runs: nothing to pair, and no paired figure" \
+no task is in both runs: nothing to pair, and no paired figure
+
+flipped tasks: none (no task is in both runs)" \
    "$(printf '%s\n' "$cmp" | sed -n '/^paired/,$p')"
 ok "compare, an arm only A has: no difference" \
    "depth:d3           0/1    0%      0/0     -       -  only in A" \

@@ -55,6 +55,9 @@ for line in open(cards, encoding="utf-8"):
                                  path[len("unknown_tools[]."):])
         elif path.startswith("pass_hat_k[]."):
             items, key, field = card["pass_hat_k"], "k", path[len("pass_hat_k[]."):]
+        elif path.startswith("classes[]."):
+            items, key, field = (card["classes"], "class",
+                                 path[len("classes[]."):])
         elif path.startswith("success_hat_k[]."):
             items, key, field = (card["success_hat_k"], "k",
                                  path[len("success_hat_k[]."):])

@@ -1,0 +1,55 @@
+/* dbread: see dbread.h. */
+#include "dbread.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "arm.h"
+
+int rd_prepare(sqlite3 *db, const char *sql, const char *run,
+               sqlite3_stmt **s, err *e)
+{
+    if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK)
+        return err_set(e, ERR_IO, "cannot read the database: %s",
+                       sqlite3_errmsg(db));
+    if (run)
+        sqlite3_bind_text(*s, 1, run, -1, SQLITE_STATIC);
+    return 0;
+}
+
+int rd_failed(sqlite3 *db, err *e)
+{
+    return err_set(e, ERR_IO, "cannot read the database: %s",
+                   sqlite3_errmsg(db));
+}
+
+char *rd_text(sqlite3_stmt *s, int i)
+{
+    const unsigned char *t = sqlite3_column_text(s, i);
+    return strdup(t ? (const char *)t : "");
+}
+
+char *rd_text_or_null(sqlite3_stmt *s, int i, int *nomem)
+{
+    if (sqlite3_column_type(s, i) == SQLITE_NULL)
+        return NULL;
+    char *t = rd_text(s, i);
+    if (!t)
+        *nomem = 1;
+    return t;
+}
+
+int rd_arm_rank(const char *id)
+{
+    arm a;
+    err e;
+    if (arm_parse(&a, id, strlen(id), &e) < 0)
+        return 1000;
+    return (int)a.knob * 16 + a.level;
+}
+
+int rd_arm_cmp(const char *a, const char *b)
+{
+    int d = rd_arm_rank(a) - rd_arm_rank(b);
+    return d ? d : strcmp(a, b);
+}

@@ -1,0 +1,36 @@
+/*
+ * dbread: how the card modules read the results database: a statement
+ * prepared with a run bound to its first parameter, a column's text as a
+ * string of one's own, a failed step said in one line, and the order in
+ * which every card lists arms.
+ */
+#ifndef TR_DBREAD_H
+#define TR_DBREAD_H
+
+#include <sqlite3.h>
+
+#include "err.h"
+
+/* Prepares sql, binding run (when not NULL) to its first parameter (run
+ * must outlive the statement).  0, or -1 with e set (ERR_IO). */
+int rd_prepare(sqlite3 *db, const char *sql, const char *run,
+               sqlite3_stmt **s, err *e);
+
+/* A statement stepped to an error: -1 with e set (ERR_IO). */
+int rd_failed(sqlite3 *db, err *e);
+
+/* Column i's text, copied ("" for NULL); NULL out of memory. */
+char *rd_text(sqlite3_stmt *s, int i);
+
+/* Column i's text copied, or NULL when the column is NULL; *nomem set
+ * when the copy failed. */
+char *rd_text_or_null(sqlite3_stmt *s, int i, int *nomem);
+
+/* An arm's place in the cards' order: by knob, then level; an id that
+ * is not an arm after every arm. */
+int rd_arm_rank(const char *id);
+
+/* strcmp's sign for two arm ids in that order (then by name). */
+int rd_arm_cmp(const char *a, const char *b);
+
+#endif
