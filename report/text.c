@@ -403,8 +403,9 @@ static void text_classes(buf *out, const card *c, int width)
         }
         if (what.failed)
             out->failed = 1;
-        table_row(&t, k->name, eps, what.data && !what.failed ? what.data
-                                                              : "");
+        /* the arms' names are the database's */
+        table_row(&t, k->name, eps,
+                  what.data && !what.failed ? shown_tx(what.data) : "");
         buf_free(&what);
     }
     buf_putc(out, '\n');
@@ -923,11 +924,11 @@ void text_episode(buf *out, const episode_view *v, int width)
         if (!c->kind)
             buf_puts(&head, "  (no such tool)");
         if (c->effect)
-            buf_printf(&head, "  %s", c->effect);
+            buf_printf(&head, "  %s", shown_tx(c->effect));
         if (c->error)
-            buf_printf(&head, "  error %s", c->error);
+            buf_printf(&head, "  error %s", shown_tx(c->error));
         if (c->dial)
-            buf_printf(&head, "  dial %s", c->dial);
+            buf_printf(&head, "  dial %s", shown_tx(c->dial));
         if (c->arguments_valid == 0)
             buf_puts(&head, "  invalid arguments");
         if (c->duration >= 0)
@@ -955,7 +956,7 @@ void text_episode(buf *out, const episode_view *v, int width)
     if (v->nevents) {
         static const int gaps[] = {2, 2, 2, 2};
         table t;
-        table_init(&t, "rlrrl", gaps, NULL, 0, 0);
+        table_init(&t, "rlrrl", gaps, NULL, 1u << 1 | 1u << 4, 0);
         table_row(&t, "event", "dial", "step", "call", "outcome");
         for (size_t i = 0; i < v->nevents; i++) {
             const ep_event *o = &v->events[i];

@@ -230,6 +230,26 @@ ok "--episode goes alone" "card: --episode EPISODE takes at most one run (the ep
 Try 'card --help'.
 exit 2" "$("$CARD" --db "$db" --episode x --compare a b 2>&1; echo "exit $?")"
 
+# A database tampered with (names no replay writes: controls, escapes,
+# long words), as the card fuzzer first found: the classes' arms, a
+# call's error, effect and dial, a dial event's names, all shown escaped,
+# and every line within --width.
+cp "$db" "$TEST_TMP/t.db"
+sqlite3 "$TEST_TMP/t.db" "UPDATE episode_rows SET arm = 'base' || char(10) || char(27) || '[2J' WHERE episode = 'side-effect';
+    UPDATE call_rows SET error = 'e' || char(10) || char(7), effect = 'f' || char(27) || ']0;t', dial = 'landed' || char(13)
+        WHERE episode_id = (SELECT episode_id FROM episode_rows WHERE episode = 'duplicated');
+    UPDATE outcome_rows SET dial = 'd' || char(27) || '[31m' || replace(hex(zeroblob(40)), '0', 'x'), outcome = 'o' || char(8)
+        WHERE episode_id = (SELECT episode_id FROM episode_rows WHERE episode = 'duplicated')"
+got=$("$CARD" --db "$TEST_TMP/t.db" --width 60 classes; "$CARD" --db "$TEST_TMP/t.db" --width 60 --episode duplicated)
+ok "tampered names: no control character printed" "0" \
+    "$(printf '%s\n' "$got" | tr -d '\n' | LC_ALL=C grep -c '[[:cntrl:]]')"
+ok "tampered names: every line within 60 columns" "" \
+    "$(printf '%s\n' "$got" | awk 'length($0) > 60')"
+ok "tampered names: shown escaped" '  side_effect            1 a write the task did not ask for;
+                           base\n\x1b[2J 1
+  3  refund_order  step 2  f\x1b]0;t  error e\n\x07  dial' \
+    "$(printf '%s\n' "$got" | grep -A1 '^  side_effect'; printf '%s\n' "$got" | grep '^  3  refund_order')"
+
 # The night's report: a page for each class's first episode and for
 # the trials shown of each flipped task, linked from the run's and the
 # compare's pages; every link reaches a page of the folder.

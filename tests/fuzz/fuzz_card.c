@@ -19,6 +19,8 @@
  *    compare);
  *  - a page's file name with a character other than a letter, a digit,
  *    "-", "_" or ".", or not ending ".html".
+ * Each card has classes, the compare flipped tasks (linked to episode
+ * pages in HTML), and an episode is written in text, JSON and HTML.
  */
 #include <math.h>
 #include <stddef.h>
@@ -197,6 +199,96 @@ static void make_card(card *c, struct input *in)
     }
     c->problems += (long)c->nfirst;
     c->tools_found = byte(in) & 1 ? piece(in) : NULL;
+    c->nclasses = (size_t)number(in, 4);
+    c->classes = calloc(c->nclasses + 1, sizeof *c->classes);
+    for (size_t i = 0; c->classes && i < c->nclasses; i++) {
+        card_class *k = &c->classes[i];
+        k->name = card_class_names[byte(in) % CARD_CLASSES];
+        k->episodes = number(in, 0);
+        k->example = piece(in);
+        k->narms = (size_t)number(in, 3);
+        k->arms = calloc(k->narms + 1, sizeof *k->arms);
+        for (size_t j = 0; k->arms && j < k->narms; j++)
+            k->arms[j] = (card_class_arm){piece(in), number(in, 0)};
+    }
+}
+
+/* Flipped tasks of a compare, from the input. */
+static void make_flips(card_flips *f, struct input *in)
+{
+    memset(f, 0, sizeof *f);
+    f->n = (size_t)number(in, 4);
+    f->v = calloc(f->n + 1, sizeof *f->v);
+    for (size_t i = 0; f->v && i < f->n; i++) {
+        card_flip *p = &f->v[i];
+        p->task = piece(in);
+        p->arm = byte(in) & 1 ? piece(in) : NULL;
+        for (int k = 0; k < 2; k++) {
+            p->n[k] = number(in, 0) + 1;
+            p->c[k] = number(in, p->n[k]);
+            unsigned cls = byte(in) % (CARD_CLASSES + 1);
+            p->cls[k] = cls < CARD_CLASSES ? card_class_names[cls] : NULL;
+            p->episode[k] = piece(in);
+        }
+    }
+    f->shared = (long)f->n + number(in, 0);
+    f->better_a = number(in, (long)f->n);
+    f->better_b = (long)f->n - f->better_a;
+}
+
+/* An episode, from the input: every name, value and message a piece. */
+static void make_episode(episode_view *v, struct input *in)
+{
+    memset(v, 0, sizeof *v);
+    v->run = piece(in);
+    v->episode = piece(in);
+    v->observed = byte(in) & 1;
+    v->seed = number(in, 0);
+    v->arm = byte(in) & 1 ? piece(in) : NULL;
+    v->task = byte(in) & 1 ? piece(in) : NULL;
+    v->request = byte(in) & 1 ? piece(in) : NULL;
+    v->depth = number(in, 9) - 1;
+    v->reached = (int)number(in, 2) - 1;
+    v->pass = (int)number(in, 2) - 1;
+    v->side_effects = number(in, 0) - 1;
+    v->duplicate_writes = number(in, 0) - 1;
+    v->errors = number(in, 0) - 1;
+    v->unfinished = byte(in) & 1;
+    v->success = (int)number(in, 2) - 1;
+    v->status = byte(in) & 1 ? piece(in) : NULL;
+    v->final = byte(in) & 1 ? piece(in) : NULL;
+    v->has_reward = byte(in) & 1;
+    v->reward = mean(in);
+    unsigned cls = byte(in) % (CARD_CLASSES + 1);
+    v->cls = cls < CARD_CLASSES ? card_class_names[cls] : NULL;
+    v->cls_seq = number(in, 0) - 1;
+    v->cls_step = number(in, 0) - 1;
+    v->cls_tool = byte(in) & 1 ? piece(in) : NULL;
+    v->cls_error = byte(in) & 1 ? piece(in) : NULL;
+    v->cls_dial = byte(in) & 1 ? piece(in) : NULL;
+    v->source_file = piece(in);
+    v->source_line = number(in, 0);
+    v->ncalls = (size_t)number(in, 4);
+    v->calls = calloc(v->ncalls + 1, sizeof *v->calls);
+    for (size_t i = 0; v->calls && i < v->ncalls; i++) {
+        ep_call *c = &v->calls[i];
+        c->seq = (long)i + 1;
+        c->step = number(in, 0) - 1;
+        c->tool = piece(in);
+        char **opt[] = {&c->kind, &c->arguments, &c->arguments_raw, &c->rule,
+                        &c->answer, &c->logged, &c->error, &c->effect,
+                        &c->dial};
+        for (size_t k = 0; k < sizeof opt / sizeof *opt; k++)
+            *opt[k] = byte(in) & 1 ? piece(in) : NULL;
+        c->arguments_valid = (int)number(in, 2) - 1;
+        c->diverged = (int)number(in, 2) - 1;
+        c->duration = mean(in);
+    }
+    v->nevents = (size_t)number(in, 3);
+    v->events = calloc(v->nevents + 1, sizeof *v->events);
+    for (size_t i = 0; v->events && i < v->nevents; i++)
+        v->events[i] = (ep_event){(long)i + 1, number(in, 0), piece(in),
+                                  piece(in), number(in, 0) - 1};
 }
 
 /* ------------------------------------------------------------- checks */
@@ -441,6 +533,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; x.d.added && i < x.d.nadded; i++)
             x.d.added[i] = piece(&in);
     }
+    if (x.k == COMPARE_SAME) {
+        make_flips(&x.flips, &in);
+        x.flips_shown = (size_t)number(&in, 12);
+    }
     card_compare_verdict(&x);
     buf_reset(&b);
     text_compare(&b, &x, width);
@@ -475,15 +571,61 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                number(&in, 0));
     html_end(&b);
     check_html(&b);
+    /* and with its flipped tasks' episodes and each class's first
+     * linked to their pages */
+    buf *epn = calloc(2 * x.flips.n + c[0].nclasses + 1, sizeof *epn);
+    const char **links = calloc(2 * x.flips.n + c[0].nclasses + 1,
+                                sizeof *links);
+    for (size_t i = 0; epn && links && i < x.flips.n; i++)
+        for (int k = 0; k < 2; k++) {
+            buf *nm = &epn[2 * i + (size_t)k];
+            folder_page_name(nm, "episode", c[k].run, x.flips.v[i].episode[k]);
+            check_page_name(nm);
+            links[2 * i + (size_t)k] = nm->data ? nm->data : "e.html";
+        }
+    for (size_t i = 0; epn && links && i < c[0].nclasses; i++) {
+        buf *nm = &epn[2 * x.flips.n + i];
+        folder_page_name(nm, "episode", c[0].run, c[0].classes[i].example);
+        check_page_name(nm);
+        links[2 * x.flips.n + i] = nm->data ? nm->data : "e.html";
+    }
+    html_links hl = {links ? links + 2 * x.flips.n : NULL, links,
+                     (size_t)number(&in, (long)x.flips.n)};
     buf_reset(&b);
     html_begin(&b, "compare");
     html_back(&b);
-    html_compare(&b, &x, entries[0].page, entries[1].page);
+    html_compare_linked(&b, &x, entries[0].page, entries[1].page,
+                        links ? &hl : NULL);
     html_end(&b);
     check_html(&b);
+    buf_reset(&b);
+    html_begin(&b, c[0].run);
+    html_card_linked(&b, &c[0], 1, links ? &hl : NULL);
+    html_end(&b);
+    check_html(&b);
+    for (size_t i = 0; epn && i < 2 * x.flips.n + c[0].nclasses; i++)
+        buf_free(&epn[i]);
+    free(epn);
+    free(links);
     for (int i = 0; i < 3; i++)
         buf_free(&names[i]);
     card_compared_free(&x);
+
+    /* an episode, in the three formats it has */
+    episode_view v;
+    make_episode(&v, &in);
+    buf_reset(&b);
+    text_episode(&b, &v, width);
+    check_shown(&b, width);
+    buf_reset(&b);
+    json_episode(&b, &v);
+    check_json(&b);
+    buf_reset(&b);
+    html_begin(&b, v.episode);
+    html_episode(&b, &v);
+    html_end(&b);
+    check_html(&b);
+    episode_free(&v);
 
     /* the list of both runs */
     card_listing l = {.n = 2, .no_run = number(&in, 0)};
