@@ -235,6 +235,73 @@ int card_usage_any(const card_usage *u)
 
 /* What the episodes and calls used, as logged: the queries docs/card.md
  * gives. */
+/* The value at nearest rank ceil(p n) of column col of the run's
+ * episodes (where it is not NULL); n of them. */
+static int nearest_rank(sqlite3 *db, const char *col, const char *run,
+                        long n, int pct, double *out, err *e)
+{
+    *out = 0;
+    if (n <= 0)
+        return 0;
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT %s AS v FROM episodes WHERE run = ? "
+                              "AND v IS NOT NULL ORDER BY v LIMIT 1 OFFSET ?",
+             col);
+    sqlite3_stmt *s;
+    if (rd_prepare(db, sql, run, &s, e) < 0)
+        return -1;
+    sqlite3_bind_int64(s, 2, (sqlite3_int64)((pct * n + 99) / 100 - 1));
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_double(s, 0);
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : rd_failed(db, e);
+}
+
+/* The simulated episodes' calls against their tasks' steps. */
+static int load_efficiency(card *c, sqlite3 *db, const char *run, err *e)
+{
+    card_efficiency *f = &c->efficiency;
+    sqlite3_stmt *s;
+    if (rd_prepare(db,
+                   "SELECT coalesce(sum(e.calls), 0), coalesce(sum(t.depth), 0) "
+                   "FROM episodes e JOIN task_rows t ON t.task_id = e.task_id "
+                   "WHERE e.run = ?1 AND e.seed IS NOT NULL",
+                   run, &s, e) < 0)
+        return -1;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        f->calls = (long)sqlite3_column_int64(s, 0);
+        f->steps = (long)sqlite3_column_int64(s, 1);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_ROW)
+        return rd_failed(db, e);
+    if (rd_prepare(db,
+                   "SELECT count(*) FILTER (WHERE c.kind = 'read' AND "
+                   "  c.error IS NULL AND EXISTS (SELECT 1 FROM call_rows p "
+                   "  WHERE p.episode_id = c.episode_id AND p.seq < c.seq "
+                   "  AND p.tool = c.tool AND p.arguments = c.arguments "
+                   "  AND p.error IS NULL)), "
+                   "count(*) FILTER (WHERE EXISTS (SELECT 1 FROM call_rows p "
+                   "  WHERE p.episode_id = c.episode_id AND p.seq = c.seq - 1 "
+                   "  AND p.error IS NOT NULL AND p.tool = c.tool "
+                   "  AND p.arguments IS c.arguments)), "
+                   "count(*) FILTER (WHERE c.dial IN ('faults', 'timeouts', "
+                   "  'ratelimits')) "
+                   "FROM calls c WHERE c.run = ?1 AND c.answer IS NOT NULL",
+                   run, &s, e) < 0)
+        return -1;
+    rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        f->repeated_reads = (long)sqlite3_column_int64(s, 0);
+        f->retries = (long)sqlite3_column_int64(s, 1);
+        f->planned_errors = (long)sqlite3_column_int64(s, 2);
+    }
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW ? 0 : rd_failed(db, e);
+}
+
 static int load_usage(card *c, sqlite3 *db, const char *run, err *e)
 {
     sqlite3_stmt *s = NULL;
@@ -268,7 +335,20 @@ static int load_usage(card *c, sqlite3 *db, const char *run, err *e)
         u->mean_call_seconds = sqlite3_column_double(s, 1);
     }
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW ? 0 : rd_failed(db, e);
+    if (rc != SQLITE_ROW)
+        return rd_failed(db, e);
+    static const char tokens[] =
+        "CASE WHEN coalesce(input_tokens, output_tokens) IS NOT NULL THEN "
+        "coalesce(input_tokens, 0) + coalesce(output_tokens, 0) END";
+    if (nearest_rank(db, "duration", run, u->timed, 50, &u->median_seconds,
+                     e) < 0 ||
+        nearest_rank(db, "duration", run, u->timed, 95, &u->p95_seconds,
+                     e) < 0 ||
+        nearest_rank(db, tokens, run, u->tokened, 50, &u->median_tokens,
+                     e) < 0 ||
+        nearest_rank(db, tokens, run, u->tokened, 95, &u->p95_tokens, e) < 0)
+        return -1;
+    return 0;
 }
 
 /* The figures of one kind of episode and of observed calls, and pass^k:
@@ -478,7 +558,8 @@ int card_load(card *c, sqlite3 *db, const char *run, err *e)
     if (rc != SQLITE_ROW)
         return rd_failed(db, e);
 
-    if (load_observed(c, db, run, e) < 0 || load_usage(c, db, run, e) < 0)
+    if (load_observed(c, db, run, e) < 0 || load_usage(c, db, run, e) < 0 ||
+        load_efficiency(c, db, run, e) < 0)
         return -1;
 
     if (rd_prepare(db,

@@ -81,7 +81,25 @@ typedef struct card_usage {
     double mean_seconds;
     long timed_calls;    /* calls that give a time */
     double mean_call_seconds;
+    /* nearest-rank percentiles (the value at rank ceil(p n) of the n
+     * sorted): an episode's time (of the timed), and its tokens, input
+     * plus output (of the tokened) */
+    double median_seconds, p95_seconds;
+    double median_tokens, p95_tokens;
 } card_usage;
+
+/* How many calls the run's simulated episodes made against what their
+ * tasks need (each step once), and where the rest went. */
+typedef struct card_efficiency {
+    long calls;          /* made */
+    long steps;          /* the tasks' steps, summed over the episodes */
+    long repeated_reads; /* a read made again with the same arguments
+                            after it had answered without an error */
+    long retries;        /* a call made again, same tool and arguments,
+                            right after it answered an error */
+    long planned_errors; /* calls answered by a fault, timeout or rate
+                            limit the arm planned */
+} card_efficiency;
 
 /* Whether a run's logs gave any figure of usage (the card shows it). */
 int card_usage_any(const card_usage *u);
@@ -112,6 +130,7 @@ typedef struct card {
     long simulated, observed; /* episodes of each kind */
     card_harness harness[2];  /* [0] simulated episodes, [1] observed */
     card_usage usage;
+    card_efficiency efficiency; /* of the simulated episodes */
     long observed_calls;
     int no_schema;            /* the run's tool file has no tool (a log
                                  that offers no definitions): every

@@ -389,6 +389,13 @@ static void html_observed(buf *b, const card *c)
                           "<td>%ld</td></tr>\n",
                        u->input_tokens, u->tokened, u->output_tokens,
                        u->tokened);
+        if (u->tokened)
+            buf_printf(b, "<tr><td>tokens an episode (median)</td><td>%.0f"
+                          "</td><td>%ld</td></tr>\n<tr><td>tokens an episode "
+                          "(95th percentile)</td><td>%.0f</td><td>%ld</td>"
+                          "</tr>\n",
+                       u->median_tokens, u->tokened, u->p95_tokens,
+                       u->tokened);
         if (u->costed)
             buf_printf(b, "<tr><td>cost</td><td>$%.4f</td><td>%ld</td>"
                           "</tr>\n",
@@ -397,6 +404,12 @@ static void html_observed(buf *b, const card *c)
             buf_printf(b, "<tr><td>seconds an episode (mean)</td>"
                           "<td>%.1f</td><td>%ld</td></tr>\n",
                        u->mean_seconds, u->timed);
+        if (u->timed)
+            buf_printf(b, "<tr><td>seconds an episode (median)</td>"
+                          "<td>%.1f</td><td>%ld</td></tr>\n<tr><td>seconds "
+                          "an episode (95th percentile)</td><td>%.1f</td>"
+                          "<td>%ld</td></tr>\n",
+                       u->median_seconds, u->timed, u->p95_seconds, u->timed);
         if (u->timed_calls)
             buf_printf(b, "<tr><td>seconds a call (mean)</td><td>%.3f</td>"
                           "<td>%ld calls</td></tr>\n",
@@ -435,6 +448,13 @@ static void result_table(buf *b, const card *c)
         for (int i = 0; i < CARD_CODES; i++)
             if (c->by_code[i])
                 count_row(b, "errors", card_codes[i], c->by_code[i], 0);
+        const card_efficiency *f = &c->efficiency;
+        count_row(b, "calls", NULL, f->calls, 0);
+        count_row(b, "the tasks' steps", NULL, f->steps, 0);
+        count_row(b, "repeated reads", NULL, f->repeated_reads, 0);
+        count_row(b, "retries after an error", NULL, f->retries, 0);
+        count_row(b, "planned errors", "faults, timeouts, rate limits",
+                  f->planned_errors, 0);
     }
     count_row(b, "unfinished", NULL, c->unfinished, 0);
     if (sim && c->simulated && !c->compared_episodes) {

@@ -174,6 +174,20 @@ void json_card(buf *b, const card *c)
     buf_printf(b, ",\"timed_calls\":%ld,\"mean_call_seconds\":",
                u->timed_calls);
     json_figure(b, "%.6f", u->timed_calls, u->mean_call_seconds);
+    buf_puts(b, ",\"median_seconds\":");
+    json_figure(b, "%.6f", u->timed, u->median_seconds);
+    buf_puts(b, ",\"p95_seconds\":");
+    json_figure(b, "%.6f", u->timed, u->p95_seconds);
+    buf_puts(b, ",\"median_tokens\":");
+    json_figure(b, "%.0f", u->tokened, u->median_tokens);
+    buf_puts(b, ",\"p95_tokens\":");
+    json_figure(b, "%.0f", u->tokened, u->p95_tokens);
+    const card_efficiency *f = &c->efficiency;
+    buf_printf(b, "},\"efficiency\":{\"calls\":%ld,\"steps\":%ld,"
+                  "\"repeated_reads\":%ld,\"retries\":%ld,"
+                  "\"planned_errors\":%ld",
+               f->calls, f->steps, f->repeated_reads, f->retries,
+               f->planned_errors);
     buf_printf(b, "},\"observed_calls\":%ld,\"no_schema\":%s,\"tools\":[",
                c->observed_calls, c->no_schema ? "true" : "false");
     for (int u = 0; u < 2; u++) {

@@ -100,11 +100,22 @@ static void md_observed(buf *out, const card *c)
                             "| output tokens | %.0f | %ld |\n",
                        u->input_tokens, u->tokened, u->output_tokens,
                        u->tokened);
+        if (u->tokened)
+            buf_printf(out, "| tokens an episode (median) | %.0f | %ld |\n"
+                            "| tokens an episode (95th percentile) | %.0f | "
+                            "%ld |\n",
+                       u->median_tokens, u->tokened, u->p95_tokens,
+                       u->tokened);
         if (u->costed)
             buf_printf(out, "| cost | $%.4f | %ld |\n", u->cost, u->costed);
         if (u->timed)
             buf_printf(out, "| seconds an episode (mean) | %.1f | %ld |\n",
                        u->mean_seconds, u->timed);
+        if (u->timed)
+            buf_printf(out, "| seconds an episode (median) | %.1f | %ld |\n"
+                            "| seconds an episode (95th percentile) | %.1f | "
+                            "%ld |\n",
+                       u->median_seconds, u->timed, u->p95_seconds, u->timed);
         if (u->timed_calls)
             buf_printf(out, "| seconds a call (mean) | %.3f | %ld calls |\n",
                        u->mean_call_seconds, u->timed_calls);
@@ -218,6 +229,13 @@ void md_card(buf *out, const card *c)
         buf_printf(out, "| side effects | %ld | | |\n", c->side_effects);
         buf_printf(out, "| duplicate writes | %ld | | |\n", c->duplicates);
         buf_printf(out, "| errors | %ld | | |\n", c->errors);
+        const card_efficiency *f = &c->efficiency;
+        buf_printf(out, "| calls | %ld | | |\n| the tasks' steps | %ld | | "
+                        "|\n| repeated reads | %ld | | |\n| retries after "
+                        "an error | %ld | | |\n| planned errors (faults, "
+                        "timeouts, rate limits) | %ld | | |\n",
+                   f->calls, f->steps, f->repeated_reads, f->retries,
+                   f->planned_errors);
         for (int i = 0; i < CARD_CODES; i++)
             if (c->by_code[i])
                 buf_printf(out, "| errors: %s | %ld | | |\n", card_codes[i],

@@ -325,6 +325,10 @@ static void text_usage(buf *out, const card *c, int width)
                            "%ld episode%s",
             u->input_tokens, u->output_tokens, u->tokened,
             u->tokened == 1 ? "" : "s");
+    if (u->tokened)
+        say(out, width, 6, "    an episode's: median %.0f, 95th percentile "
+                           "%.0f",
+            u->median_tokens, u->p95_tokens);
     if (u->costed)
         say(out, width, 6, "  cost         $%.4f, over %ld episode%s",
             u->cost, u->costed, u->costed == 1 ? "" : "s");
@@ -332,6 +336,9 @@ static void text_usage(buf *out, const card *c, int width)
         say(out, width, 6, "  time         %.1f s an episode (mean), over "
                            "%ld",
             u->mean_seconds, u->timed);
+    if (u->timed)
+        say(out, width, 6, "    median %.1f s, 95th percentile %.1f s",
+            u->median_seconds, u->p95_seconds);
     if (u->timed_calls)
         say(out, width, 6, "  call time    %.3f s a call (mean), over %ld",
             u->mean_call_seconds, u->timed_calls);
@@ -523,6 +530,14 @@ static void text_result(buf *out, const card *c, int width)
     if (codes.len && !codes.failed)
         shown_wrap(out, "    ", codes.data, width, 4, INT_MAX);
     buf_free(&codes);
+    const card_efficiency *f = &c->efficiency;
+    say(out, width, 6, "  calls        %5ld  %.1f an episode; its task's steps "
+                       "%.1f",
+        f->calls, (double)f->calls / (double)n, (double)f->steps / (double)n);
+    if (f->repeated_reads || f->retries || f->planned_errors)
+        say(out, width, 6, "    repeated reads %ld, retries after an error "
+                           "%ld (planned errors %ld)",
+            f->repeated_reads, f->retries, f->planned_errors);
     buf_printf(out, "  unfinished   %5ld\n", c->harness[0].unfinished);
     if (c->compared_episodes == 0)
         say(out, width, 6, "  diverged         -  nothing to compare: no "

@@ -62,12 +62,14 @@ for line in open(cards, encoding="utf-8"):
             items, key, field = (card["success_hat_k"], "k",
                                  path[len("success_hat_k[]."):])
         else:
-            want = db.execute(sql, {"run": run}).fetchone()[0]
+            row = db.execute(sql, {"run": run}).fetchone()
+            want = row[0] if row else None  # no row: nothing to show
             got = get(card, path)
             check("%s %s" % (run, path), want if got is None else want or 0, got)
             continue
         for item in items:
-            want = db.execute(sql, {"run": run, key: item[key]}).fetchone()[0]
+            row = db.execute(sql, {"run": run, key: item[key]}).fetchone()
+            want = row[0] if row else None
             got = get(item, field)
             check("%s %s %s" % (run, item[key], path),
                   want if got is None else want or 0, got)

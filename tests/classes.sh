@@ -80,6 +80,13 @@ print(json.dumps([k for k in c["classes"] if k["class"] == "unfinished"][0],
                  separators=(",", ":")))')"
 ok "the classes in HTML" "<tr><td>stalled</td><td>1</td><td>given bad data, it never wrote</td><td>baddata:b2 1</td></tr>" \
     "$("$CARD" --db "$db" --html classes | grep '<td>stalled</td>')"
+# the calls against the tasks' steps, counted by hand from the night:
+# 25 calls of simulated episodes, 13 tasks of 2 steps and one of 3, one
+# write made again right after its landed timeout, one planned fault
+ok "calls against the tasks' steps" '{"calls":25,"steps":29,"repeated_reads":0,"retries":1,"planned_errors":1}' \
+    "$("$CARD" --db "$db" --json classes | "$PYTHON3" -c '
+import json, sys
+print(json.dumps(json.load(sys.stdin)["efficiency"], separators=(",", ":")))')"
 ok "every episode counted once" "18|18" "$("$CARD" --db "$db" --json classes |
     "$PYTHON3" -c '
 import json, sys

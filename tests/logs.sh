@@ -342,7 +342,7 @@ ok "no definitions: no problem, the calls per tool, no schema" \
         "SELECT count(*) FROM problems")"
 timeout 60 "$CARD" --db noschema.db --json tau2 > noschema.json
 ok "... its JSON card: no_schema, and every figure the query docs give" \
-    "true|0|card sql: 62 passed, 0 failed" \
+    "true|0|card sql: 69 passed, 0 failed" \
     "$("$PYTHON3" -c 'import json,sys; c=json.load(open(sys.argv[1]))
 print(str(c["no_schema"]).lower(), len(c["unknown_tools"]), sep="|", end="|")' \
         noschema.json; "$PYTHON3" "$TOP_SRCDIR/tests/card_sql.py" \
@@ -496,26 +496,36 @@ for r in usage/U1 usage-agent tau2; do
     timeout 60 "$CARD" --db usage.db --json "$r"
 done > usage-cards.json
 ok "usage: the cards' figures, as the query docs give them" \
-    "card sql: 172 passed, 0 failed" \
+    "card sql: 193 passed, 0 failed" \
     "$("$PYTHON3" "$TOP_SRCDIR/tests/card_sql.py" "$TOP_SRCDIR/docs/card.md" \
         usage.db usage-cards.json)"
 ok "usage: the card says it" \
 "usage, as logged (each figure over the episodes that give it, of 3)
   tokens       2150 input, 405 output, over 2 episodes
+    an episode's: median 1000, 95th percentile 1555
   cost         \$0.0230, over 2 episodes
   time         9.8 s an episode (mean), over 2
+    median 7.0 s, 95th percentile 12.5 s
   call time    0.500 s a call (mean), over 2" \
     "$(timeout 60 "$CARD" --db usage.db usage/U1 | sed -n '/^usage,/,$p')"
 ok "usage: the Markdown and HTML cards say the same figures" \
 "| input tokens | 2150 | 2 |
 | output tokens | 405 | 2 |
+| tokens an episode (median) | 1000 | 2 |
+| tokens an episode (95th percentile) | 1555 | 2 |
 | cost | \$0.0230 | 2 |
 | seconds an episode (mean) | 9.8 | 2 |
+| seconds an episode (median) | 7.0 | 2 |
+| seconds an episode (95th percentile) | 12.5 | 2 |
 | seconds a call (mean) | 0.500 | 2 calls |
 <tr><td>input tokens</td><td>2150</td><td>2</td></tr>
 <tr><td>output tokens</td><td>405</td><td>2</td></tr>
+<tr><td>tokens an episode (median)</td><td>1000</td><td>2</td></tr>
+<tr><td>tokens an episode (95th percentile)</td><td>1555</td><td>2</td></tr>
 <tr><td>cost</td><td>\$0.0230</td><td>2</td></tr>
 <tr><td>seconds an episode (mean)</td><td>9.8</td><td>2</td></tr>
+<tr><td>seconds an episode (median)</td><td>7.0</td><td>2</td></tr>
+<tr><td>seconds an episode (95th percentile)</td><td>12.5</td><td>2</td></tr>
 <tr><td>seconds a call (mean)</td><td>0.500</td><td>2 calls</td></tr>" \
     "$(timeout 60 "$CARD" --db usage.db --markdown usage/U1 |
            sed -n '/^| usage | value/,/^$/p' | grep -v '^| usage\|^|---\|^$'

@@ -58,7 +58,7 @@ if check_eq "the card's run" 'card: a\nb|c\x1b[2J\u{202e}evil' \
    check_eq "the card's problem" \
        '    t\nx.jsonl:5: unknown type "cal\x1b[2J\nt.jsonl:1: forged|\u{202e}": a line'"'"'s type is run, episode, call or end' \
        "$(printf '%s\n' "$card" | grep 'unknown type' | sed "s#$TEST_TMP/#TMP/#g")" &&
-   check_eq "the card's lines" 28 "$(printf '%s\n' "$card" | wc -l)" &&
+   check_eq "the card's lines" 29 "$(printf '%s\n' "$card" | wc -l)" &&
    check_eq "lines with an ESC or a newline in a name" "" \
        "$(printf '%s\n' "$card" | grep "$(printf '\033')")"
 then ok; else ko "the text card"; fi
@@ -98,7 +98,7 @@ if check_eq "the Markdown title" '## Card: a\\nb\|c\\x1b\[2J\\u{202e}evil' \
    check_eq "the Markdown problem" \
        '- `t\nx.jsonl:5`: unknown type "cal\\x1b\[2J\\nt.jsonl:1: forged\|\\u{202e}": a line'"'"'s type is run, episode, call or end' \
        "$(printf '%s\n' "$md" | grep 'unknown type' | sed "s#$TEST_TMP/#TMP/#g")" &&
-   check_eq "the Markdown lines" 42 "$(printf '%s\n' "$md" | wc -l)"
+   check_eq "the Markdown lines" 47 "$(printf '%s\n' "$md" | wc -l)"
 then ok; else ko "the Markdown card"; fi
 
 # Markdown with markup in names: rendered by cmark-gfm (GitHub's
