@@ -73,6 +73,7 @@ static const char style[] =
     ".made td,.hashes td,.result td+td+td+td,.index td,.index th"
     "{white-space:normal}"
     ".index .fig{white-space:nowrap}"
+    ".index .vs{min-width:12rem}.index summary{white-space:nowrap}"
     ".classes th,.classes td+td+td,.flips td,.flips th{white-space:normal;"
     "text-align:left;overflow-wrap:anywhere}"
     ".calls td,.calls th{text-align:left;white-space:normal}"
@@ -1061,7 +1062,10 @@ void html_compare_linked(buf *b, const card_compared *x, const char *page_a,
         buf_puts(b, "</section>\n");
         return;
     }
-    if (!a->simulated && !c->simulated)
+    if (x->flips.shared == 0)
+        buf_puts(b, "<p>Same tool file and generator, but no task is in "
+                    "both runs: nothing to pair.</p>\n");
+    else if (!a->simulated && !c->simulated)
         buf_puts(b, "<p>Same tool file; observed episodes, paired by the "
                     "harness&#39;s names of their tasks.</p>\n");
     else
@@ -1249,7 +1253,7 @@ void html_index(buf *b, const html_entry *runs, size_t n,
     plot_index_axis(b);
     buf_puts(b, "</th><th>same tasks as</th>");
     if (baseline) {
-        buf_puts(b, "<th>against ");
+        buf_puts(b, "<th class=\"vs\">against ");
         shown_html(b, baseline->run);
         buf_puts(b, "</th>");
     }
@@ -1273,38 +1277,54 @@ void html_index(buf *b, const html_entry *runs, size_t n,
         buf_printf(b, "</td><td data-label=\"episodes\">%ld</td>"
                       "<td class=\"fig\" data-label=\"",
                    c->episodes);
-        if (f.measure)
-            buf_printf(b, "%s\">%.1f%% (%.1f-%.1f%%)", f.measure,
-                       pct(f.x, f.n), 100 * f.ci.lo, 100 * f.ci.hi);
+        if (f.measure) /* pass, or the harness's success: said */
+            buf_printf(b, "%s\">%s %.1f%% (%.1f-%.1f%%)", f.measure,
+                       f.measure, pct(f.x, f.n), 100 * f.ci.lo,
+                       100 * f.ci.hi);
         else
             buf_puts(b, "figure\">");
         plot_index_mark(b, &f);
         buf_puts(b, "</td><td data-label=\"same tasks as\">");
-        /* the first ten by name, then how many more */
+        /* one or two by name; more, a count with the first ten named
+         * on demand (then how many more) */
         size_t same = 0;
-        for (size_t j = 0; j < n; j++) {
+        for (size_t j = 0; j < n; j++)
+            same += j != i && card_compare_case(c, runs[j].c) == COMPARE_SAME;
+        if (same > 2)
+            buf_printf(b, "<details><summary>%zu runs</summary>", same);
+        for (size_t j = 0, k = 0; j < n && k < 10; j++) {
             if (j == i || card_compare_case(c, runs[j].c) != COMPARE_SAME)
                 continue;
-            if (same++ < 10) {
-                if (same > 1)
-                    buf_puts(b, ", ");
-                shown_html(b, runs[j].c->run);
-            }
+            if (k++)
+                buf_puts(b, ", ");
+            shown_html(b, runs[j].c->run);
         }
         if (same > 10)
             buf_printf(b, " and %zu more", same - 10);
+        if (same > 2)
+            buf_puts(b, "</details>");
         if (!same)
             buf_puts(b, "none");
         buf_puts(b, "</td>");
         if (baseline) {
-            buf_puts(b, "<td data-label=\"against ");
+            buf_puts(b, "<td class=\"vs\" data-label=\"against ");
             shown_html(b, baseline->run);
             buf_puts(b, "\">");
             const card_verdict *v = runs[i].vs ? &runs[i].vs->verdict : NULL;
             if (c == baseline)
                 buf_puts(b, "the baseline");
-            else if (!v || v->basis == VERDICT_REFUSED)
-                buf_puts(b, "not comparable");
+            else if (!v || v->basis == VERDICT_REFUSED) {
+                enum compare_case k = card_compare_case(c, baseline);
+                buf_puts(b, k == COMPARE_REFORMATTED
+                                ? "not comparable: the tool file was "
+                                  "reformatted (same contract, other bytes, "
+                                  "so other tasks)"
+                            : k == COMPARE_CONTRACTS
+                                ? "not comparable: other tool contracts"
+                            : k == COMPARE_GENERATORS
+                                ? "not comparable: other generators"
+                                : "not comparable");
+            }
             else {
                 buf_puts(b, "<a href=\"");
                 shown_html(b, runs[i].compare_page);

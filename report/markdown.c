@@ -438,7 +438,10 @@ void md_compare(buf *out, const card_compared *x)
     else
         buf_printf(out, "**%s**\n\n", shown_md(verdict.data));
     buf_free(&verdict);
-    if (!x->a->simulated && !x->b->simulated)
+    if (x->flips.shared == 0)
+        buf_puts(out, "Same tool file and generator, but no task is in both "
+                      "runs: nothing to pair.\n");
+    else if (!x->a->simulated && !x->b->simulated)
         buf_puts(out, "Same tool file; observed episodes, paired by the "
                       "harness's names of their tasks.\n");
     else

@@ -834,7 +834,10 @@ void text_compare(buf *out, const card_compared *x, int width)
     buf verdict = BUF_INIT;
     card_verdict_text(&verdict, x);
     say_made(out, &verdict, "", width, 0);
-    if (!x->a->simulated && !x->b->simulated)
+    if (x->flips.shared == 0)
+        say(out, width, 0, "same tool file and generator, but no task is in "
+                           "both runs: nothing to pair");
+    else if (!x->a->simulated && !x->b->simulated)
         say(out, width, 0, "same tool file; observed episodes, paired by "
                            "the harness's names of their tasks");
     else

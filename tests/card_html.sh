@@ -295,9 +295,9 @@ ok "the pages: no script, nothing from outside; links to each other only, each t
 192" "$got"
 got=$(tables "$N/index.html" | "$PY" -c 'import json, sys
 for r in json.load(sys.stdin)["index"][1:]: print(" | ".join(r))')
-ok "the index: every run once, its figure, the runs of the same tasks, the verdict" "careful / Passed 96 of 96 episodes (100.0%, 95% CI 96.2-100.0%); no side effect; no episode diverged. | scripted-careful | ../tools/shop.json | 96 | 100.0% (96.2-100.0%) | sloppy | the baseline
-careful-reformatted / Passed 96 of 96 episodes (100.0%, 95% CI 96.2-100.0%); no side effect; no episode diverged. | scripted-careful | ../tools/shop-reformatted.json | 96 | 100.0% (96.2-100.0%) | none | not comparable
-sloppy / Passed 0 of 96 episodes (0.0%, 95% CI 0.0-3.8%); 100 side effects, none a duplicate write; no episode diverged. | <script>alert(1)</script> | ../tools/shop.json | 96 | 0.0% (0.0-3.8%) | careful | -100.0 points (-100.0 to -92.3), paired: a difference" "$got"
+ok "the index: every run once, its figure (and which), the runs of the same tasks, the verdict (or why there is none)" "careful / Passed 96 of 96 episodes (100.0%, 95% CI 96.2-100.0%); no side effect; no episode diverged. | scripted-careful | ../tools/shop.json | 96 | pass 100.0% (96.2-100.0%) | sloppy | the baseline
+careful-reformatted / Passed 96 of 96 episodes (100.0%, 95% CI 96.2-100.0%); no side effect; no episode diverged. | scripted-careful | ../tools/shop-reformatted.json | 96 | pass 100.0% (96.2-100.0%) | none | not comparable: the tool file was reformatted (same contract, other bytes, so other tasks)
+sloppy / Passed 0 of 96 episodes (0.0%, 95% CI 0.0-3.8%); 100 side effects, none a duplicate write; no episode diverged. | <script>alert(1)</script> | ../tools/shop.json | 96 | pass 0.0% (0.0-3.8%) | careful | -100.0 points (-100.0 to -92.3), paired: a difference" "$got"
 ok "a run's page in the folder: its headline is --json's" \
     "$("$CARD" --db "$db" --json sloppy | json_headline)" "$(headline "$N/run-sloppy-27d19a29d8.html")"
 ok "the compare in the folder: A the run, B the baseline" \

@@ -265,6 +265,8 @@ got=$("$CARD" --db "$adb" --html --all -o "$R" --baseline careful 2>&1)
 ok "the report's pages" "card: $R: index.html, 5 run pages, 4 compare pages, 58 episode pages; 0 pages gone removed" "$got"
 ok "each flipped task's two trials linked from the compare; each failing class's first episode from the run" "16 2" \
     "$(grep -o 'href="episode-[^"]*"' "$R"/compare-blind_retrier-vs-careful-*.html | wc -l | tr -d ' ') $(grep -o 'href="episode-[^"]*"' "$R"/run-blind_retrier-*.html | wc -l | tr -d ' ')"
+ok "the index: runs of the same tasks counted, named on demand" "5" \
+    "$(grep -o '<details><summary>4 runs</summary>' "$R/index.html" | wc -l | tr -d ' ')"
 ok "every link reaches a page" "" "$(grep -o -h 'href="[^"]*"' "$R"/*.html |
     sed 's/^href="//; s/"$//' | sort -u | while read -r f; do
         [ -f "$R/$f" ] || echo "missing: $f"; done)"
