@@ -1,6 +1,7 @@
 /* episode: see episode.h. */
 #include "episode.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,21 +104,22 @@ static int not_one(sqlite3 *db, const char *name, const char *run, err *e)
 static int load_head(episode_view *v, sqlite3 *db, const char *name,
                      const char *run, sqlite3_int64 *id, err *e)
 {
+    /* with its run, by the index (run_id, episode); without, every
+     * episode of that name, counted (count(*) OVER () before LIMIT) */
     static const char sql[] =
         "SELECT e.episode_id, r.run, e.episode, e.seed, e.arm, "
         "coalesce(e.task_id, e.task_name), t.request, t.depth, e.reached, "
         "e.pass, e.side_effects, e.duplicate_writes, e.errors, e.unfinished, "
-        "e.success, e.status, e.final, e.reward, o.class, o.seq, o.step, "
-        "o.tool, o.error, o.dial, e.source_file, e.source_line, "
-        "(SELECT count(*) FROM episode_rows e2 WHERE e2.episode = e.episode "
-        " AND (?2 IS NULL OR e2.run_id = e.run_id)) "
+        "e.success, e.status, e.final, e.reward, NULL, NULL, NULL, "
+        "NULL, NULL, NULL, e.source_file, e.source_line, "
+        "count(*) OVER () "
         "FROM episode_rows e JOIN runs r ON r.run_id = e.run_id "
         "LEFT JOIN task_rows t ON t.task_id = e.task_id "
-        "LEFT JOIN episode_outcomes o ON o.episode_id = e.episode_id "
-        "WHERE e.episode = ?1 AND (?2 IS NULL OR r.run = ?2) "
-        "ORDER BY e.episode_id LIMIT 1";
+        "WHERE e.episode = ?1 %s ORDER BY e.episode_id LIMIT 1";
+    char text[sizeof sql + 32];
+    snprintf(text, sizeof text, sql, run ? "AND r.run = ?2" : "");
     sqlite3_stmt *s;
-    if (rd_prepare(db, sql, name, &s, e) < 0)
+    if (rd_prepare(db, text, name, &s, e) < 0)
         return -1;
     if (run)
         sqlite3_bind_text(s, 2, run, -1, SQLITE_STATIC);
@@ -148,18 +150,37 @@ static int load_head(episode_view *v, sqlite3 *db, const char *name,
     v->final = rd_text_or_null(s, 16, &nomem);
     v->has_reward = sqlite3_column_type(s, 17) != SQLITE_NULL;
     v->reward = sqlite3_column_double(s, 17);
-    v->cls = card_class_named((const char *)sqlite3_column_text(s, 18));
-    v->cls_seq = int_or(s, 19, -1);
-    v->cls_step = int_or(s, 20, -1);
-    v->cls_tool = rd_text_or_null(s, 21, &nomem);
-    v->cls_error = rd_text_or_null(s, 22, &nomem);
-    v->cls_dial = rd_text_or_null(s, 23, &nomem);
     v->source_file = rd_text(s, 24);
     v->source_line = int_or(s, 25, 0);
     sqlite3_finalize(s);
     if (nomem || !v->run || !v->episode || !v->source_file)
         return err_set(e, ERR_NOMEM, "out of memory");
     return 0;
+}
+
+/* Its class, from episode_outcomes by the episode's key (a join to the
+ * view would make the view whole first). */
+static int load_class(episode_view *v, sqlite3 *db, sqlite3_int64 id, err *e)
+{
+    sqlite3_stmt *s;
+    if (rd_prepare(db, "SELECT class, seq, step, tool, error, dial FROM "
+                       "episode_outcomes WHERE episode_id = ?",
+                   NULL, &s, e) < 0)
+        return -1;
+    sqlite3_bind_int64(s, 1, id);
+    int rc = sqlite3_step(s), nomem = 0;
+    if (rc == SQLITE_ROW) {
+        v->cls = card_class_named((const char *)sqlite3_column_text(s, 0));
+        v->cls_seq = int_or(s, 1, -1);
+        v->cls_step = int_or(s, 2, -1);
+        v->cls_tool = rd_text_or_null(s, 3, &nomem);
+        v->cls_error = rd_text_or_null(s, 4, &nomem);
+        v->cls_dial = rd_text_or_null(s, 5, &nomem);
+    }
+    sqlite3_finalize(s);
+    if (nomem)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : rd_failed(db, e);
 }
 
 static int load_calls(episode_view *v, sqlite3 *db, sqlite3_int64 id, err *e)
@@ -255,7 +276,8 @@ int episode_load(episode_view *v, sqlite3 *db, const char *name,
     memset(v, 0, sizeof *v);
     sqlite3_int64 id = 0;
     if (load_head(v, db, name, run, &id, e) < 0 ||
-        load_calls(v, db, id, e) < 0 || load_events(v, db, id, e) < 0)
+        load_class(v, db, id, e) < 0 || load_calls(v, db, id, e) < 0 ||
+        load_events(v, db, id, e) < 0)
         return -1;
     return 0;
 }
