@@ -137,7 +137,8 @@ int card_classes_load(card_class **out, size_t *n, sqlite3 *db,
         if (v[k].episodes == 0)
             continue;
         v[k].name = card_class_names[k];
-        qsort(v[k].arms, v[k].narms, sizeof *v[k].arms, by_arm);
+        if (v[k].narms) /* qsort's array may not be NULL, even empty */
+            qsort(v[k].arms, v[k].narms, sizeof *v[k].arms, by_arm);
         v[m++] = v[k];
     }
     for (size_t k = m; k < CARD_CLASSES; k++)
