@@ -81,16 +81,20 @@ static const char style[] =
     "tr.key td{font-weight:600}"
     "@media (max-width:42rem){.plot .wide{display:none}"
     "th,td{padding:.15rem .3rem}"
-    ".plot .narrow{display:block}"
-    ".index thead{display:none}"
+    ".plot .narrow{display:block}}"
+    /* the index's rows as blocks, on a phone and on paper */
+    "@media (max-width:42rem),print{.index thead{display:none}"
     ".index,.index tbody,.index tr,.index td{display:block}"
     ".index tr{padding:.5rem 0;border-bottom:1px solid var(--grid)}"
-    ".index td{border:0;padding:.1rem 0}"
+    ".index td{border:0;padding:.1rem 0}.index .run,.index .vs{min-width:0}"
     ".index td[data-label]::before{content:attr(data-label) \": \";"
     "color:var(--mute)}}"
     "@media print{:root{--fg:#000;--bg:#fff;--mute:#444;--grid:#bbb;"
     "--a:#0072b2;--b:#d55e00;--link:#000}"
     "body{max-width:none;margin:0}section,figure{break-inside:avoid-page}"
+    /* a table fits an A4 column: tighter, smaller, cells that wrap */
+    "table{font-size:.8em}th,td{padding:.1rem .25rem}"
+    "th+th,td+td{white-space:normal}"
     ".scroll{overflow:visible;background:none}}";
 
 static double pct(long x, long n)
@@ -749,7 +753,9 @@ static plot_spec diff_spec(const card_compared *x, const char *id,
                        .signed_ticks = 1,
                        .axis_title = axis_title,
                        .favours_a = x->a->run,
-                       .favours_b = x->b->run};
+                       .favours_b = x->b->run,
+                       /* every colour drawn has its word */
+                       .series = {"A - B, with its 95% interval", NULL}};
 }
 
 /* The paired rows of one measure, [from, to): a picture and a table. */

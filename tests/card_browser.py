@@ -278,7 +278,8 @@ MEASURE = r"""
 
 def measure(chromium, pages):
     """Each page at 1280x800 (a desktop) and 390x844 (a phone), light and
-    dark, and printed from either scheme."""
+    dark, printed from either scheme, and printed on A4 (a 718 px
+    column)."""
     b = Browser(chromium)
     out = {}
     try:
@@ -290,7 +291,9 @@ def measure(chromium, pages):
                     ("phone-light", 390, 844, True, False, ""),
                     ("phone-dark", 390, 844, True, True, ""),
                     ("print-light", 1280, 800, False, False, "print"),
-                    ("print-dark", 1280, 800, False, True, "print")):
+                    ("print-dark", 1280, 800, False, True, "print"),
+                    # A4's 210 mm less 2 x 10 mm margins, at 96 px an inch
+                    ("print-a4", 718, 1016, False, False, "print")):
                 b.open(page, w, h, phone, dark, media)
                 got[name] = b.evaluate(MEASURE)
             got["console"] = len(b.console())
