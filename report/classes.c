@@ -244,10 +244,7 @@ static int load_tasks(sqlite3 *db, const char *run, task_row **out,
             break;
         }
     }
-    sqlite3_finalize(s);
-    if (nomem)
-        return err_set(e, ERR_NOMEM, "out of memory");
-    return rc == SQLITE_DONE ? 0 : rd_failed(db, e);
+    return rd_finish(db, s, rc, nomem, e);
 }
 
 static int task_cmp(const task_row *x, const task_row *y)

@@ -23,6 +23,18 @@ int rd_failed(sqlite3 *db, err *e)
                    sqlite3_errmsg(db));
 }
 
+int rd_finish(sqlite3 *db, sqlite3_stmt *s, int rc, int nomem, err *e)
+{
+    /* the error before finalize, which may reset it */
+    int failed = rc != SQLITE_DONE && rc != SQLITE_ROW;
+    if (failed && !nomem)
+        rd_failed(db, e);
+    sqlite3_finalize(s);
+    if (nomem)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    return failed ? -1 : 0;
+}
+
 char *rd_text(sqlite3_stmt *s, int i)
 {
     const unsigned char *t = sqlite3_column_text(s, i);

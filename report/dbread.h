@@ -19,6 +19,11 @@ int rd_prepare(sqlite3 *db, const char *sql, const char *run,
 /* A statement stepped to an error: -1 with e set (ERR_IO). */
 int rd_failed(sqlite3 *db, err *e);
 
+/* Finalizes s, stepped to rc: 0 when rc is SQLITE_DONE (or
+ * SQLITE_ROW, a step that stopped at its row), else -1 with e set:
+ * ERR_NOMEM when nomem (a copy failed), else the database's error. */
+int rd_finish(sqlite3 *db, sqlite3_stmt *s, int rc, int nomem, err *e);
+
 /* Column i's text, copied ("" for NULL); NULL out of memory. */
 char *rd_text(sqlite3_stmt *s, int i);
 

@@ -177,10 +177,7 @@ static int load_class(episode_view *v, sqlite3 *db, sqlite3_int64 id, err *e)
         v->cls_error = rd_text_or_null(s, 4, &nomem);
         v->cls_dial = rd_text_or_null(s, 5, &nomem);
     }
-    sqlite3_finalize(s);
-    if (nomem)
-        return err_set(e, ERR_NOMEM, "out of memory");
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : rd_failed(db, e);
+    return rd_finish(db, s, rc, nomem, e);
 }
 
 static int load_calls(episode_view *v, sqlite3 *db, sqlite3_int64 id, err *e)
@@ -230,10 +227,7 @@ static int load_calls(episode_view *v, sqlite3 *db, sqlite3_int64 id, err *e)
         if (nomem)
             break;
     }
-    sqlite3_finalize(s);
-    if (nomem)
-        return err_set(e, ERR_NOMEM, "out of memory");
-    return rc == SQLITE_DONE ? 0 : rd_failed(db, e);
+    return rd_finish(db, s, rc, nomem, e);
 }
 
 static int load_events(episode_view *v, sqlite3 *db, sqlite3_int64 id,
@@ -264,10 +258,7 @@ static int load_events(episode_view *v, sqlite3 *db, sqlite3_int64 id,
             break;
         }
     }
-    sqlite3_finalize(s);
-    if (nomem)
-        return err_set(e, ERR_NOMEM, "out of memory");
-    return rc == SQLITE_DONE ? 0 : rd_failed(db, e);
+    return rd_finish(db, s, rc, nomem, e);
 }
 
 int episode_load(episode_view *v, sqlite3 *db, const char *name,
