@@ -93,7 +93,8 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 printed (compared); 4 not compared: same contract, the\n"
     "file reformatted; 5 not compared: other contracts; 6 not compared:\n"
-    "other generators; 2 usage error or no such run; 3 the database cannot\n"
+    "other generators; 2 usage error, or no such run or episode (or an\n"
+    "episode name several runs have); 3 the database cannot\n"
     "be read, or the page cannot be written to -o FILE (or DIR).  See\n"
     "docs/card.md.\n";
 

@@ -1136,14 +1136,18 @@ void html_episode(buf *b, const episode_view *v)
         shown_html(b, v->request);
         buf_puts(b, "</td></tr>\n");
     }
-    if (!v->observed)
-        buf_printf(b, "<tr><td>verdict</td><td>%s, %s; side effects %ld, "
-                      "duplicate writes %ld, errors %ld</td></tr>\n",
+    if (!v->observed) { /* a figure not measured is "-", never 0 */
+        char r1[24], r2[24], r3[24];
+        buf_printf(b, "<tr><td>verdict</td><td>%s, %s; side effects %s, "
+                      "duplicate writes %s, errors %s</td></tr>\n",
                    v->reached == 1 ? "reached" : "not reached",
                    v->pass == 1 ? "passed" : "not passed",
-                   v->side_effects < 0 ? 0 : v->side_effects,
-                   v->duplicate_writes < 0 ? 0 : v->duplicate_writes,
-                   v->errors < 0 ? 0 : v->errors);
+                   shown_count(r1, sizeof r1, v->side_effects >= 0,
+                               v->side_effects),
+                   shown_count(r2, sizeof r2, v->duplicate_writes >= 0,
+                               v->duplicate_writes),
+                   shown_count(r3, sizeof r3, v->errors >= 0, v->errors));
+    }
     buf_printf(b, "<tr><td>harness</td><td>success %s",
                v->success < 0 ? "-" : v->success ? "true" : "false");
     if (v->has_reward)

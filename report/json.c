@@ -426,14 +426,6 @@ static void kv(buf *b, const char *k, const char *v)
     string_or_null(b, v);
 }
 
-static void long_or_null(buf *b, long n)
-{
-    if (n < 0)
-        buf_puts(b, "null");
-    else
-        buf_printf(b, "%ld", n);
-}
-
 static void bool_or_null(buf *b, int v)
 {
     buf_puts(b, v < 0 ? "null" : v ? "true" : "false");
@@ -443,7 +435,7 @@ static void bool_or_null(buf *b, int v)
 static void kl(buf *b, const char *k, long n)
 {
     key(b, 1, k);
-    long_or_null(b, n);
+    count(b, n >= 0, n);
 }
 
 static void kb(buf *b, const char *k, int v)
@@ -467,7 +459,7 @@ void json_episode(buf *b, const episode_view *v)
     buf_free(&headline);
     kv(b, "class", v->cls);
     buf_puts(b, ",\"points_at\":{\"seq\":");
-    long_or_null(b, v->cls_seq);
+    count(b, v->cls_seq >= 0, v->cls_seq);
     kl(b, "step", v->cls_step);
     kv(b, "tool", v->cls_tool);
     kv(b, "error", v->cls_error);
@@ -503,7 +495,7 @@ void json_episode(buf *b, const episode_view *v)
     for (size_t i = 0; i < v->ncalls; i++) {
         const ep_call *c = &v->calls[i];
         buf_printf(b, "%s{\"seq\":%ld,\"step\":", i ? "," : "", c->seq);
-        long_or_null(b, c->step);
+        count(b, c->step >= 0, c->step);
         key(b, 1, "tool");
         shown_json(b, c->tool);
         kv(b, "kind", c->kind);
@@ -531,7 +523,7 @@ void json_episode(buf *b, const episode_view *v)
         buf_printf(b, "%s{\"event\":%ld,\"dial\":", i ? "," : "", o->event);
         shown_json(b, o->dial);
         buf_printf(b, ",\"step\":%ld,\"seq\":", o->step);
-        long_or_null(b, o->seq);
+        count(b, o->seq >= 0, o->seq);
         key(b, 1, "outcome");
         shown_json(b, o->outcome);
         buf_putc(b, '}');

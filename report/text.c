@@ -872,14 +872,6 @@ static void value_line(buf *out, const char *label, const char *value,
     buf_free(&v);
 }
 
-static const char *int_text(char *room, size_t size, long n)
-{
-    if (n < 0)
-        return "-";
-    snprintf(room, size, "%ld", n);
-    return room;
-}
-
 void text_episode(buf *out, const episode_view *v, int width)
 {
     char r1[24], r2[24], r3[24];
@@ -900,7 +892,7 @@ void text_episode(buf *out, const episode_view *v, int width)
         say(out, width, 13, "  task       %s (seed %ld, arm %s, depth %s)",
             v->task ? shown_tx(v->task) : "-", v->seed,
             v->arm ? shown_tx(v->arm) : "-",
-            int_text(r1, sizeof r1, v->depth));
+            shown_count(r1, sizeof r1, v->depth >= 0, v->depth));
         if (v->request)
             shown_wrap(out, "  request    ", shown_tx(v->request), width, 13,
                        INT_MAX);
@@ -908,9 +900,9 @@ void text_episode(buf *out, const episode_view *v, int width)
                             "duplicate writes %s, errors %s",
             v->reached == 1 ? "reached" : "not reached",
             v->pass == 1 ? "passed" : "not passed",
-            int_text(r1, sizeof r1, v->side_effects),
-            int_text(r2, sizeof r2, v->duplicate_writes),
-            int_text(r3, sizeof r3, v->errors));
+            shown_count(r1, sizeof r1, v->side_effects >= 0, v->side_effects),
+            shown_count(r2, sizeof r2, v->duplicate_writes >= 0, v->duplicate_writes),
+            shown_count(r3, sizeof r3, v->errors >= 0, v->errors));
     }
     buf harness = BUF_INIT;
     buf_printf(&harness, "success %s",
@@ -982,7 +974,7 @@ void text_episode(buf *out, const episode_view *v, int width)
             snprintf(ev, sizeof ev, "%ld", o->event);
             snprintf(st, sizeof st, "%ld", o->step);
             table_row(&t, ev, shown_tx(o->dial), st,
-                      int_text(sq, sizeof sq, o->seq), shown_tx(o->outcome));
+                      shown_count(sq, sizeof sq, o->seq >= 0, o->seq), shown_tx(o->outcome));
         }
         buf_putc(out, '\n');
         say(out, width, 2, "dial events");
