@@ -2,6 +2,7 @@
  * comparison of two runs (docs/card.md). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,10 +80,14 @@ static const char usage_text[] =
     "              interval, discordant pairs, McNemar's exact p; then\n"
     "              the flipped tasks (passed more often in one run than\n"
     "              in the other), each with the class of a trial in each\n"
-    "              run, the largest change first\n"
-    "  --tasks all with --compare: every flipped task in text and\n"
-    "              Markdown (default: the first 10; JSON and HTML list\n"
-    "              every one)\n"
+    "              run, the largest change first; then, where logs give\n"
+    "              them, tokens and seconds by task: each side's mean,\n"
+    "              A-B with an interval clustered by task, the tasks\n"
+    "              that changed most\n"
+    "  --tasks all with --compare: every flipped task and every task's\n"
+    "              usage in text and Markdown (default: the first 10\n"
+    "              flipped, 5 of each usage figure; JSON lists every one,\n"
+    "              HTML every flipped task)\n"
     "  --episode EPISODE [RUN]  one episode: its class and what it\n"
     "              points at, its task, verdicts, every call in order\n"
     "              (what was sent, the simulator's answer and the logged\n"
@@ -591,8 +596,10 @@ int main(int argc, char **argv)
             status = EXIT_DB;
         } else {
             status = (int)x.k;
-            if (all_tasks)
+            if (all_tasks) {
                 x.flips_shown = x.flips.n;
+                x.usage_shown = SIZE_MAX;
+            }
             if (f == HTML) {
                 html_begin(&page, "taskreplay: compare");
                 html_compare(&page, &x, NULL, NULL);

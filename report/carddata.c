@@ -897,6 +897,7 @@ int card_compare(card_compared *x, sqlite3 *db, const card *a, const card *b,
     x->b = b;
     x->k = card_compare_case(a, b);
     x->flips_shown = CARD_FLIPS_SHOWN;
+    x->usage_shown = USAGE_TASKS_SHOWN;
     if (x->k == COMPARE_CONTRACTS && card_contract_diff(&x->d, db, a, b, e) < 0)
         return -1;
     if (x->k == COMPARE_SAME) {
@@ -905,7 +906,8 @@ int card_compare(card_compared *x, sqlite3 *db, const card *a, const card *b,
         if ((a->simulated || b->simulated) &&
             !(x->rows = card_compare_rows(a, b, &x->nrows)))
             return err_set(e, ERR_NOMEM, "out of memory");
-        if (card_flips_load(&x->flips, db, a->run, b->run, e) < 0)
+        if (card_flips_load(&x->flips, db, a->run, b->run, e) < 0 ||
+            usage_pairs_load(&x->usage, db, a->run, b->run, e) < 0)
             return -1;
     }
     card_compare_verdict(x);
@@ -918,6 +920,7 @@ void card_compared_free(card_compared *x)
     card_paired_free(x->paired, x->npaired);
     contract_diff_free(&x->d);
     card_flips_free(&x->flips);
+    usage_pairs_free(&x->usage);
     memset(x, 0, sizeof *x);
 }
 

@@ -12,6 +12,7 @@
 #include "classes.h"
 #include "err.h"
 #include "stats.h"
+#include "usagepair.h"
 
 #define CARD_CODES 6 /* error codes, in the simulator's order */
 
@@ -293,6 +294,9 @@ typedef struct card_compared {
     card_flips flips;    /* COMPARE_SAME: the tasks whose outcome differs */
     size_t flips_shown;  /* how many of them text and Markdown list
                             (card_compare sets CARD_FLIPS_SHOWN) */
+    usage_pairs usage;   /* COMPARE_SAME: tokens and seconds by task */
+    size_t usage_shown;  /* how many tasks of each measure text and
+                            Markdown list (USAGE_TASKS_SHOWN) */
 } card_compared;
 
 /* Sets x->verdict from x's case, rows and paired rows (card_compare does;

@@ -1026,6 +1026,72 @@ static void flips_table(buf *b, const card_compared *x, const html_links *l)
     table_close(b);
 }
 
+/* Tokens and seconds by task, where the logs say them. */
+static void usage_tables(buf *b, const card_compared *x)
+{
+    const usage_pairs *u = &x->usage;
+    if (!usage_pairs_any(u))
+        return;
+    buf_puts(b, "<h3>Usage by task, as logged</h3>\n<p>Each task&#39;s mean "
+                "over its episodes that give the figure; A - B is the mean "
+                "of per-task differences, its 95% interval clustered by "
+                "task.</p>\n");
+    table_open(b, "usage");
+    buf_puts(b, "<thead><tr><th>measure</th><th>tasks</th><th>A</th>"
+                "<th>B</th><th>A - B</th><th>95% CI</th></tr></thead>"
+                "<tbody>\n");
+    for (int m = 0; m < USAGE_MEASURES; m++) {
+        const usage_paired *p = &u->m[m];
+        char va[USAGE_VALUE], vb[USAGE_VALUE], d[USAGE_VALUE],
+            lo[USAGE_VALUE], hi[USAGE_VALUE];
+        if (!p->tasks)
+            continue;
+        buf_printf(b, "<tr><td>%s</td><td>%ld</td><td>%s</td><td>%s</td>"
+                      "<td>%s</td><td>",
+                   usage_measures[m], p->tasks,
+                   usage_value(va, m, p->mean[0], 0),
+                   usage_value(vb, m, p->mean[1], 0),
+                   usage_value(d, m, p->diff, 1));
+        if (p->has_ci)
+            buf_printf(b, "%s to %s</td></tr>\n",
+                       usage_value(lo, m, p->ci.lo, 1),
+                       usage_value(hi, m, p->ci.hi, 1));
+        else
+            buf_puts(b, "- (one task)</td></tr>\n");
+    }
+    table_close(b);
+    for (int m = 0; m < USAGE_MEASURES; m++) {
+        const usage_paired *p = &u->m[m];
+        size_t all = (size_t)p->tasks;
+        size_t shown = all < x->usage_shown ? all : x->usage_shown;
+        if (!all)
+            continue;
+        buf_printf(b, "<p>%s: the task%s that changed most", usage_measures[m],
+                   shown == 1 ? "" : "s");
+        if (shown < all)
+            buf_printf(b, " (%zu of %zu; <code>card --compare --json</code> "
+                          "lists every one)",
+                       shown, all);
+        buf_puts(b, ".</p>\n");
+        table_open(b, "usage");
+        buf_puts(b, "<thead><tr><th>task</th><th>arm</th><th>A</th>"
+                    "<th>B</th><th>A - B</th></tr></thead><tbody>\n");
+        for (size_t i = 0; i < shown; i++) {
+            const usage_task *k = &p->v[i];
+            char va[USAGE_VALUE], vb[USAGE_VALUE], d[USAGE_VALUE];
+            buf_puts(b, "<tr><td>");
+            shown_html(b, k->task);
+            buf_puts(b, "</td><td>");
+            shown_html(b, k->arm ? k->arm : "-");
+            buf_printf(b, "</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+                       usage_value(va, m, k->mean[0], 0),
+                       usage_value(vb, m, k->mean[1], 0),
+                       usage_value(d, m, k->mean[0] - k->mean[1], 1));
+        }
+        table_close(b);
+    }
+}
+
 void html_compare(buf *b, const card_compared *x, const char *page_a,
                   const char *page_b)
 {
@@ -1092,6 +1158,7 @@ void html_compare_linked(buf *b, const card_compared *x, const char *page_a,
     }
     if (x->nrows)
         html_unpaired(b, x);
+    usage_tables(b, x);
     buf_puts(b, "</section>\n");
 }
 

@@ -351,6 +351,51 @@ static void json_flips(buf *b, const card_flips *f)
     buf_puts(b, "]}");
 }
 
+/* Tokens and seconds by task, where the logs say them. */
+static void json_usage_pairs(buf *b, const usage_pairs *u)
+{
+    buf_puts(b, ",\"usage_by_task\":{");
+    for (int m = 0; m < USAGE_MEASURES; m++) {
+        const usage_paired *p = &u->m[m];
+        buf_printf(b, "%s\"%s\":{\"tasks\":%ld,\"a\":", m ? "," : "",
+                   usage_measures[m], p->tasks);
+        json_figure(b, "%.17g", p->tasks, p->mean[0]);
+        buf_puts(b, ",\"b\":");
+        json_figure(b, "%.17g", p->tasks, p->mean[1]);
+        buf_puts(b, ",\"difference\":");
+        json_figure(b, "%.17g", p->tasks, p->diff);
+        buf_puts(b, ",\"ci95\":");
+        if (p->has_ci) {
+            buf_putc(b, '[');
+            shown_json_number(b, "%.17g", p->ci.lo);
+            buf_putc(b, ',');
+            shown_json_number(b, "%.17g", p->ci.hi);
+            buf_putc(b, ']');
+        } else {
+            buf_puts(b, "null");
+        }
+        buf_puts(b, ",\"per_task\":[");
+        for (long i = 0; i < p->tasks; i++) {
+            const usage_task *k = &p->v[i];
+            buf_puts(b, i ? ",{\"task\":" : "{\"task\":");
+            shown_json(b, k->task);
+            key(b, 1, "arm");
+            string_or_null(b, k->arm);
+            for (int s = 0; s < 2; s++) {
+                buf_printf(b, ",\"%s\":{\"episodes\":%ld,\"mean\":",
+                           s ? "b" : "a", k->n[s]);
+                shown_json_number(b, "%.17g", k->mean[s]);
+                buf_putc(b, '}');
+            }
+            buf_puts(b, ",\"difference\":");
+            shown_json_number(b, "%.17g", k->mean[0] - k->mean[1]);
+            buf_putc(b, '}');
+        }
+        buf_puts(b, "]}");
+    }
+    buf_putc(b, '}');
+}
+
 void json_compare(buf *b, const card_compared *x)
 {
     const card *a = x->a, *c = x->b;
@@ -413,6 +458,7 @@ void json_compare(buf *b, const card_compared *x)
         buf_putc(b, ']');
         json_paired(b, x->paired, x->npaired);
         json_flips(b, &x->flips);
+        json_usage_pairs(b, &x->usage);
     }
     buf_putc(b, '}');
 }

@@ -423,6 +423,60 @@ static void md_flips(buf *out, const card_compared *x)
                    f->n - shown);
 }
 
+/* Tokens and seconds by task, where the logs say them. */
+static void md_usage_pairs(buf *out, const card_compared *x)
+{
+    const usage_pairs *u = &x->usage;
+    if (!usage_pairs_any(u))
+        return;
+    buf_puts(out, "\nUsage by task, as logged: each task's mean over its "
+                  "episodes that give the figure; A - B is the mean of "
+                  "per-task differences, its 95% interval clustered by "
+                  "task.\n\n| measure | tasks | A | B | A - B | 95% CI |\n"
+                  "|---|---:|---:|---:|---:|---|\n");
+    for (int m = 0; m < USAGE_MEASURES; m++) {
+        const usage_paired *p = &u->m[m];
+        char va[USAGE_VALUE], vb[USAGE_VALUE], d[USAGE_VALUE],
+            lo[USAGE_VALUE], hi[USAGE_VALUE];
+        if (!p->tasks)
+            continue;
+        buf_printf(out, "| %s | %ld | %s | %s | %s | ", usage_measures[m],
+                   p->tasks, usage_value(va, m, p->mean[0], 0),
+                   usage_value(vb, m, p->mean[1], 0),
+                   usage_value(d, m, p->diff, 1));
+        if (p->has_ci)
+            buf_printf(out, "%s to %s |\n", usage_value(lo, m, p->ci.lo, 1),
+                       usage_value(hi, m, p->ci.hi, 1));
+        else
+            buf_puts(out, "- (one task) |\n");
+    }
+    for (int m = 0; m < USAGE_MEASURES; m++) {
+        const usage_paired *p = &u->m[m];
+        size_t all = (size_t)p->tasks;
+        size_t shown = all < x->usage_shown ? all : x->usage_shown;
+        if (!all)
+            continue;
+        buf_printf(out, "\n%s, the task%s that changed most:\n\n"
+                        "| task | arm | A | B | A - B |\n"
+                        "|---|---|---:|---:|---:|\n",
+                   usage_measures[m], shown == 1 ? "" : "s");
+        for (size_t i = 0; i < shown; i++) {
+            const usage_task *k = &p->v[i];
+            char va[USAGE_VALUE], vb[USAGE_VALUE], d[USAGE_VALUE];
+            buf_printf(out, "| %s ", shown_md(k->task));
+            buf_printf(out, "| %s ", k->arm ? shown_md(k->arm) : "-");
+            buf_printf(out, "| %s | %s | %s |\n",
+                       usage_value(va, m, k->mean[0], 0),
+                       usage_value(vb, m, k->mean[1], 0),
+                       usage_value(d, m, k->mean[0] - k->mean[1], 1));
+        }
+        if (shown < all)
+            buf_printf(out, "\nAnd %zu more: `--tasks all` lists every "
+                            "one.\n",
+                       all - shown);
+    }
+}
+
 void md_compare(buf *out, const card_compared *x)
 {
     buf_printf(out, "## Compare: %s (A) and %s (B)\n\n", shown_md(x->a->run),
@@ -482,6 +536,7 @@ void md_compare(buf *out, const card_compared *x)
                       "difference to show.\n");
     md_paired(out, x);
     md_flips(out, x);
+    md_usage_pairs(out, x);
 }
 
 /* -------------------------------------------------------------- list */

@@ -823,6 +823,64 @@ static void text_flips(buf *out, const card_compared *x, int width)
             f->n - shown);
 }
 
+/* What the runs used, task by task, where their logs say it. */
+static void text_usage_pairs(buf *out, const card_compared *x, int width)
+{
+    static const int gaps[] = {2, 2, 2, 2, 2};
+    static const int tgaps[] = {2, 2, 2, 2};
+    const usage_pairs *u = &x->usage;
+    if (!usage_pairs_any(u))
+        return;
+    buf_putc(out, '\n');
+    say(out, width, 0, "usage by task, as logged: each task's mean over its "
+                       "episodes that give it; A-B the mean of per-task "
+                       "differences, its 95%% CI clustered by task");
+    table t;
+    table_init(&t, "lrrrrl", gaps, NULL, 0u, 0);
+    table_row(&t, "measure", "tasks", "A", "B", "A-B", "95% CI");
+    for (int m = 0; m < USAGE_MEASURES; m++) {
+        const usage_paired *p = &u->m[m];
+        if (!p->tasks)
+            continue;
+        char n[24], va[USAGE_VALUE], vb[USAGE_VALUE], d[USAGE_VALUE],
+            lo[USAGE_VALUE], hi[USAGE_VALUE], ci[2 * USAGE_VALUE + 8];
+        snprintf(n, sizeof n, "%ld", p->tasks);
+        if (p->has_ci)
+            snprintf(ci, sizeof ci, "%s to %s",
+                     usage_value(lo, m, p->ci.lo, 1),
+                     usage_value(hi, m, p->ci.hi, 1));
+        else
+            snprintf(ci, sizeof ci, "- (one task)");
+        table_row(&t, usage_measures[m], n, usage_value(va, m, p->mean[0], 0),
+                  usage_value(vb, m, p->mean[1], 0),
+                  usage_value(d, m, p->diff, 1), ci);
+    }
+    table_print(out, &t, 2, width);
+    for (int m = 0; m < USAGE_MEASURES; m++) {
+        const usage_paired *p = &u->m[m];
+        if (!p->tasks)
+            continue;
+        size_t all = (size_t)p->tasks;
+        size_t shown = all < x->usage_shown ? all : x->usage_shown;
+        say(out, width, 0, "%s: the task%s that changed most", usage_measures[m],
+            shown == 1 ? "" : "s");
+        table_init(&t, "llrrr", tgaps, NULL, 3u, 0);
+        table_row(&t, "task", "arm", "A", "B", "A-B");
+        for (size_t i = 0; i < shown; i++) {
+            const usage_task *k = &p->v[i];
+            char va[USAGE_VALUE], vb[USAGE_VALUE], d[USAGE_VALUE];
+            table_row(&t, shown_tx(k->task), k->arm ? shown_tx(k->arm) : "-",
+                      usage_value(va, m, k->mean[0], 0),
+                      usage_value(vb, m, k->mean[1], 0),
+                      usage_value(d, m, k->mean[0] - k->mean[1], 1));
+        }
+        table_print(out, &t, 2, width);
+        if (shown < all)
+            say(out, width, 4, "  and %zu more: --tasks all lists every one",
+                all - shown);
+    }
+}
+
 void text_compare(buf *out, const card_compared *x, int width)
 {
     say(out, width, 2, "compare: %s (A) and %s (B)", shown_tx(x->a->run),
@@ -847,6 +905,7 @@ void text_compare(buf *out, const card_compared *x, int width)
         text_unpaired(out, x, width);
     text_paired(out, x, width);
     text_flips(out, x, width);
+    text_usage_pairs(out, x, width);
 }
 
 /* ----------------------------------------------------------- episode */

@@ -169,6 +169,49 @@ ok "--tasks goes with --compare" "card: --tasks all goes with --compare RUN_A RU
 Try 'card --help'.
 exit 2" "$("$CARD" --db "$adb" careful --tasks all 2>&1; echo "exit $?")"
 
+# Usage by task: the agents' night and the observed night (three trials
+# a task) with the tokens and seconds a harness logs, some left out
+# (tests/add_usage.py); every figure of each compare what
+# tests/usage_oracle.py computes from the episodes.
+udb=$TEST_TMP/usage.db
+mkdir -p "$TEST_TMP/uobs/observed" && cp -R "$TOP_SRCDIR/samples/tools" "$TEST_TMP/uobs/" || exit 99
+"$PYTHON3" "$TOP_SRCDIR/tests/add_usage.py" 1 < "$night/careful.jsonl" > "$night/u-careful.jsonl" &&
+    "$PYTHON3" "$TOP_SRCDIR/tests/add_usage.py" 1.5 < "$night/blind_retrier.jsonl" > "$night/u-blind.jsonl" &&
+    "$PYTHON3" "$TOP_SRCDIR/tests/add_usage.py" 1 < "$TOP_SRCDIR/samples/observed/steady.jsonl" > "$TEST_TMP/uobs/observed/steady.jsonl" &&
+    "$PYTHON3" "$TOP_SRCDIR/tests/add_usage.py" 0.5 < "$TOP_SRCDIR/samples/observed/erratic.jsonl" > "$TEST_TMP/uobs/observed/erratic.jsonl" || exit 99
+(cd "$night" && "$REPLAY" --quiet --db "$udb" u-careful.jsonl u-blind.jsonl) 2>/dev/null
+(cd "$TEST_TMP/uobs" && "$REPLAY" --quiet --db "$udb" observed) 2>/dev/null
+"$CARD" --db "$udb" --json --compare careful blind_retrier > "$TEST_TMP/u1.json"
+"$CARD" --db "$udb" --json --compare steady erratic > "$TEST_TMP/u2.json"
+ok "usage by task, simulated, from the episodes" "tokens careful blind_retrier: 34 tasks, as the card says
+seconds careful blind_retrier: 32 tasks, as the card says" \
+    "$("$PYTHON3" "$TOP_SRCDIR/tests/usage_oracle.py" "$udb" careful blind_retrier "$TEST_TMP/u1.json" 2>&1)"
+ok "usage by task, observed trials, from the episodes" "tokens steady erratic: 16 tasks, as the card says
+seconds steady erratic: 16 tasks, as the card says" \
+    "$("$PYTHON3" "$TOP_SRCDIR/tests/usage_oracle.py" "$udb" steady erratic "$TEST_TMP/u2.json" 2>&1)"
+got=$("$CARD" --db "$udb" --compare careful blind_retrier | sed -n '/^usage by task/,$p')
+ok "usage by task in text" "$(cat "$TOP_SRCDIR/tests/classes/usage.gold")" "$got"
+[ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$got" > "$TOP_SRCDIR/tests/classes/usage.gold"
+ok "usage by task: --tasks all lists every task of each measure" "34 32" \
+    "$("$CARD" --db "$udb" --compare careful blind_retrier --tasks all |
+        awk '/^tokens: /{m="t"} /^seconds: /{m="s"} /^  t-/{n[m]++} END{print n["t"], n["s"]}')"
+ok "usage by task in Markdown and HTML: the same figures" "| tokens | 34 | 1416 | 2127 | -711 | -998 to -424 |
+<tr><td>tokens</td><td>34</td><td>1416</td><td>2127</td><td>-711</td><td>-998 to -424</td></tr>" \
+    "$("$CARD" --db "$udb" --markdown --compare careful blind_retrier | grep '^| tokens |'
+      "$CARD" --db "$udb" --html --compare careful blind_retrier | grep -o '<tr><td>tokens</td>[^\n]*</tr>')"
+ok "no usage logged: no usage section" "0" \
+    "$("$CARD" --db "$adb" --compare careful blind_retrier | grep -c '^usage by task')"
+# one task both runs give a figure for: no interval
+sqlite3 "$udb" "UPDATE episode_rows SET duration = NULL WHERE run_id = (SELECT run_id FROM runs WHERE run = 'erratic')
+    AND task_name <> (SELECT min(task_name) FROM episode_rows WHERE duration IS NOT NULL
+        AND run_id = (SELECT run_id FROM runs WHERE run = 'erratic'))"
+"$CARD" --db "$udb" --json --compare steady erratic > "$TEST_TMP/u3.json"
+ok "one task: a mean difference and no interval" "tokens steady erratic: 16 tasks, as the card says
+seconds steady erratic: 1 task, as the card says
+seconds 1" \
+    "$("$PYTHON3" "$TOP_SRCDIR/tests/usage_oracle.py" "$udb" steady erratic "$TEST_TMP/u3.json" 2>&1
+      "$CARD" --db "$udb" --compare steady erratic | grep '^  seconds ' | grep -- '- (one task)' | awk '{print $1, $2}')"
+
 # One episode: its class in a sentence, its task, every call in order
 # and its dial events; the logged answer beside the simulator's where
 # they differ.
