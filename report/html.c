@@ -77,7 +77,7 @@ static const char style[] =
     ".classes th,.classes td+td+td,.flips td,.flips th{white-space:normal;"
     "text-align:left;overflow-wrap:anywhere}"
     ".calls td,.calls th{text-align:left;white-space:normal}"
-    ".val code{overflow-wrap:anywhere;word-break:break-all}"
+    ".val code,.names{overflow-wrap:anywhere;word-break:break-all}"
     "tr.key td{font-weight:600}"
     "@media (max-width:42rem){.plot .wide{display:none}"
     "th,td{padding:.15rem .3rem}"
@@ -1098,21 +1098,79 @@ void html_compare(buf *b, const card_compared *x, const char *page_a,
     html_compare_linked(b, x, page_a, page_b, NULL);
 }
 
+/* A run name longer than NAME_LONG code points, as a compare's heading
+ * and headline show it: its first NAME_HEAD and last NAME_TAIL code
+ * points about an ellipsis (runs of one night often differ only at the
+ * end), in a string of one's own; NULL when it is not that long (or out
+ * of memory: then whole).  A byte that is not UTF-8 counts as one. */
+#define NAME_LONG 48
+#define NAME_HEAD 32
+#define NAME_TAIL 12
+static char *short_name(const char *s)
+{
+    size_t n = 0, len = strlen(s), head = 0, tail = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    if (n <= NAME_LONG)
+        return NULL;
+    for (size_t seen = 0; head < len; head++) { /* past NAME_HEAD points */
+        if (((unsigned char)s[head] & 0xC0) != 0x80 && seen++ == NAME_HEAD)
+            break;
+    }
+    for (size_t seen = 0, i = len; i > 0; i--) { /* the last NAME_TAIL */
+        if (((unsigned char)s[i - 1] & 0xC0) != 0x80 && ++seen == NAME_TAIL) {
+            tail = len - (i - 1);
+            break;
+        }
+    }
+    char *out = malloc(head + 3 + tail + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, s, head);
+    memcpy(out + head, "\xe2\x80\xa6", 3);
+    memcpy(out + head + 3, s + len - tail, tail);
+    out[head + 3 + tail] = '\0';
+    return out;
+}
+
+/* The compare's heading and headline, long run names shortened (each
+ * then given whole beneath). */
+static void compare_head(buf *b, const card_compared *x)
+{
+    char *sa = short_name(x->a->run), *sb = short_name(x->b->run);
+    card a = *x->a, c = *x->b;
+    card_compared y = *x;
+    a.run = sa ? sa : a.run;
+    c.run = sb ? sb : c.run;
+    y.a = &a;
+    y.b = &c;
+    buf_puts(b, "<section class=\"compare\">\n<h2>Compare: ");
+    shown_html(b, a.run);
+    buf_puts(b, " (A) and ");
+    shown_html(b, c.run);
+    buf_puts(b, " (B)</h2>\n");
+    buf sentence = BUF_INIT;
+    card_verdict_text(&sentence, &y);
+    headline(b, &sentence);
+    buf_free(&sentence);
+    if (sa || sb) {
+        buf_puts(b, "<p class=\"note names\">A is ");
+        shown_html(b, x->a->run);
+        buf_puts(b, "<br>B is ");
+        shown_html(b, x->b->run);
+        buf_puts(b, "</p>\n");
+    }
+    free(sa);
+    free(sb);
+}
+
 void html_compare_linked(buf *b, const card_compared *x, const char *page_a,
                          const char *page_b, const html_links *l)
 {
     const card *a = x->a, *c = x->b;
     enum compare_case k = x->k;
     const contract_diff *d = &x->d;
-    buf_puts(b, "<section class=\"compare\">\n<h2>Compare: ");
-    shown_html(b, a->run);
-    buf_puts(b, " (A) and ");
-    shown_html(b, c->run);
-    buf_puts(b, " (B)</h2>\n");
-    buf sentence = BUF_INIT;
-    card_verdict_text(&sentence, x);
-    headline(b, &sentence);
-    buf_free(&sentence);
+    compare_head(b, x);
     if (page_a && page_b) {
         buf_puts(b, "<p class=\"note\">The runs&#39; cards: ");
         page_link(b, page_a, a->run);

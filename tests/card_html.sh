@@ -240,6 +240,27 @@ open(sys.argv[1], "w").write("".join(json.dumps(l) + "\n" for l in lines))
 PY
 (cd "$T/hostile" && "$REPLAY" --quiet --db h.db h.jsonl 2>/dev/null)
 "$CARD" --db "$T/hostile/h.db" --html -o "$T/hostile.html"
+# two runs of 309-character names that differ at the end only: the
+# compare's heading and headline shorten them (first 32, last 12), give
+# them whole beneath, and the headline stays within a phone's first
+# screen (measured below)
+mkdir "$T/long" && cp "$TOP_SRCDIR/samples/tools/shop.json" "$T/long/"
+"$PY" - "$T/long" <<'PY'
+import json, sys
+for side in "ab":
+    run = "nightly-agent-eval-" + "long-config-name-" * 17 + side
+    lines = [{"type": "run", "run": run, "tools": "shop.json"}]
+    for i in range(4):
+        lines += [{"type": "episode", "run": run, "episode": "e%d" % i, "seed": 7 + i, "arm": "base"},
+                  {"type": "end", "run": run, "episode": "e%d" % i}]
+    open("%s/%s.jsonl" % (sys.argv[1], side), "w").write("".join(json.dumps(l) + "\n" for l in lines))
+PY
+(cd "$T/long" && "$REPLAY" --quiet --db l.db a.jsonl b.jsonl 2>/dev/null)
+long=nightly-agent-eval-$(printf 'long-config-name-%.0s' $(seq 17))
+"$CARD" --db "$T/long/l.db" --html --compare "${long}a" "${long}b" -o "$T/longcmp.html"
+ok "long run names: shortened in the heading, whole beneath" "<h2>Compare: nightly-agent-eval-long-config-n…onfig-name-a (A) and nightly-agent-eval-long-config-n…onfig-name-b (B)</h2>
+<p class=\"note names\">A is ${long}a<br>B is ${long}b</p>" \
+    "$(grep -e '^<h2>' -e 'class="note names"' "$T/longcmp.html")"
 # an episode page of hostile names and arguments: text, and a phone's
 # width holds (measured below)
 "$PY" - "$T/hostile/h2.jsonl" <<'PY'
@@ -477,7 +498,7 @@ unpaired narrow: 25 marks for 25 arms, wrong: none" "$got"
     pages="$T/sloppy.html $T/steady.html $T/cmp.html $T/ocmp.html $T/refused.html $T/hostile.html $T/night/index.html $T/night/run-careful-4ac3998497.html $T/onight/index.html"
     # the folder of the first run, with its compare, back
     "$CARD" --db "$db" --html --all -o "$T/night" --baseline careful 2>/dev/null
-    pages="$pages $T/night/compare-sloppy-vs-careful-823a14c538.html $T/episode.html"
+    pages="$pages $T/night/compare-sloppy-vs-careful-823a14c538.html $T/episode.html $T/longcmp.html"
     # shellcheck disable=SC2086
     if ! timeout 600 "$PY" "$TOP_SRCDIR/tests/card_browser.py" measure "$chromium" \
         "$T/measured.json" $pages 2> "$T/measure.log"; then
@@ -539,17 +560,17 @@ for index in ("night/index.html", "onight/index.html"):
 PY
 )
         ok "Chromium's measures of the pages" "no sideways scroll, every headline within 800 px, no overlap, no console message
-desktop-light: 3353 texts, at least 4.61:1 (trusted 3); 492 marks, at least 3.06:1 (seg)
-desktop-dark: 3353 texts, at least 4.61:1 (trusted 3); 492 marks, at least 3.50:1 (seg)
-phone-light: 3375 texts, at least 4.61:1 (trusted 3); 495 marks, at least 3.06:1 (seg)
-phone-dark: 3375 texts, at least 4.61:1 (trusted 3); 495 marks, at least 3.50:1 (seg)
-print-light: 3362 texts, at least 4.61:1 (trusted 3); 492 marks, at least 3.06:1 (seg)
-print-dark: 3362 texts, at least 4.61:1 (trusted 3); 492 marks, at least 3.06:1 (seg)
+desktop-light: 3477 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.06:1 (seg)
+desktop-dark: 3477 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.50:1 (seg)
+phone-light: 3502 texts, at least 4.61:1 (trusted 3); 512 marks, at least 3.06:1 (seg)
+phone-dark: 3502 texts, at least 4.61:1 (trusted 3); 512 marks, at least 3.50:1 (seg)
+print-light: 3486 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.06:1 (seg)
+print-dark: 3486 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.06:1 (seg)
 desktop-light: pictures' text at least 12.0 px, the page's at least 12.8 px
 phone-light: pictures' text at least 12.0 px, the page's at least 12.8 px
 desktop-light: 15 dial parts, 9 inside, 6 under the bar; unnamed: none; the legend has each outcome: yes
 phone-light: 15 dial parts, 6 inside, 9 under the bar; unnamed: none; the legend has each outcome: yes
-phone: tables that scroll in their box: sloppy.html arms, dials; steady.html tools; cmp.html rates, paired, diffs; ocmp.html rates, paired; hostile.html arms; night/run-careful-4ac3998497.html arms; night/compare-sloppy-vs-careful-823a14c538.html rates, paired, diffs
+phone: tables that scroll in their box: sloppy.html arms, dials; steady.html tools; cmp.html rates, paired, diffs; ocmp.html rates, paired; hostile.html arms; night/run-careful-4ac3998497.html arms; night/compare-sloppy-vs-careful-823a14c538.html rates, paired, diffs; longcmp.html rates, paired, diffs
 night/index.html: 4 links, missing: none; runs: careful, careful-reformatted, sloppy
 onight/index.html: 2 links, missing: none; runs: erratic, steady" "$got"
     fi
