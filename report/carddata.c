@@ -452,8 +452,21 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
             return rd_failed(db, e);
     }
 
-    if (rd_prepare(db, "SELECT kind = 'observed', k, rate, tasks FROM pass_hat_k "
-                    "WHERE run = ? ORDER BY kind DESC, k",
+    /* the view pass_hat_k's formula fed from the run's trials alone (the
+     * view computes every run's before a filter applies): example 11 of
+     * sql/examples.sql */
+    if (rd_prepare(db, "WITH RECURSIVE t(kind, n, c) AS ("
+                    "  SELECT kind, CASE kind WHEN 'simulated' THEN trials "
+                    "  ELSE judged END, CASE kind WHEN 'simulated' THEN passes "
+                    "  ELSE coalesce(successes, 0) END "
+                    "  FROM trials WHERE run = ?), "
+                    "p(kind, n, c, k, r) AS ("
+                    "  SELECT kind, n, c, 1, 1.0 * c / n FROM t WHERE n >= 1 "
+                    "  UNION ALL "
+                    "  SELECT kind, n, c, k + 1, r * (c - k) / (n - k) FROM p "
+                    "  WHERE k < n) "
+                    "SELECT kind = 'observed', k, avg(r), count(*) FROM p "
+                    "GROUP BY kind, k ORDER BY kind DESC, k",
                 run, &s, e) < 0)
         return -1;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {

@@ -57,6 +57,19 @@ WHERE t.contract_sha256 = (SELECT contract_sha256 FROM run_summary WHERE run = '
 --     trials of a task all pass, over the tasks with k trials or more.
 SELECT run, kind, k, round(100.0 * rate, 1) AS pct, tasks
 FROM pass_hat_k ORDER BY run, kind, k;
+--     One run's alone, on a database of many runs: the view's formula fed
+--     from that run's trials (the view computes every run's first).  This
+--     is the query card runs.
+WITH RECURSIVE t(kind, n, c) AS (
+    SELECT kind, CASE kind WHEN 'simulated' THEN trials ELSE judged END,
+           CASE kind WHEN 'simulated' THEN passes ELSE coalesce(successes, 0) END
+    FROM trials WHERE run = 'careful'),
+p(kind, n, c, k, r) AS (
+    SELECT kind, n, c, 1, 1.0 * c / n FROM t WHERE n >= 1
+    UNION ALL
+    SELECT kind, n, c, k + 1, r * (c - k) / (n - k) FROM p WHERE k < n)
+SELECT kind, k, avg(r) AS rate, count(*) AS tasks
+FROM p GROUP BY kind, k ORDER BY kind DESC, k;
 
 -- 12. Two runs paired by task: each task's rate in A and in B.
 SELECT a.task, a.arm, 1.0 * a.passes / a.trials AS a_rate,

@@ -1,4 +1,4 @@
--- taskreplay results database, schema version 7.
+-- taskreplay results database, schema version 8.
 --
 -- `replay` creates it (results.db by default) and fills it from a night's
 -- transcripts; `card` reads it; so can you:  sqlite3 results.db
@@ -10,7 +10,12 @@
 --
 -- Query the views episodes, calls, dial_outcomes and tasks (and the
 -- summaries at the end): they have the columns that schema version 1's
--- tables of those names had, and keep them.  The tables under them
+-- tables of those names had, and keep them.  Filtered by run (WHERE run
+-- = 'NAME'), every view but pass_hat_k reads that run's rows alone, by
+-- index, however many runs the database holds; pass_hat_k, a recursive
+-- query, computes every run's before the filter applies (on a large
+-- database, feed its formula from trials WHERE run = 'NAME', as
+-- sql/examples.sql shows).  The tables under them
 -- (episode_rows, call_rows, outcome_rows, task_rows) are laid out for
 -- loading a night fast: integer keys given in the order rows are written,
 -- and child rows keyed by them.
@@ -282,7 +287,7 @@ SELECT r.run, r.model, r.tools_path, r.file_sha256, t.contract_sha256,
 FROM runs r
 JOIN tool_files t ON t.file_sha256 = r.file_sha256
 LEFT JOIN episode_rows e ON e.run_id = r.run_id
-GROUP BY r.run_id;
+GROUP BY r.run;
 
 -- Per run and arm (simulator episodes; an observed one has no arm).
 CREATE VIEW IF NOT EXISTS arm_summary AS
@@ -296,7 +301,7 @@ SELECT r.run, e.arm, e.knob, e.level,
        sum(e.unfinished)       AS unfinished
 FROM episode_rows e JOIN runs r ON r.run_id = e.run_id
 WHERE e.arm IS NOT NULL
-GROUP BY e.run_id, e.arm;
+GROUP BY r.run, e.arm;
 
 -- Per run, dial and outcome: how the agent coped with each difficulty.
 CREATE VIEW IF NOT EXISTS dial_summary AS
@@ -304,7 +309,7 @@ SELECT r.run, o.dial, o.outcome, count(*) AS events
 FROM outcome_rows o
 JOIN episode_rows e ON e.episode_id = o.episode_id
 JOIN runs r ON r.run_id = e.run_id
-GROUP BY e.run_id, o.dial, o.outcome;
+GROUP BY r.run, o.dial, o.outcome;
 
 -- Per run and task: its trials (episodes of the same task in one run: the
 -- same seed and arm, or the same task_name for observed episodes), how
@@ -321,7 +326,7 @@ SELECT r.run,
        e.success AS first_success
 FROM episode_rows e JOIN runs r ON r.run_id = e.run_id
 WHERE coalesce(e.task_id, e.task_name) IS NOT NULL
-GROUP BY e.run_id, kind, task;
+GROUP BY r.run, kind, task;
 
 -- Per run, kind and k: pass^k (for observed episodes, success^k), the
 -- chance that k trials of a task, drawn from its own, all pass: per task

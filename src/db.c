@@ -417,9 +417,16 @@ static const char migrate_5_rows[] =
 /* Version 6 to 7: the view episode_outcomes, which the schema makes;
  * no table changes. */
 
+/* Version 7 to 8: the summary views grouped by run name, so that a filter
+ * on it reaches the tables (the schema makes them again); no table
+ * changes.  Every older version had them grouped by run_id. */
+static const char migrate_7[] =
+    "DROP VIEW IF EXISTS run_summary; DROP VIEW IF EXISTS arm_summary; "
+    "DROP VIEW IF EXISTS dial_summary; DROP VIEW IF EXISTS trials;";
+
 static int migrate(db *d, int from, err *e)
 {
-    if (from < 1 || from > 6)
+    if (from < 1 || from > 7)
         return err_set(e, ERR_IO, "%s: has schema version %d, which this "
                                   "replay cannot migrate; replay the night "
                                   "into a new file with --db",
@@ -438,6 +445,7 @@ static int migrate(db *d, int from, err *e)
         buf_puts(&b, migrate_4);
     if (from >= 2)
         buf_puts(&b, migrate_5);
+    buf_puts(&b, migrate_7);
     buf_puts(&b, schema_sql);
     if (from >= 2) /* first: version 2's fix is made to these rows */
         buf_puts(&b, migrate_5_rows);

@@ -25,7 +25,7 @@
 #include "err.h"
 #include "tools.h"
 
-#define DB_SCHEMA_VERSION 7
+#define DB_SCHEMA_VERSION 8
 
 typedef struct db db;
 struct sqlite3;

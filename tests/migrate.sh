@@ -69,9 +69,9 @@ got=$(cd "$TOP_SRCDIR" && "$CARD" --db "$TEST_TMP/m.db" 2>"$TEST_TMP/err")
 # cards added may change)
 [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$got" > "$dir/card.gold"
 if check_eq "card of a migrated database" "$(cat "$dir/card.gold")" "$got" &&
-   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 7" \
+   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 8" \
        "$(cat "$TEST_TMP/err")" &&
-   check_eq "its version now" 7 \
+   check_eq "its version now" 8 \
        "$(sqlite3 "$TEST_TMP/m.db" "SELECT value FROM meta WHERE key = 'schema_version'")"
 then ok; else ko "card migrates"; fi
 got=$("$CARD" --db "$TEST_TMP/m.db" --compare careful sloppy 2>&1)
@@ -111,7 +111,7 @@ v1_now=$(printf '%s\n' "$v1" | runs_now)
 # too): every episode unchanged, nothing written.
 load r
 got=$(cd "$TOP_SRCDIR" && "$REPLAY" --db "$TEST_TMP/r.db" tests/migrate/night 2>&1)
-want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 7
+want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 8
 tests/migrate/night/careful.jsonl:7: episode \"careful-base-s1\" of run \"careful\" is already open (its episode line is tests/migrate/night/careful.jsonl:2); end it before starting it again
 tests/migrate/night/sloppy.jsonl:141: not JSON: the text ends early; expected a key in double quotes after ',' (column 31)
 replay: 268 lines: 2 used, 264 unchanged, 2 problems, 0 blank
@@ -189,7 +189,7 @@ sqlite3 "$TEST_TMP/v2/v2.db" "UPDATE meta SET value = '2' WHERE key = 'schema_ve
     LEFT JOIN episode_rows e ON e.run_id = r.run_id GROUP BY r.run_id"
 "$CARD" --db "$TEST_TMP/v2/v2.db" --list > /dev/null 2> "$TEST_TMP/v2/err"
 if check_eq "what card says of a version 2 database" \
-       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 7" \
+       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 8" \
        "$(cat "$TEST_TMP/v2/err")" &&
    check_eq "run_summary after it: NULL where nothing was measured" \
        "blind|0|0||0|0
@@ -254,8 +254,8 @@ schema_of() {
 (cd "$v3" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v3/v3.db" --list > /dev/null 2> "$v3/err"
 if check_eq "what card says of a version 3 database" \
-       "card: $v3/v3.db: migrated from schema version 3 to 7" "$(cat "$v3/err")" &&
-   check_eq "its version now" 7 \
+       "card: $v3/v3.db: migrated from schema version 3 to 8" "$(cat "$v3/err")" &&
+   check_eq "its version now" 8 \
        "$(sqlite3 "$v3/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" &&
    check_eq "its runs: keys, names and tool files as they were, tools_found NULL" \
        "1|beside|../tools/shop.json|NULL
@@ -330,7 +330,7 @@ v4_before=$(v4_rows "$v4/v4.db")
 (cd "$v4" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v4/v4.db" --list > /dev/null 2> "$v4/err"
 if check_eq "what card says of a version 4 database" \
-       "card: $v4/v4.db: migrated from schema version 4 to 7" "$(cat "$v4/err")" &&
+       "card: $v4/v4.db: migrated from schema version 4 to 8" "$(cat "$v4/err")" &&
    check_eq "its problems: as they were, place NULL" \
        "night/beside.jsonl|7|NULL" \
        "$(sqlite3 "$v4/v4.db" "SELECT source_file, source_line, quote(place) FROM problems")" &&
@@ -373,7 +373,7 @@ v5_before=$(v5_rows "$v5/v5.db")
 (cd "$v5" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v5/v5.db" --list > /dev/null 2> "$v5/err"
 if check_eq "what card says of a version 5 database" \
-       "card: $v5/v5.db: migrated from schema version 5 to 7" "$(cat "$v5/err")" &&
+       "card: $v5/v5.db: migrated from schema version 5 to 8" "$(cat "$v5/err")" &&
    check_eq "every row of version 5, as it was" "$v5_before" "$(v5_rows "$v5/v5.db")" &&
    check_eq "3 episodes and 2 calls, their usage NULL" "3|0|0|0|0
 2|0" \
@@ -415,7 +415,7 @@ sqlite3 "$v6/v6.db" "DROP VIEW episode_outcomes;
 v6_before=$(v5_rows "$v6/v6.db")
 "$CARD" --db "$v6/v6.db" --list > /dev/null 2> "$v6/err"
 if check_eq "what card says of a version 6 database" \
-       "card: $v6/v6.db: migrated from schema version 6 to 7" "$(cat "$v6/err")" &&
+       "card: $v6/v6.db: migrated from schema version 6 to 8" "$(cat "$v6/err")" &&
    check_eq "every row of version 6, as it was" "$v6_before" "$(v5_rows "$v6/v6.db")" &&
    check_eq "its schema, as a new database's" "$(schema_of "$v5/new.db")" \
        "$(schema_of "$v6/v6.db")" &&
@@ -425,6 +425,42 @@ moved|m1|not_reached
 used|u1|passed" \
        "$(sqlite3 "$v6/v6.db" "SELECT run, episode, class FROM episode_outcomes ORDER BY 1, 2")"
 then ok; else ko "migrating version 6"; fi
+
+# Version 7 to 8: the summary views grouped by run name, so that a filter
+# by run reaches the tables; nothing else.  A database as version 7 wrote
+# it has them grouped by run_id; opened, it gets this version's, with the
+# same rows, and its schema is a new database's.
+v7=$TEST_TMP/v7
+mkdir -p "$v7" && cp "$v6/v6.db" "$v7/v7.db" || exit 99
+old_views=$(sed -n '/^CREATE VIEW IF NOT EXISTS run_summary AS/,/^-- Per run, kind and k/p' \
+    "$TOP_SRCDIR/sql/schema.sql" | sed 's/^GROUP BY r.run;/GROUP BY r.run_id;/;
+        s/^GROUP BY r.run, e.arm;/GROUP BY e.run_id, e.arm;/;
+        s/^GROUP BY r.run, o.dial, o.outcome;/GROUP BY e.run_id, o.dial, o.outcome;/;
+        s/^GROUP BY r.run, kind, task;/GROUP BY e.run_id, kind, task;/')
+sqlite3 "$v7/v7.db" "DROP VIEW run_summary; DROP VIEW arm_summary;
+    DROP VIEW dial_summary; DROP VIEW trials;
+    $old_views
+    UPDATE meta SET value = '7' WHERE key = 'schema_version'" || exit 99
+summaries() {
+    sqlite3 "$1" "SELECT * FROM run_summary ORDER BY run; SELECT * FROM arm_summary ORDER BY 1, 2;
+        SELECT * FROM dial_summary ORDER BY 1, 2, 3; SELECT * FROM trials ORDER BY 1, 2, 3;
+        SELECT * FROM pass_hat_k ORDER BY 1, 2, 3"
+}
+v7_before=$(summaries "$v7/v7.db")
+v7_rows=$(v5_rows "$v7/v7.db")
+"$CARD" --db "$v7/v7.db" --list > /dev/null 2> "$v7/err"
+if check_eq "a version 7 database: its views grouped by run_id" "4" \
+       "$(printf '%s\n' "$old_views" | grep -c '^GROUP BY [re]\.run_id')" &&
+   check_eq "what card says of a version 7 database" \
+       "card: $v7/v7.db: migrated from schema version 7 to 8" "$(cat "$v7/err")" &&
+   check_eq "every row of version 7, as it was" "$v7_rows" "$(v5_rows "$v7/v7.db")" &&
+   check_eq "the summaries' rows, as they were" "$v7_before" "$(summaries "$v7/v7.db")" &&
+   check_eq "its schema, as a new database's" "$(schema_of "$v5/new.db")" \
+       "$(schema_of "$v7/v7.db")" &&
+   check_eq "trials by run: by index" "" \
+       "$(sqlite3 "$v7/v7.db" "EXPLAIN QUERY PLAN SELECT * FROM trials WHERE run = 'used'" |
+           grep SCAN | grep -v 'SCAN trials$')"
+then ok; else ko "migrating version 7"; fi
 
 echo "migrate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3,7 +3,7 @@
  * scripted policies (tests/policy.c) playing the simulator (src/sim.h):
  *
  *   nightgen [--seed S] [--episodes N] [--runs R] [--interleave K]
- *            [--files F] OUT_DIR TOOLFILE...
+ *            [--files F] [--same-tasks] OUT_DIR TOOLFILE...
  *
  * It writes OUT_DIR/night-00.jsonl ... (F files; existing files of those
  * names are replaced, others left alone; OUT_DIR is made if missing):
@@ -17,7 +17,9 @@
  *    "eNNNNNN") belongs to run n mod R; a run's m-th episode plays arm
  *    m mod 24 of the test matrix (policy_arms) with the seed of its round
  *    m / 24, a number below 2^31 drawn from (S, run, round): a run plays
- *    every arm on each of its seeds;
+ *    every arm on each of its seeds; with --same-tasks, drawn from (S,
+ *    round) alone, so that the runs on one tool file play the same tasks
+ *    (card --compare pairs them, and lists the tasks that flipped);
  *  - each episode is an episode line, one call line per call (the call in
  *    one of four shapes in turn: plain, an OpenAI tool_call with its
  *    arguments as JSON text, an Anthropic tool_use, an MCP tools/call;
@@ -134,6 +136,7 @@ struct episode {
 struct night {
     uint64_t seed, nepisodes;
     size_t nruns, nopen, nfiles, ntools;
+    int same_tasks; /* every run's round r: the same seed */
     struct toolfile *tools;
     struct run *runs;
     struct outfile *outs;
@@ -214,7 +217,8 @@ static int begin(struct night *n, struct episode *ep)
     struct run *r = &n->runs[k % n->nruns];
     uint64_t m = k / n->nruns; /* the run's m-th episode */
     const arm *arm = &n->arms[m % POLICY_NARMS];
-    uint64_t seed = seed_of(n->seed, (size_t)(r - n->runs), m / POLICY_NARMS);
+    uint64_t seed = seed_of(n->seed, n->same_tasks ? 0 : (size_t)(r - n->runs),
+                            m / POLICY_NARMS);
     err e;
     err_clear(&e);
     memset(ep, 0, sizeof *ep);
@@ -509,7 +513,7 @@ static void summary(const struct night *n)
 
 static const char usage[] =
     "usage: nightgen [--seed S] [--episodes N] [--runs R] [--interleave K] "
-    "[--files F] OUT_DIR TOOLFILE...\n";
+    "[--files F] [--same-tasks] OUT_DIR TOOLFILE...\n";
 
 /* A number of the command line in [lo, hi]. */
 static int number(const char *opt, const char *text, unsigned long long lo,
@@ -532,9 +536,14 @@ int main(int argc, char **argv)
 {
     unsigned long long seed = 1, episodes = 10000, runs = 6, open = 8,
                        files = 1;
+    int same_tasks = 0;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
         const char *o = argv[i];
+        if (strcmp(o, "--same-tasks") == 0) {
+            same_tasks = 1;
+            continue;
+        }
         unsigned long long *to = strcmp(o, "--seed") == 0         ? &seed
                                  : strcmp(o, "--episodes") == 0   ? &episodes
                                  : strcmp(o, "--runs") == 0       ? &runs
@@ -568,6 +577,7 @@ int main(int argc, char **argv)
     struct night n;
     memset(&n, 0, sizeof n);
     n.seed = seed;
+    n.same_tasks = same_tasks;
     n.nepisodes = episodes;
     n.nruns = (size_t)runs;
     n.nopen = (size_t)open;
