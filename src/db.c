@@ -443,11 +443,12 @@ static int migrate(db *d, int from, err *e)
         buf_puts(&b, migrate_3);
     if (from <= 4)
         buf_puts(&b, migrate_4);
-    if (from >= 2)
+    if (from >= 2 && from <= 5)
         buf_puts(&b, migrate_5);
     buf_puts(&b, migrate_7);
     buf_puts(&b, schema_sql);
-    if (from >= 2) /* first: version 2's fix is made to these rows */
+    if (from >= 2 && from <= 5) /* first: version 2's fix is made to these
+                                   rows */
         buf_puts(&b, migrate_5_rows);
     if (from <= 2)
         buf_puts(&b, migrate_2_rows);

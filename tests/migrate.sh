@@ -412,11 +412,19 @@ v6=$TEST_TMP/v6
 mkdir -p "$v6" && cp "$v5/v5.db" "$v6/v6.db" || exit 99
 sqlite3 "$v6/v6.db" "DROP VIEW episode_outcomes;
     UPDATE meta SET value = '6' WHERE key = 'schema_version'" || exit 99
-v6_before=$(v5_rows "$v6/v6.db")
+# every column of every row, the usage version 6 added among them
+all_rows() {
+    v5_rows "$1"
+    echo "== episode_rows and call_rows, every column"
+    sqlite3 "$1" "SELECT * FROM episode_rows ORDER BY 1; SELECT * FROM call_rows ORDER BY 1, 2"
+}
+v6_before=$(all_rows "$v6/v6.db")
 "$CARD" --db "$v6/v6.db" --list > /dev/null 2> "$v6/err"
 if check_eq "what card says of a version 6 database" \
        "card: $v6/v6.db: migrated from schema version 6 to 8" "$(cat "$v6/err")" &&
-   check_eq "every row of version 6, as it was" "$v6_before" "$(v5_rows "$v6/v6.db")" &&
+   check_eq "its usage, kept" "1|1" \
+       "$(sqlite3 "$v6/v6.db" "SELECT count(input_tokens), count(duration) FROM episode_rows")" &&
+   check_eq "every row of version 6, as it was" "$v6_before" "$(all_rows "$v6/v6.db")" &&
    check_eq "its schema, as a new database's" "$(schema_of "$v5/new.db")" \
        "$(schema_of "$v6/v6.db")" &&
    check_eq "each episode with its class" "beside|b1|diverged
@@ -447,13 +455,15 @@ summaries() {
         SELECT * FROM pass_hat_k ORDER BY 1, 2, 3"
 }
 v7_before=$(summaries "$v7/v7.db")
-v7_rows=$(v5_rows "$v7/v7.db")
+v7_rows=$(all_rows "$v7/v7.db")
 "$CARD" --db "$v7/v7.db" --list > /dev/null 2> "$v7/err"
 if check_eq "a version 7 database: its views grouped by run_id" "4" \
        "$(printf '%s\n' "$old_views" | grep -c '^GROUP BY [re]\.run_id')" &&
    check_eq "what card says of a version 7 database" \
        "card: $v7/v7.db: migrated from schema version 7 to 8" "$(cat "$v7/err")" &&
-   check_eq "every row of version 7, as it was" "$v7_rows" "$(v5_rows "$v7/v7.db")" &&
+   check_eq "its usage, kept" "1|1" \
+       "$(sqlite3 "$v7/v7.db" "SELECT count(input_tokens), count(duration) FROM episode_rows")" &&
+   check_eq "every row of version 7, as it was" "$v7_rows" "$(all_rows "$v7/v7.db")" &&
    check_eq "the summaries' rows, as they were" "$v7_before" "$(summaries "$v7/v7.db")" &&
    check_eq "its schema, as a new database's" "$(schema_of "$v5/new.db")" \
        "$(schema_of "$v7/v7.db")" &&
