@@ -13,14 +13,18 @@
 #include "db.h"
 #include "epages.h"
 #include "folder.h"
+#include "gate.h"
 #include "html.h"
 #include "json.h"
+#include "junit.h"
 #include "markdown.h"
 #include "shown.h"
 #include "text.h"
 
+#define EXIT_REGRESSED 1
 #define EXIT_USAGE 2
 #define EXIT_DB 3
+#define EXIT_UNJUDGED 7
 
 enum format { TEXT, MARKDOWN, JSON, HTML };
 
@@ -30,6 +34,9 @@ static const char usage_text[] =
     "       card [--db results.db] --list\n"
     "       card [--db results.db] [--json | --markdown | --html [-o FILE]]\n"
     "            --compare RUN_A RUN_B [--tasks all]\n"
+    "       card [--db results.db] [--json] --gate --compare BASE NEW\n"
+    "            [--max-drop POINTS] [--missing fail|ignore] [--junit FILE]\n"
+    "       card [--db results.db] --junit FILE [RUN | --compare BASE NEW]\n"
     "       card [--db results.db] [--json | --html [-o FILE]]\n"
     "            --episode EPISODE [RUN]\n"
     "       card [--db results.db] --html --all -o DIR [--baseline RUN]\n"
@@ -88,6 +95,16 @@ static const char usage_text[] =
     "              usage in text and Markdown (default: the first 10\n"
     "              flipped, 5 of each usage figure; JSON lists every one,\n"
     "              HTML every flipped task)\n"
+    "  --gate      with --compare BASE NEW: whether NEW fell behind BASE,\n"
+    "              for a CI job: exit 1 only when the whole 95% interval\n"
+    "              of BASE-NEW (paired by task) lies above --max-drop\n"
+    "              POINTS (default 0); a task NEW lacks counts as failed\n"
+    "              (--missing ignore: left out); prints the verdict, the\n"
+    "              flipped tasks and the missing ones\n"
+    "  --junit FILE  the run's tasks (with --compare: NEW's against\n"
+    "              BASE's) as JUnit XML for a CI's test view: a case per\n"
+    "              task; failures name the failed trials' episodes and\n"
+    "              classes; against BASE, only regressions fail\n"
     "  --episode EPISODE [RUN]  one episode: its class and what it\n"
     "              points at, its task, verdicts, every call in order\n"
     "              (what was sent, the simulator's answer and the logged\n"
@@ -96,12 +113,13 @@ static const char usage_text[] =
     "  --          the end of the options: what follows are runs, even\n"
     "              one named '-x'\n"
     "\n"
-    "Exit status: 0 printed (compared); 4 not compared: same contract, the\n"
-    "file reformatted; 5 not compared: other contracts; 6 not compared:\n"
-    "other generators; 2 usage error, or no such run or episode (or an\n"
-    "episode name several runs have); 3 the database cannot\n"
-    "be read, or the page cannot be written to -o FILE (or DIR).  See\n"
-    "docs/card.md.\n";
+    "Exit status: 0 printed (compared; --gate: no regression shown); 1\n"
+    "--gate: NEW regressed; 4 not compared: same contract, the file\n"
+    "reformatted; 5 not compared: other contracts; 6 not compared: other\n"
+    "generators; 7 --gate: not judged (NEW has none of BASE's tasks); 2\n"
+    "usage error, or no such run or episode (or an episode name several\n"
+    "runs have); 3 the database cannot be read, or the page (or --junit\n"
+    "FILE) cannot be written.  See docs/card.md.\n";
 
 /* Says "card: " and the message on stderr, made safe (it may quote the
  * command line), then a hint to --help. */
@@ -134,7 +152,7 @@ static int write_page(const buf *page, const char *path)
     }
     char tmp[4200];
     if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
-        fprintf(stderr, "card: -o %s: the path is too long\n", shown_tx(path));
+        fprintf(stderr, "card: %s: the path is too long\n", shown_tx(path));
         return -1;
     }
     FILE *fp = fopen(tmp, "wb");
@@ -148,6 +166,32 @@ static int write_page(const buf *page, const char *path)
     }
     return 0;
 }
+/* The JUnit report of run c, or of x's runs (a: BASE, b: NEW), into
+ * path (whole, or not at all); of two runs that cannot be compared,
+ * none (said).  0, or -1 with one line said. */
+static int write_junit(sqlite3 *db, const char *path, const card *c,
+                       const card_compared *x, int missing_fail)
+{
+    buf xml = BUF_INIT;
+    err e;
+    err_clear(&e);
+    if (x && x->k != COMPARE_SAME) {
+        fprintf(stderr, "card: %s: not written: the runs cannot be "
+                        "compared, so no task of one can be judged against "
+                        "the other's\n",
+                shown_tx(path));
+        return 0;
+    }
+    int rc = x ? junit_compare(&xml, db, x, missing_fail, &e)
+               : junit_run(&xml, db, c, &e);
+    if (rc < 0)
+        fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+    else
+        rc = write_page(&xml, path);
+    buf_free(&xml);
+    return rc;
+}
+
 /* Writes what the other formats made to standard output, whole: 0, or
  * -1 with one line said. */
 static int put_out(const buf *out)
@@ -409,7 +453,9 @@ int main(int argc, char **argv)
     enum format f = TEXT;
     buf page = BUF_INIT; /* the compare, and the whole HTML page */
     int list = 0, cmp = 0, width = 80, formats = 0, all = 0, all_tasks = 0;
-    const char *baseline = NULL, *episode = NULL;
+    int gate_on = 0, missing_fail = 1, missing_set = 0, drop_set = 0;
+    double max_drop = 0;
+    const char *baseline = NULL, *episode = NULL, *junit_path = NULL;
     const char *runs[256];
     int nruns = 0, options = 1;
     for (int i = 1; i < argc; i++) {
@@ -457,6 +503,29 @@ int main(int argc, char **argv)
             cmp = 1;
         } else if (strcmp(a, "--episode") == 0 && i + 1 < argc) {
             episode = argv[++i];
+        } else if (strcmp(a, "--gate") == 0) {
+            gate_on = 1;
+        } else if (strcmp(a, "--max-drop") == 0 && i + 1 < argc) {
+            char *end;
+            const char *v = argv[++i];
+            double d = strtod(v, &end);
+            if (end == v || *end || !(d >= 0 && d <= 100))
+                return usage_error("--max-drop takes percentage points, 0 "
+                                   "to 100, not '%s'",
+                                   shown_tx(v));
+            max_drop = d / 100;
+            drop_set = 1;
+        } else if (strcmp(a, "--missing") == 0 && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (strcmp(v, "fail") != 0 && strcmp(v, "ignore") != 0)
+                return usage_error("--missing takes 'fail' (a task the new "
+                                   "run lacks counts as failed) or "
+                                   "'ignore', not '%s'",
+                                   shown_tx(v));
+            missing_fail = strcmp(v, "fail") == 0;
+            missing_set = 1;
+        } else if (strcmp(a, "--junit") == 0 && i + 1 < argc) {
+            junit_path = argv[++i];
         } else if (strcmp(a, "--tasks") == 0 && i + 1 < argc) {
             if (strcmp(argv[++i], "all") != 0)
                 return usage_error("--tasks takes 'all' (every flipped "
@@ -465,7 +534,9 @@ int main(int argc, char **argv)
             all_tasks = 1;
         } else if (strcmp(a, "--db") == 0 || strcmp(a, "--width") == 0 ||
                    strcmp(a, "-o") == 0 || strcmp(a, "--baseline") == 0 ||
-                   strcmp(a, "--tasks") == 0 || strcmp(a, "--episode") == 0) {
+                   strcmp(a, "--tasks") == 0 || strcmp(a, "--episode") == 0 ||
+                   strcmp(a, "--max-drop") == 0 || strcmp(a, "--missing") == 0 ||
+                   strcmp(a, "--junit") == 0) {
             return usage_error("%s needs a value", a);
         } else {
             return usage_error("unknown option '%s' (a run whose name "
@@ -506,6 +577,23 @@ int main(int argc, char **argv)
         return usage_error("--tasks all goes with --compare RUN_A RUN_B");
     if (baseline && !all)
         return usage_error("--baseline RUN goes with --html --all -o DIR");
+    if (gate_on && !cmp)
+        return usage_error("--gate judges two runs: card --gate --compare "
+                           "BASE NEW");
+    if (gate_on && (f == MARKDOWN || f == HTML))
+        return usage_error("--gate prints text or JSON (--junit FILE writes "
+                           "the tasks for a CI's test view)");
+    if (drop_set && !gate_on)
+        return usage_error("--max-drop goes with --gate --compare BASE NEW");
+    if (missing_set && !(gate_on || (junit_path && cmp)))
+        return usage_error("--missing goes with --gate, or --junit FILE "
+                           "--compare BASE NEW");
+    if (junit_path && (list || all || episode))
+        return usage_error("--junit FILE goes with a run, or --compare BASE "
+                           "NEW, not with --list, --all or --episode");
+    if (junit_path && !cmp && nruns > 1)
+        return usage_error("--junit FILE takes one run, or --compare BASE "
+                           "NEW");
 
     sqlite3 *db = NULL;
     err e;
@@ -591,16 +679,39 @@ int main(int argc, char **argv)
                 goto out;
             }
         card_compared x;
+        gate g;
+        memset(&g, 0, sizeof g);
         if (card_compare(&x, db, &cards[0], &cards[1], &e) < 0) {
+            fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+            status = EXIT_DB;
+        } else if (gate_on && x.k == COMPARE_SAME &&
+                   gate_judge(&g, db, runs[0], runs[1],
+                              x.verdict.measure ? x.verdict.measure : "pass",
+                              max_drop, missing_fail, &e) < 0) {
             fprintf(stderr, "card: %s\n", shown_safe(e.msg));
             status = EXIT_DB;
         } else {
             status = (int)x.k;
+            if (gate_on && x.k == COMPARE_SAME)
+                status = g.outcome == GATE_PASSED      ? 0
+                         : g.outcome == GATE_REGRESSED ? EXIT_REGRESSED
+                                                       : EXIT_UNJUDGED;
             if (all_tasks) {
                 x.flips_shown = x.flips.n;
                 x.usage_shown = SIZE_MAX;
             }
-            if (f == HTML) {
+            if (gate_on) {
+                if (f == JSON) {
+                    json_gate(&page, x.k == COMPARE_SAME ? &g : NULL, &x,
+                              status);
+                    buf_putc(&page, '\n');
+                } else if (x.k == COMPARE_SAME) {
+                    text_gate(&page, &g, &x, width);
+                } else {
+                    buf_puts(&page, "gate: not judged: ");
+                    text_compare(&page, &x, width);
+                }
+            } else if (f == HTML) {
                 html_begin(&page, "taskreplay: compare");
                 html_compare(&page, &x, NULL, NULL);
                 html_end(&page);
@@ -612,7 +723,11 @@ int main(int argc, char **argv)
             } else {
                 text_compare(&page, &x, width);
             }
+            if (junit_path && write_junit(db, junit_path, NULL, &x,
+                                          missing_fail) < 0)
+                status = EXIT_DB;
         }
+        gate_free(&g);
         card_compared_free(&x);
         card_free(&cards[0]);
         card_free(&cards[1]);
@@ -629,6 +744,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "card: %s\n", shown_safe(e.msg));
             card_free(&c);
             status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
+            goto out;
+        }
+        if (junit_path && write_junit(db, junit_path, &c, NULL, 1) < 0) {
+            card_free(&c);
+            status = EXIT_DB;
             goto out;
         }
         if (f == HTML) {

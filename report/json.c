@@ -463,6 +463,39 @@ void json_compare(buf *b, const card_compared *x)
     buf_putc(b, '}');
 }
 
+void json_gate(buf *b, const gate *g, const card_compared *x, int status)
+{
+    static const char *const outcomes[] = {"passed", "failed", "not_judged"};
+    buf_puts(b, "{\"gate\":{\"outcome\":");
+    if (!g) {
+        buf_puts(b, "\"not_comparable\",\"sentence\":null,\"measure\":null,"
+                    "\"max_drop\":null,\"missing\":null,\"tasks\":null,"
+                    "\"missing_tasks\":null,\"new_only\":null,"
+                    "\"method\":null,\"drop\":null,\"ci95\":null");
+    } else {
+        buf sentence = BUF_INIT;
+        gate_text(&sentence, g, x->a->run, x->b->run);
+        buf_printf(b, "\"%s\",\"sentence\":", outcomes[g->outcome]);
+        shown_json(b, sentence.failed || !sentence.data ? "" : sentence.data);
+        b->failed |= sentence.failed;
+        buf_free(&sentence);
+        buf_printf(b, ",\"measure\":\"%s\",\"max_drop\":%.6f,"
+                      "\"missing\":\"%s\",\"tasks\":%ld,"
+                      "\"missing_tasks\":%ld,\"new_only\":%ld,\"method\":",
+                   g->measure, g->max_drop, g->missing_fail ? "fail" : "ignore",
+                   g->tasks, g->missing, g->new_only);
+        if (g->outcome == GATE_UNJUDGED)
+            buf_puts(b, "null,\"drop\":null,\"ci95\":null");
+        else
+            buf_printf(b, "\"%s\",\"drop\":%.6f,\"ci95\":[%.6f,%.6f]",
+                       g->one_trial ? "tango" : "clustered_mean", g->drop,
+                       g->ci.lo, g->ci.hi);
+    }
+    buf_printf(b, ",\"exit\":%d},\"compare\":", status);
+    json_compare(b, x);
+    buf_putc(b, '}');
+}
+
 /* -------------------------------------------------------------- list */
 
 /* ,"k":"v" (or null) */

@@ -12,10 +12,14 @@
 #include "buf.h"
 #include "carddata.h"
 #include "episode.h"
+#include "gate.h"
 
 void json_card(buf *out, const card *c);
 void json_compare(buf *out, const card_compared *x);
 void json_list(buf *out, const card_listing *l);
 void json_episode(buf *out, const episode_view *v);
+/* {"gate": {...}, "compare": the compare of x}; g NULL: x's runs could
+ * not be compared, and were not judged. */
+void json_gate(buf *out, const gate *g, const card_compared *x, int status);
 
 #endif

@@ -908,6 +908,31 @@ void text_compare(buf *out, const card_compared *x, int width)
     text_usage_pairs(out, x, width);
 }
 
+void text_gate(buf *out, const gate *g, const card_compared *x, int width)
+{
+    buf sentence = BUF_INIT;
+    gate_text(&sentence, g, x->a->run, x->b->run);
+    say_made(out, &sentence, "gate: ", width, 2);
+    text_flips(out, x, width);
+    if (g->missing) {
+        buf names = BUF_INIT;
+        long shown = g->missing < GATE_MISSING_SHOWN ? g->missing
+                                                     : GATE_MISSING_SHOWN;
+        for (long i = 0; i < shown; i++)
+            buf_printf(&names, "%s%s", i ? ", " : "",
+                       shown_tx(g->missing_names[i]));
+        if (shown < g->missing)
+            buf_printf(&names, " and %ld more", g->missing - shown);
+        buf_putc(out, '\n');
+        say(out, width, 2, "missing from %s: %ld task%s (%s): %s",
+            shown_tx(x->b->run), g->missing, g->missing == 1 ? "" : "s",
+            g->missing_fail ? "counted as failed" : "left out",
+            names.failed || !names.data ? "" : names.data);
+        out->failed |= names.failed;
+        buf_free(&names);
+    }
+}
+
 /* ----------------------------------------------------------- episode */
 
 /* How much of a JSON value an episode's text shows: --json shows all. */

@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "carddata.h"
 #include "episode.h"
+#include "gate.h"
 
 /* The narrowest width asked for that every line keeps to. */
 #define TEXT_MIN_WIDTH 60
@@ -26,5 +27,8 @@ void text_card(buf *out, const card *c, int width);
 void text_compare(buf *out, const card_compared *x, int width);
 void text_list(buf *out, const card_listing *l, int width);
 void text_episode(buf *out, const episode_view *v, int width);
+/* The gate's verdict of x's runs (a: BASE, b: NEW), then their flipped
+ * tasks and the tasks NEW lacks. */
+void text_gate(buf *out, const gate *g, const card_compared *x, int width);
 
 #endif
