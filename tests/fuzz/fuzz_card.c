@@ -536,6 +536,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (x.k == COMPARE_SAME) {
         make_flips(&x.flips, &in);
         x.flips_shown = (size_t)number(&in, 12);
+        /* usage by task: names as they come, means of any value */
+        x.usage_shown = (size_t)number(&in, 8);
+        for (int m = 0; m < USAGE_MEASURES; m++) {
+            usage_paired *u = &x.usage.m[m];
+            long n = number(&in, 6);
+            if (!n || !(u->v = calloc((size_t)n, sizeof *u->v)))
+                continue;
+            u->tasks = n;
+            u->mean[0] = mean(&in);
+            u->mean[1] = mean(&in);
+            u->diff = mean(&in);
+            u->has_ci = byte(&in) & 1;
+            u->ci.lo = mean(&in);
+            u->ci.hi = mean(&in);
+            for (long i = 0; i < n; i++) {
+                u->v[i].task = piece(&in);
+                u->v[i].arm = byte(&in) & 1 ? piece(&in) : NULL;
+                u->v[i].n[0] = number(&in, 0);
+                u->v[i].n[1] = number(&in, 0);
+                u->v[i].mean[0] = mean(&in);
+                u->v[i].mean[1] = mean(&in);
+            }
+        }
     }
     card_compare_verdict(&x);
     buf_reset(&b);
@@ -552,6 +575,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     html_compare(&b, &x, NULL, NULL);
     html_end(&b);
     check_html(&b);
+
+    /* the gate's verdict, with its flips and the tasks NEW lacks */
+    if (x.k == COMPARE_SAME) {
+        gate g;
+        memset(&g, 0, sizeof g);
+        g.measure = byte(&in) & 1 ? "pass" : "success";
+        g.outcome = (gate_outcome)(byte(&in) % 3);
+        g.max_drop = (double)number(&in, 100) / 100.0;
+        g.missing_fail = byte(&in) & 1;
+        g.tasks = number(&in, 0);
+        g.missing = number(&in, 0);
+        g.new_only = number(&in, 0);
+        g.one_trial = byte(&in) & 1;
+        g.drop = (double)number(&in, 200) / 100.0 - 1.0;
+        g.ci.lo = g.drop - 0.1;
+        g.ci.hi = g.drop + 0.1;
+        for (long i = 0; i < g.missing && i < GATE_MISSING_SHOWN; i++)
+            g.missing_names[i] = piece(&in);
+        buf_reset(&b);
+        text_gate(&b, &g, &x, width);
+        check_shown(&b, width);
+        buf_reset(&b);
+        json_gate(&b, &g, &x, 1);
+        check_json(&b);
+        gate_free(&g);
+    }
 
     /* the index of both runs, the second the baseline, with their
      * compare and page names made of their names */
