@@ -1060,14 +1060,9 @@ static int load_trials(sqlite3 *db, const char *run, trial_row **out,
     int rc;
     size_t cap = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            trial_row *more = realloc(*out, cap * sizeof *more);
-            if (!more) {
-                sqlite3_finalize(s);
-                return err_set(e, ERR_NOMEM, "out of memory");
-            }
-            *out = more;
+        if (rd_grow(out, &cap, *n, sizeof **out) < 0) {
+            sqlite3_finalize(s);
+            return err_set(e, ERR_NOMEM, "out of memory");
         }
         trial_row *t = &(*out)[(*n)++];
         t->observed = sqlite3_column_int(s, 0);
@@ -1087,9 +1082,7 @@ static int load_trials(sqlite3 *db, const char *run, trial_row **out,
 
 static int trial_cmp(const trial_row *x, const trial_row *y)
 {
-    if (x->observed != y->observed)
-        return x->observed - y->observed;
-    return strcmp(x->task, y->task);
+    return rd_task_cmp(x->observed, x->task, y->observed, y->task);
 }
 
 /* Whether a task counts for a measure (and arm: NULL, all). */

@@ -221,14 +221,9 @@ static int load_tasks(sqlite3 *db, const char *run, task_row **out,
     size_t cap = 0;
     int rc, nomem = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            task_row *more = realloc(*out, cap * sizeof *more);
-            if (!more) {
-                nomem = 1;
-                break;
-            }
-            *out = more;
+        if (rd_grow(out, &cap, *n, sizeof **out) < 0) {
+            nomem = 1;
+            break;
         }
         task_row *t = &(*out)[(*n)++];
         memset(t, 0, sizeof *t);
@@ -249,9 +244,7 @@ static int load_tasks(sqlite3 *db, const char *run, task_row **out,
 
 static int task_cmp(const task_row *x, const task_row *y)
 {
-    if (x->observed != y->observed)
-        return x->observed - y->observed;
-    return strcmp(x->task, y->task);
+    return rd_task_cmp(x->observed, x->task, y->observed, y->task);
 }
 
 /* |A's rate - B's rate|, exactly comparable: as a fraction c/n. */

@@ -1,6 +1,7 @@
 /* dbread: see dbread.h. */
 #include "dbread.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,28 @@ char *rd_text_or_null(sqlite3_stmt *s, int i, int *nomem)
     if (!t)
         *nomem = 1;
     return t;
+}
+
+int rd_grow(void *array, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t more = *cap ? 2 * *cap : 64;
+    void *old, *p;
+    memcpy(&old, array, sizeof old); /* the caller's pointer, whatever
+                                        its type */
+    if (more > SIZE_MAX / size || !(p = realloc(old, more * size)))
+        return -1;
+    memcpy(array, &p, sizeof p);
+    *cap = more;
+    return 0;
+}
+
+int rd_task_cmp(int observed_a, const char *a, int observed_b, const char *b)
+{
+    if (observed_a != observed_b)
+        return observed_a - observed_b;
+    return strcmp(a, b);
 }
 
 int rd_arm_rank(const char *id)

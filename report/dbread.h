@@ -1,8 +1,9 @@
 /*
  * dbread: how the card modules read the results database: a statement
  * prepared with a run bound to its first parameter, a column's text as a
- * string of one's own, a failed step said in one line, and the order in
- * which every card lists arms.
+ * string of one's own, a failed step said in one line, an array of rows
+ * that grows as they come, and the orders in which every card lists arms
+ * and tasks.
  */
 #ifndef TR_DBREAD_H
 #define TR_DBREAD_H
@@ -30,6 +31,15 @@ char *rd_text(sqlite3_stmt *s, int i);
 /* Column i's text copied, or NULL when the column is NULL; *nomem set
  * when the copy failed. */
 char *rd_text_or_null(sqlite3_stmt *s, int i, int *nomem);
+
+/* Room for one more row in *array (of n rows of size bytes, *cap
+ * allocated): grown twofold (64 at first) when full.  0, or -1 out of
+ * memory (*array untouched). */
+int rd_grow(void *array, size_t *cap, size_t n, size_t size);
+
+/* strcmp's sign for two tasks in the trials view's order: simulated
+ * before observed, then by name (bytes). */
+int rd_task_cmp(int observed_a, const char *a, int observed_b, const char *b);
 
 /* An arm's place in the cards' order: by knob, then level; an id that
  * is not an arm after every arm. */

@@ -42,14 +42,9 @@ static int load(sqlite3 *db, const char *run, int success, gate_task **out,
         long c_ = (long)sqlite3_column_int64(s, success ? 5 : 3);
         if ((!success && observed) || n_ == 0)
             continue; /* not measured */
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            gate_task *more = realloc(*out, cap * sizeof *more);
-            if (!more) {
-                nomem = 1;
-                break;
-            }
-            *out = more;
+        if (rd_grow(out, &cap, *n, sizeof **out) < 0) {
+            nomem = 1;
+            break;
         }
         gate_task *t = &(*out)[(*n)++];
         t->observed = observed;
@@ -65,9 +60,7 @@ static int load(sqlite3 *db, const char *run, int success, gate_task **out,
 
 static int task_cmp(const gate_task *x, const gate_task *y)
 {
-    if (x->observed != y->observed)
-        return x->observed - y->observed;
-    return strcmp(x->task, y->task);
+    return rd_task_cmp(x->observed, x->task, y->observed, y->task);
 }
 
 void gate_free(gate *g)

@@ -83,14 +83,9 @@ static int jrun_load(jrun *r, sqlite3 *db, const char *run, err *e)
         const char *task = (const char *)sqlite3_column_text(s, 1);
         jtask *k = r->n ? &r->v[r->n - 1] : NULL;
         if (!k || !same_task(k, observed, task)) {
-            if (r->n == cap) {
-                cap = cap ? 2 * cap : 64;
-                jtask *more = realloc(r->v, cap * sizeof *more);
-                if (!more) {
-                    nomem = 1;
-                    break;
-                }
-                r->v = more;
+            if (rd_grow(&r->v, &cap, r->n, sizeof *r->v) < 0) {
+                nomem = 1;
+                break;
             }
             k = &r->v[r->n++];
             memset(k, 0, sizeof *k);
@@ -449,7 +444,7 @@ static int task_order(const jtask *x, const jtask *y)
         return x->observed - y->observed;
     if (!x->task || !y->task)
         return x->task ? -1 : y->task ? 1 : 0;
-    return strcmp(x->task, y->task);
+    return rd_task_cmp(x->observed, x->task, y->observed, y->task);
 }
 
 int junit_compare(buf *out, sqlite3 *db, const card_compared *x,

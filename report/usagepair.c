@@ -70,14 +70,9 @@ static int load_use(sqlite3 *db, const char *run, use_row **out, size_t *n,
     size_t cap = 0;
     int rc, nomem = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            use_row *more = realloc(*out, cap * sizeof *more);
-            if (!more) {
-                nomem = 1;
-                break;
-            }
-            *out = more;
+        if (rd_grow(out, &cap, *n, sizeof **out) < 0) {
+            nomem = 1;
+            break;
         }
         use_row *t = &(*out)[(*n)++];
         memset(t, 0, sizeof *t);
@@ -98,9 +93,7 @@ static int load_use(sqlite3 *db, const char *run, use_row **out, size_t *n,
 
 static int use_cmp(const use_row *x, const use_row *y)
 {
-    if (x->observed != y->observed)
-        return x->observed - y->observed;
-    return strcmp(x->task, y->task);
+    return rd_task_cmp(x->observed, x->task, y->observed, y->task);
 }
 
 static int by_change(const void *x, const void *y)

@@ -97,16 +97,7 @@ print("%d|%d" % (sum(k["episodes"] for k in c["classes"]), c["episodes"]))')"
 # that trusts a first read and one that gives up on an error; seeds 1 and
 # 2, every arm.
 night=$TEST_TMP/night
-mkdir -p "$night" && cp -R "$TOP_SRCDIR/samples/tools" "$night/" || exit 99
-for policy in careful blind_retrier trusts_first_read gives_up_on_error; do
-    for seed in 1 2; do
-        (cd "$night" && AGENTS_TRANSCRIPT=$policy.tmp AGENTS_RUN=$policy \
-            AGENTS_MODEL=scripted-$policy "$AGENTS" "$REPLAY" \
-            tools/shop.json "$seed" all "$policy" > /dev/null) || exit 99
-    done
-    awk '!(index($0, "{\"type\":\"run\",") == 1 && seen[$0]++)' \
-        "$night/$policy.tmp" > "$night/$policy.jsonl" && rm "$night/$policy.tmp"
-done
+agents_night "$night" careful blind_retrier trusts_first_read gives_up_on_error
 adb=$TEST_TMP/agents.db
 (cd "$night" && "$REPLAY" --quiet --db "$adb" ./*.jsonl) 2>/dev/null
 ok "the agents' classes" "blind_retrier|duplicated|2

@@ -33,16 +33,7 @@ ok() { if check_eq "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
 
 # The scripted agents on the same tasks (seeds 1 and 2, every arm).
 night=$TEST_TMP/night
-mkdir -p "$night" && cp -R "$TOP_SRCDIR/samples/tools" "$night/" || exit 99
-for policy in careful blind_retrier; do
-    for seed in 1 2; do
-        (cd "$night" && AGENTS_TRANSCRIPT=$policy.tmp AGENTS_RUN=$policy \
-            AGENTS_MODEL=scripted-$policy "$AGENTS" "$REPLAY" \
-            tools/shop.json "$seed" all "$policy" > /dev/null) || exit 99
-    done
-    awk '!(index($0, "{\"type\":\"run\",") == 1 && seen[$0]++)' \
-        "$night/$policy.tmp" > "$night/$policy.jsonl" && rm "$night/$policy.tmp"
-done
+agents_night "$night" careful blind_retrier
 # a copy; the run cut short (its faults arm's eight episodes gone); the
 # same with those eight failed (their calls gone: the writes never made)
 sed 's/"run":"careful"/"run":"copy"/' "$night/careful.jsonl" > "$night/copy.jsonl"

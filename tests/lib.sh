@@ -48,6 +48,26 @@ mcp_node() {
         lack "a Node.js the MCP clients accept: $(printf '%s' "$mn_why" | head -n 1)"
 }
 
+# agents_night DIR POLICY...: the scripted agents (tests/agents) on the
+# same tasks, seeds 1 and 2, every arm, into DIR/POLICY.jsonl each (a run
+# named POLICY, model scripted-POLICY, one run line), with the sample tool
+# files in DIR/tools; exit 99 when they cannot be made.
+agents_night() {
+    an_dir=$1
+    shift
+    mkdir -p "$an_dir" && cp -R "$TOP_SRCDIR/samples/tools" "$an_dir/" || exit 99
+    for an_policy in "$@"; do
+        for an_seed in 1 2; do
+            (cd "$an_dir" && AGENTS_TRANSCRIPT=$an_policy.tmp AGENTS_RUN=$an_policy \
+                AGENTS_MODEL=scripted-$an_policy "$AGENTS" "$REPLAY" \
+                tools/shop.json "$an_seed" all "$an_policy" > /dev/null) || exit 99
+        done
+        awk '!(index($0, "{\"type\":\"run\",") == 1 && seen[$0]++)' \
+            "$an_dir/$an_policy.tmp" > "$an_dir/$an_policy.jsonl" &&
+            rm "$an_dir/$an_policy.tmp" || exit 99
+    done
+}
+
 # Exit 99 unless $REPLAY is a program.
 need_replay() {
     if [ ! -x "${REPLAY:-}" ]; then
