@@ -37,6 +37,8 @@ static const char usage_text[] =
     "       card [--db results.db] [--json] --gate --compare BASE NEW\n"
     "            [--max-drop POINTS] [--missing fail|ignore] [--junit FILE]\n"
     "       card [--db results.db] --junit FILE [RUN | --compare BASE NEW]\n"
+    "       card [--db results.db] [--json] --trend [PATTERN] [--model M]\n"
+    "            [--tasks all]\n"
     "       card [--db results.db] [--json | --html [-o FILE]]\n"
     "            --episode EPISODE [RUN]\n"
     "       card [--db results.db] --html --all -o DIR [--baseline RUN]\n"
@@ -105,6 +107,13 @@ static const char usage_text[] =
     "              BASE's) as JUnit XML for a CI's test view: a case per\n"
     "              task; failures name the failed trials' episodes and\n"
     "              classes; against BASE, only regressions fail\n"
+    "  --trend     the runs whose names match PATTERN (SQLite's GLOB:\n"
+    "              'nightly-*'; default every run), or declare --model M,\n"
+    "              in the order replayed: each one's rate and interval,\n"
+    "              a new series where the contract, the file's bytes or\n"
+    "              the generator changed; then the tasks failing in the\n"
+    "              last series, each since the night its failing began\n"
+    "              (the first 20; --tasks all: every one)\n"
     "  --episode EPISODE [RUN]  one episode: its class and what it\n"
     "              points at, its task, verdicts, every call in order\n"
     "              (what was sent, the simulator's answer and the logged\n"
@@ -454,6 +463,8 @@ int main(int argc, char **argv)
     buf page = BUF_INIT; /* the compare, and the whole HTML page */
     int list = 0, cmp = 0, width = 80, formats = 0, all = 0, all_tasks = 0;
     int gate_on = 0, missing_fail = 1, missing_set = 0, drop_set = 0;
+    int trend_on = 0;
+    const char *model = NULL;
     double max_drop = 0;
     const char *baseline = NULL, *episode = NULL, *junit_path = NULL;
     const char *runs[256];
@@ -505,6 +516,10 @@ int main(int argc, char **argv)
             episode = argv[++i];
         } else if (strcmp(a, "--gate") == 0) {
             gate_on = 1;
+        } else if (strcmp(a, "--trend") == 0) {
+            trend_on = 1;
+        } else if (strcmp(a, "--model") == 0 && i + 1 < argc) {
+            model = argv[++i];
         } else if (strcmp(a, "--max-drop") == 0 && i + 1 < argc) {
             char *end;
             const char *v = argv[++i];
@@ -536,7 +551,7 @@ int main(int argc, char **argv)
                    strcmp(a, "-o") == 0 || strcmp(a, "--baseline") == 0 ||
                    strcmp(a, "--tasks") == 0 || strcmp(a, "--episode") == 0 ||
                    strcmp(a, "--max-drop") == 0 || strcmp(a, "--missing") == 0 ||
-                   strcmp(a, "--junit") == 0) {
+                   strcmp(a, "--junit") == 0 || strcmp(a, "--model") == 0) {
             return usage_error("%s needs a value", a);
         } else {
             return usage_error("unknown option '%s' (a run whose name "
@@ -573,8 +588,16 @@ int main(int argc, char **argv)
     if (episode && f == MARKDOWN)
         return usage_error("--episode shows an episode as text, JSON or "
                            "HTML");
-    if (all_tasks && !cmp)
-        return usage_error("--tasks all goes with --compare RUN_A RUN_B");
+    if (all_tasks && !cmp && !trend_on)
+        return usage_error("--tasks all goes with --compare RUN_A RUN_B or "
+                           "--trend");
+    if (trend_on && (cmp || list || all || episode || junit_path || nruns > 1))
+        return usage_error("--trend takes at most one pattern of run names "
+                           "(and --model M), and goes alone");
+    if (trend_on && (f == MARKDOWN || f == HTML))
+        return usage_error("--trend prints text or JSON");
+    if (model && !trend_on)
+        return usage_error("--model M goes with --trend");
     if (baseline && !all)
         return usage_error("--baseline RUN goes with --html --all -o DIR");
     if (gate_on && !cmp)
@@ -630,6 +653,25 @@ int main(int argc, char **argv)
         episode_free(&v);
         if (status == 0 &&
             (f == HTML ? write_page(&page, out_path) : put_out(&page)) < 0)
+            status = EXIT_DB;
+        goto out;
+    }
+    if (trend_on) {
+        trend t;
+        if (trend_load(&t, db, nruns ? runs[0] : NULL, model, &e) < 0) {
+            fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+            status = EXIT_DB;
+            goto out;
+        }
+        if (f == JSON) {
+            json_trend(&page, &t);
+            buf_putc(&page, '\n');
+        } else {
+            text_trend(&page, &t, width,
+                       all_tasks ? SIZE_MAX : TREND_FAILING_SHOWN);
+        }
+        trend_free(&t);
+        if (put_out(&page) < 0)
             status = EXIT_DB;
         goto out;
     }

@@ -496,6 +496,75 @@ void json_gate(buf *b, const gate *g, const card_compared *x, int status)
     buf_putc(b, '}');
 }
 
+void json_trend(buf *b, const trend *t)
+{
+    buf_puts(b, "{\"runs\":[");
+    for (size_t i = 0; i < t->n; i++) {
+        const trend_night *n = &t->v[i];
+        buf_puts(b, i ? ",{\"run\":" : "{\"run\":");
+        shown_json(b, n->run);
+        key(b, 1, "model");
+        shown_json(b, n->model);
+        key(b, 1, "replayed_at");
+        shown_json(b, n->replayed_at);
+        key(b, 1, "file_sha256");
+        shown_json(b, n->file_sha256);
+        key(b, 1, "contract_sha256");
+        shown_json(b, n->contract_sha256);
+        buf_printf(b, ",\"generator\":{\"version\":%d,\"fingerprint\":",
+                   n->generator_version);
+        shown_json(b, n->fingerprint);
+        buf_puts(b, "},\"measure\":");
+        string_or_null(b, n->measure);
+        if (n->measure)
+            buf_printf(b, ",\"count\":%ld,\"of\":%ld,\"rate\":%.6f,"
+                          "\"ci95\":[%.6f,%.6f]",
+                       n->x, n->n, (double)n->x / (double)n->n, n->ci.lo,
+                       n->ci.hi);
+        else
+            buf_puts(b, ",\"count\":null,\"of\":null,\"rate\":null,"
+                        "\"ci95\":null");
+        static const struct {
+            int bit;
+            const char *name;
+        } why[] = {{TREND_CONTRACT, "contract"},
+                   {TREND_FILE, "file"},
+                   {TREND_GENERATOR, "generator"},
+                   {TREND_MEASURE, "measure"}};
+        buf_puts(b, ",\"new_series\":[");
+        const char *sep = "";
+        for (int k = 0; k < 4; k++)
+            if (n->breaks & why[k].bit) {
+                buf_printf(b, "%s\"%s\"", sep, why[k].name);
+                sep = ",";
+            }
+        buf_puts(b, "]}");
+    }
+    buf_puts(b, "],\"last_series\":");
+    if (t->n) {
+        buf_puts(b, "{\"from\":");
+        shown_json(b, t->v[t->series].run);
+        buf_puts(b, ",\"to\":");
+        shown_json(b, t->v[t->n - 1].run);
+        buf_puts(b, "}");
+    } else {
+        buf_puts(b, "null");
+    }
+    buf_puts(b, ",\"failing\":[");
+    for (size_t i = 0; i < t->nf; i++) {
+        const trend_failing *f = &t->f[i];
+        buf_puts(b, i ? ",{\"task\":" : "{\"task\":");
+        shown_json(b, f->task);
+        key(b, 1, "arm");
+        string_or_null(b, f->arm);
+        key(b, 1, "since");
+        shown_json(b, t->v[f->since].run);
+        buf_printf(b, ",\"nights\":%ld,\"passed_before\":%s}", f->nights,
+                   f->passed_before ? "true" : "false");
+    }
+    buf_puts(b, "]}");
+}
+
 /* -------------------------------------------------------------- list */
 
 /* ,"k":"v" (or null) */

@@ -13,6 +13,7 @@
 #include "carddata.h"
 #include "episode.h"
 #include "gate.h"
+#include "trend.h"
 
 void json_card(buf *out, const card *c);
 void json_compare(buf *out, const card_compared *x);
@@ -21,5 +22,6 @@ void json_episode(buf *out, const episode_view *v);
 /* {"gate": {...}, "compare": the compare of x}; g NULL: x's runs could
  * not be compared, and were not judged. */
 void json_gate(buf *out, const gate *g, const card_compared *x, int status);
+void json_trend(buf *out, const trend *t);
 
 #endif

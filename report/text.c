@@ -933,6 +933,92 @@ void text_gate(buf *out, const gate *g, const card_compared *x, int width)
     }
 }
 
+/* Why a series starts again at night n, as the text says it. */
+static void series_words(buf *b, int breaks)
+{
+    const char *sep = "";
+    if (breaks & TREND_CONTRACT) {
+        buf_puts(b, "another tool contract");
+        sep = ", ";
+    }
+    if (breaks & TREND_FILE) {
+        buf_printf(b, "%sthe tool file's bytes changed (the same contract)",
+                   sep);
+        sep = ", ";
+    }
+    if (breaks & TREND_GENERATOR) {
+        buf_printf(b, "%sanother generator", sep);
+        sep = ", ";
+    }
+    if (breaks & TREND_MEASURE)
+        buf_printf(b, "%sanother measure", sep);
+}
+
+void text_trend(buf *out, const trend *t, int width, size_t shown)
+{
+    static const int gaps[] = {2, 2, 2, 2};
+    if (t->n == 0) {
+        say(out, width, 0, "trend: no run matches");
+        return;
+    }
+    say(out, width, 2, "trend: %zu run%s, in the order replayed", t->n,
+        t->n == 1 ? "" : "s");
+    /* a table a series, each after the reason it starts again */
+    table tb;
+    for (size_t i = 0; i < t->n; i++) {
+        const trend_night *n = &t->v[i];
+        if (i == 0 || n->breaks) {
+            if (i) {
+                table_print(out, &tb, 2, width);
+                buf why = BUF_INIT;
+                series_words(&why, n->breaks);
+                say(out, width, 2, "a new series from %s: %s",
+                    shown_tx(n->run), why.failed ? "" : why.data);
+                out->failed |= why.failed;
+                buf_free(&why);
+            }
+            table_init(&tb, "llllr", gaps, NULL, 1u, 0);
+            table_row(&tb, "run", "replayed", "measure", "rate (95% CI)",
+                      "episodes");
+        }
+        char rate[64], eps[24];
+        if (n->measure)
+            snprintf(rate, sizeof rate, "%.1f%% (%.1f-%.1f%%)",
+                     card_pct(n->x, n->n), 100 * n->ci.lo, 100 * n->ci.hi);
+        else
+            snprintf(rate, sizeof rate, "-");
+        snprintf(eps, sizeof eps, "%ld", n->n);
+        table_row(&tb, shown_tx(n->run), shown_tx(n->replayed_at),
+                  n->measure ? n->measure : "-", rate, eps);
+    }
+    table_print(out, &tb, 2, width);
+    buf_putc(out, '\n');
+    const char *first = t->v[t->series].run, *last = t->v[t->n - 1].run;
+    if (t->nf == 0) {
+        say(out, width, 2, "failing in the last series (%s to %s): none",
+            shown_tx(first), shown_tx(last));
+        return;
+    }
+    say(out, width, 2, "failing in the last series (%s to %s): %zu task%s, "
+                       "each since the night its failing began",
+        shown_tx(first), shown_tx(last), t->nf, t->nf == 1 ? "" : "s");
+    size_t n = t->nf < shown ? t->nf : shown;
+    table_init(&tb, "llllr", gaps, NULL, 1u | 4u, 0);
+    table_row(&tb, "task", "arm", "since", "passed before", "nights");
+    for (size_t i = 0; i < n; i++) {
+        const trend_failing *f = &t->f[i];
+        char nights[24];
+        snprintf(nights, sizeof nights, "%ld", f->nights);
+        table_row(&tb, shown_tx(f->task), f->arm ? shown_tx(f->arm) : "-",
+                  shown_tx(t->v[f->since].run),
+                  f->passed_before ? "yes" : "no", nights);
+    }
+    table_print(out, &tb, 2, width);
+    if (n < t->nf)
+        say(out, width, 4, "  and %zu more: --tasks all lists every one",
+            t->nf - n);
+}
+
 /* ----------------------------------------------------------- episode */
 
 /* How much of a JSON value an episode's text shows: --json shows all. */

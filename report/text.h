@@ -19,6 +19,7 @@
 #include "carddata.h"
 #include "episode.h"
 #include "gate.h"
+#include "trend.h"
 
 /* The narrowest width asked for that every line keeps to. */
 #define TEXT_MIN_WIDTH 60
@@ -30,5 +31,8 @@ void text_episode(buf *out, const episode_view *v, int width);
 /* The gate's verdict of x's runs (a: BASE, b: NEW), then their flipped
  * tasks and the tasks NEW lacks. */
 void text_gate(buf *out, const gate *g, const card_compared *x, int width);
+/* The runs over time, and the tasks failing in the last series (the
+ * first shown of them; the rest counted). */
+void text_trend(buf *out, const trend *t, int width, size_t shown);
 
 #endif

@@ -1,0 +1,67 @@
+/*
+ * trend: runs over time, for a database that holds many nights: each
+ * run's headline figure (pass rate, or for observed episodes only the
+ * harness's success) with its 95% Wilson interval, in the order the runs
+ * were replayed; the series broken where the tool contract, the file's
+ * bytes or the generator changed (a simulated task is drawn from the
+ * file's bytes by the generator: across such a change no task is the
+ * same), or what the figure measures; and, in the last series, each task that fails in its latest
+ * night with the night its failing began.  A task passes a night when
+ * every trial of it the night measured passed.  Reads run_summary and
+ * trials; prints nothing.
+ */
+#ifndef TR_TREND_H
+#define TR_TREND_H
+
+#include <stddef.h>
+
+#include <sqlite3.h>
+
+#include "err.h"
+#include "stats.h"
+
+/* Why a series starts again at a night (bits). */
+enum {
+    TREND_CONTRACT = 1,  /* other tools, or tools changed */
+    TREND_FILE = 2,      /* the same contract, the file's bytes other */
+    TREND_GENERATOR = 4, /* another generator */
+    TREND_MEASURE = 8    /* pass, then the harness's success (or back) */
+};
+
+typedef struct trend_night {
+    char *run, *model, *replayed_at;
+    char *file_sha256, *contract_sha256, *fingerprint;
+    int generator_version;
+    const char *measure; /* "pass", "success", or NULL (none measured) */
+    long x, n;
+    interval ci;         /* 95% Wilson */
+    int breaks;          /* 0, or why the series starts again here */
+} trend_night;
+
+typedef struct trend_failing {
+    char *task;
+    char *arm;         /* NULL: observed */
+    size_t since;      /* the night (index) its failing began */
+    long nights;       /* the nights of the series it failed since */
+    int passed_before; /* it passed a night of the series before */
+} trend_failing;
+
+typedef struct trend {
+    trend_night *v;   /* in the order replayed, then by name */
+    size_t n;
+    size_t series;    /* the last series' first night */
+    trend_failing *f; /* the earliest failing first, then by task */
+    size_t nf;
+} trend;
+
+/* The runs whose names match pattern (SQLite's GLOB; NULL: every run)
+ * and, when model is not NULL, that declare that model.  0, or -1 with
+ * e set. */
+int trend_load(trend *t, sqlite3 *db, const char *pattern, const char *model,
+               err *e);
+void trend_free(trend *t);
+
+/* How many failing tasks text and Markdown list unless asked for all. */
+#define TREND_FAILING_SHOWN 20
+
+#endif

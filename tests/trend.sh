@@ -1,0 +1,103 @@
+# card --trend: nights over time in one database.
+#  - eight nights of the scripted agents, replayed a day apart, on the
+#    same tasks (blind_retrier, careful, careful, blind_retrier,
+#    blind_retrier, sloppy_arguments), then one on the same tools in MCP
+#    laid out otherwise (another file, the same contract: a new series),
+#    then observed nights (another measure: the harness's success) on the
+#    shop's tools and on fewer tools (another contract);
+#  - the text, exactly (tests/trend/trend.gold); every figure of --json
+#    what tests/trend_oracle.py computes from the tables: the runs and
+#    their order, where a series starts again and why, each task failing
+#    in the last series and the night its failing began;
+#  - a pattern and --model choose the runs; --tasks all; usage errors.
+# make check provides REPLAY, CARD, AGENTS, PYTHON3 and TOP_SRCDIR.
+set -u
+. "$TOP_SRCDIR/tests/lib.sh"
+need_replay
+tmpdir
+need_cmd sqlite3
+skip_unless_python
+: "${CARD:?}" "${AGENTS:?}"
+pass=0 fail=0
+ok() { if check_eq "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi; }
+
+night=$TEST_TMP/night
+agents_night "$night" careful blind_retrier sloppy_arguments
+db=$TEST_TMP/t.db
+day=0
+# replayed DAY: replays FILE as run NAME, replayed on that day
+replayed() {
+    day=$((day + 1))
+    sed "s/\"run\":\"$2\"/\"run\":\"$3\"/" "$night/$1" > "$night/$3.jsonl"
+    (cd "$night" && SOURCE_DATE_EPOCH=$((1790000000 + day * 86400)) \
+        "$REPLAY" --quiet --db "$db" "$3.jsonl") 2>/dev/null
+}
+i=0
+for p in blind_retrier careful careful blind_retrier blind_retrier sloppy_arguments; do
+    i=$((i + 1))
+    replayed "$p.jsonl" "$p" "night-$i"
+done
+# the same tools laid out otherwise: another file, the same contract
+"$PYTHON3" -c '
+import json, sys
+json.dump(json.load(open(sys.argv[1])), open(sys.argv[2], "w"), indent=4)' \
+    "$TOP_SRCDIR/samples/tools/shop.json" "$night/tools/shop-wide.json" || exit 99
+(cd "$night" && AGENTS_TRANSCRIPT=wide.tmp AGENTS_RUN=night-7 \
+    AGENTS_MODEL=scripted-blind_retrier "$AGENTS" "$REPLAY" \
+    tools/shop-wide.json 1 all blind_retrier > /dev/null) || exit 99
+awk '!(index($0, "{\"type\":\"run\",") == 1 && seen[$0]++)' "$night/wide.tmp" > "$night/wide.jsonl"
+replayed wide.jsonl night-7 night-7
+# observed nights: on the shop's tools, then on all but one (another
+# contract)
+mkdir -p "$TEST_TMP/observed" || exit 99
+sed 's/"run":"steady"/"run":"obs"/' "$TOP_SRCDIR/samples/observed/steady.jsonl" > "$night/obs.src"
+"$PYTHON3" -c '
+import json, sys
+tools = json.load(open(sys.argv[1]))
+json.dump([t for t in tools if t["function"]["name"] != "list_channels"], open(sys.argv[2], "w"))' \
+    "$TOP_SRCDIR/samples/tools/shop.json" "$night/tools/shop-less.json" || exit 99
+sed 's|"tools":"../tools/shop.json"|"tools":"tools/shop.json"|' "$night/obs.src" > "$night/obs-a.src"
+sed 's|"tools":"../tools/shop.json"|"tools":"tools/shop-less.json"|' "$night/obs.src" > "$night/obs-b.src"
+replayed obs-a.src obs obs-1
+replayed obs-b.src obs obs-2
+
+ok "every night replayed" "9" "$(sqlite3 "$db" "SELECT count(*) FROM runs")"
+got=$("$CARD" --db "$db" --trend)
+ok "the trend, as text" "$(cat "$TOP_SRCDIR/tests/trend/trend.gold")" "$got"
+[ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$got" > "$TOP_SRCDIR/tests/trend/trend.gold"
+"$CARD" --db "$db" --json --trend > "$TEST_TMP/all.json"
+ok "every night: as the tables say" "trend: 9 runs, 4 failing in the last series (from obs-2): as the card says" \
+    "$("$PYTHON3" "$TOP_SRCDIR/tests/trend_oracle.py" "$db" "$TEST_TMP/all.json" 2>&1)"
+"$CARD" --db "$db" --json --trend 'night-[1-6]' > "$TEST_TMP/six.json"
+ok "the first six nights: as the tables say" "trend: 6 runs, 48 failing in the last series (from night-1): as the card says" \
+    "$("$PYTHON3" "$TOP_SRCDIR/tests/trend_oracle.py" "$db" "$TEST_TMP/six.json" 'night-[1-6]' 2>&1)"
+ok "since when: a task that passed, then failed for three nights" \
+    "t-198a3a5515ca7582 night-4 3 True" \
+    "$("$PYTHON3" -c '
+import json, sys
+for f in json.load(open(sys.argv[1]))["failing"]:
+    if f["task"] == "t-198a3a5515ca7582":
+        print(f["task"], f["since"], f["nights"], f["passed_before"])' "$TEST_TMP/six.json")"
+ok "the new series, and why" "night-7 file
+obs-1 measure
+obs-2 contract" "$("$PYTHON3" -c '
+import json, sys
+for r in json.load(open(sys.argv[1]))["runs"]:
+    if r["new_series"]:
+        print(r["run"], " ".join(r["new_series"]))' "$TEST_TMP/all.json")"
+ok "--model: the runs that declare it" "night-2 night-3" \
+    "$("$CARD" --db "$db" --json --trend --model scripted-careful |
+        "$PYTHON3" -c 'import json, sys; print(" ".join(r["run"] for r in json.load(sys.stdin)["runs"]))')"
+ok "the first 20 failing, then a count" "  and 28 more: --tasks all lists every one" \
+    "$("$CARD" --db "$db" --trend 'night-[1-6]' | tail -n 1)"
+ok "--tasks all: every one" "48" \
+    "$("$CARD" --db "$db" --trend 'night-[1-6]' --tasks all | grep -c '^  t-')"
+ok "no run matches" "trend: no run matches" "$("$CARD" --db "$db" --trend 'nope*')"
+usage() { "$CARD" --db "$db" "$@" 2>&1 | head -n 1; }
+ok "--trend goes alone" "card: --trend takes at most one pattern of run names (and --model M), and goes alone" \
+    "$(usage --trend --compare night-1 night-2)"
+ok "--trend: text or JSON" "card: --trend prints text or JSON" "$(usage --trend --markdown)"
+ok "--model goes with --trend" "card: --model M goes with --trend" "$(usage --model x night-1)"
+
+echo "trend: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
