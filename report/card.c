@@ -39,6 +39,8 @@ static const char usage_text[] =
     "       card [--db results.db] --junit FILE [RUN | --compare BASE NEW]\n"
     "       card [--db results.db] [--json] --trend [PATTERN] [--model M]\n"
     "            [--tasks all]\n"
+    "       card [--db results.db] [--json] --flaky [PATTERN] [--model M]\n"
+    "            [--tasks all]\n"
     "       card [--db results.db] [--json | --html [-o FILE]]\n"
     "            --episode EPISODE [RUN]\n"
     "       card [--db results.db] --html --all -o DIR [--baseline RUN]\n"
@@ -114,6 +116,10 @@ static const char usage_text[] =
     "              the generator changed; then the tasks failing in the\n"
     "              last series, each since the night its failing began\n"
     "              (the first 20; --tasks all: every one)\n"
+    "  --flaky     the same runs' flaky tasks: within a run, those of\n"
+    "              several trials that passed some and failed others;\n"
+    "              across the nights of a series, those whose outcome\n"
+    "              changed twice or more (once is a change, not a flake)\n"
     "  --episode EPISODE [RUN]  one episode: its class and what it\n"
     "              points at, its task, verdicts, every call in order\n"
     "              (what was sent, the simulator's answer and the logged\n"
@@ -463,7 +469,7 @@ int main(int argc, char **argv)
     buf page = BUF_INIT; /* the compare, and the whole HTML page */
     int list = 0, cmp = 0, width = 80, formats = 0, all = 0, all_tasks = 0;
     int gate_on = 0, missing_fail = 1, missing_set = 0, drop_set = 0;
-    int trend_on = 0;
+    int trend_on = 0, flaky_on = 0;
     const char *model = NULL;
     double max_drop = 0;
     const char *baseline = NULL, *episode = NULL, *junit_path = NULL;
@@ -518,6 +524,8 @@ int main(int argc, char **argv)
             gate_on = 1;
         } else if (strcmp(a, "--trend") == 0) {
             trend_on = 1;
+        } else if (strcmp(a, "--flaky") == 0) {
+            flaky_on = 1;
         } else if (strcmp(a, "--model") == 0 && i + 1 < argc) {
             model = argv[++i];
         } else if (strcmp(a, "--max-drop") == 0 && i + 1 < argc) {
@@ -588,16 +596,22 @@ int main(int argc, char **argv)
     if (episode && f == MARKDOWN)
         return usage_error("--episode shows an episode as text, JSON or "
                            "HTML");
-    if (all_tasks && !cmp && !trend_on)
-        return usage_error("--tasks all goes with --compare RUN_A RUN_B or "
-                           "--trend");
+    if (all_tasks && !cmp && !trend_on && !flaky_on)
+        return usage_error("--tasks all goes with --compare RUN_A RUN_B, "
+                           "--trend or --flaky");
+    if (flaky_on && (trend_on || cmp || list || all || episode ||
+                     junit_path || nruns > 1))
+        return usage_error("--flaky takes at most one pattern of run names "
+                           "(and --model M), and goes alone");
+    if (flaky_on && (f == MARKDOWN || f == HTML))
+        return usage_error("--flaky prints text or JSON");
     if (trend_on && (cmp || list || all || episode || junit_path || nruns > 1))
         return usage_error("--trend takes at most one pattern of run names "
                            "(and --model M), and goes alone");
     if (trend_on && (f == MARKDOWN || f == HTML))
         return usage_error("--trend prints text or JSON");
-    if (model && !trend_on)
-        return usage_error("--model M goes with --trend");
+    if (model && !trend_on && !flaky_on)
+        return usage_error("--model M goes with --trend or --flaky");
     if (baseline && !all)
         return usage_error("--baseline RUN goes with --html --all -o DIR");
     if (gate_on && !cmp)
@@ -653,6 +667,25 @@ int main(int argc, char **argv)
         episode_free(&v);
         if (status == 0 &&
             (f == HTML ? write_page(&page, out_path) : put_out(&page)) < 0)
+            status = EXIT_DB;
+        goto out;
+    }
+    if (flaky_on) {
+        flaky fl;
+        if (flaky_load(&fl, db, nruns ? runs[0] : NULL, model, &e) < 0) {
+            fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+            status = EXIT_DB;
+            goto out;
+        }
+        if (f == JSON) {
+            json_flaky(&page, &fl);
+            buf_putc(&page, '\n');
+        } else {
+            text_flaky(&page, &fl, width,
+                       all_tasks ? SIZE_MAX : TREND_FAILING_SHOWN);
+        }
+        flaky_free(&fl);
+        if (put_out(&page) < 0)
             status = EXIT_DB;
         goto out;
     }

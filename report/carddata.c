@@ -485,6 +485,21 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
         return rd_failed(db, e);
+    /* flaky tasks: of several trials, some passed and some failed */
+    if (rd_prepare(db, "SELECT count(*) FILTER (WHERE CASE kind "
+                    "WHEN 'simulated' THEN passes > 0 AND passes < trials "
+                    "ELSE successes > 0 AND successes < judged END), "
+                    "count(*) FILTER (WHERE CASE kind WHEN 'simulated' "
+                    "THEN trials > 1 ELSE judged > 1 END) "
+                    "FROM trials WHERE run = ?",
+                run, &s, e) < 0)
+        return -1;
+    if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        c->flaky_tasks = (long)sqlite3_column_int64(s, 0);
+        c->trial_tasks = (long)sqlite3_column_int64(s, 1);
+    }
+    if (rd_finish(db, s, rc, 0, e) < 0)
+        return -1;
     /* the rows come by k: the last is the largest; keep the k shown */
     for (int k = 0; k < 2; k++) {
         size_t kept = 0;

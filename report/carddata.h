@@ -144,6 +144,8 @@ typedef struct card {
                                  card_passk_shown keeps */
     size_t npassk[2];         /* shown when the largest k is 2 or more */
     long passk_largest[2];    /* the largest k */
+    long trial_tasks;         /* tasks of several trials (observed: judged) */
+    long flaky_tasks;         /* of those, some passed and some failed */
     card_arm *arms;
     size_t narms;
     card_class *classes;      /* why its episodes ended as they did */

@@ -380,6 +380,12 @@ static void html_observed(buf *b, const card *c)
                        c->passk[k][i].tasks);
         table_close(b);
     }
+    if (c->trial_tasks)
+        buf_printf(b, "<p>Flaky: %ld of %ld task%s of several trials passed "
+                      "some and failed others (<code>card --flaky</code> "
+                      "lists them).</p>\n",
+                   c->flaky_tasks, c->trial_tasks,
+                   c->trial_tasks == 1 ? "" : "s");
     const card_usage *u = &c->usage;
     if (card_usage_any(u)) {
         buf_printf(b, "<h3>Usage, as logged</h3>\n<p>Each figure is over the "

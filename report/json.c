@@ -225,7 +225,9 @@ void json_card(buf *b, const card *c)
                        i ? "," : "", c->passk[k][i].k, c->passk[k][i].rate,
                        c->passk[k][i].tasks);
     }
-    buf_puts(b, "],\"largest_k\":{\"pass\":");
+    buf_printf(b, "],\"flaky_tasks\":{\"count\":%ld,\"of\":%ld",
+               c->flaky_tasks, c->trial_tasks);
+    buf_puts(b, "},\"largest_k\":{\"pass\":");
     count(b, c->passk_largest[0] > 0, c->passk_largest[0]);
     buf_puts(b, ",\"success\":");
     count(b, c->passk_largest[1] > 0, c->passk_largest[1]);
@@ -561,6 +563,45 @@ void json_trend(buf *b, const trend *t)
         shown_json(b, t->v[f->since].run);
         buf_printf(b, ",\"nights\":%ld,\"passed_before\":%s}", f->nights,
                    f->passed_before ? "true" : "false");
+    }
+    buf_puts(b, "]}");
+}
+
+void json_flaky(buf *b, const flaky *f)
+{
+    buf_puts(b, "{\"runs\":[");
+    for (size_t i = 0; i < f->t.n; i++) {
+        if (i)
+            buf_putc(b, ',');
+        shown_json(b, f->t.v[i].run);
+    }
+    buf_printf(b, "],\"tasks_with_trials\":%ld,\"within\":[",
+               f->tasks_with_trials);
+    for (size_t i = 0; i < f->nwithin; i++) {
+        const flaky_trials *w = &f->within[i];
+        buf_puts(b, i ? ",{\"run\":" : "{\"run\":");
+        shown_json(b, f->t.v[w->night].run);
+        key(b, 1, "task");
+        shown_json(b, w->task);
+        key(b, 1, "arm");
+        string_or_null(b, w->arm);
+        buf_printf(b, ",\"passed\":%ld,\"trials\":%ld}", w->passed,
+                   w->trials);
+    }
+    buf_puts(b, "],\"across\":[");
+    for (size_t i = 0; i < f->nacross; i++) {
+        const flaky_nights *x = &f->across[i];
+        buf_puts(b, i ? ",{\"task\":" : "{\"task\":");
+        shown_json(b, x->task);
+        key(b, 1, "arm");
+        string_or_null(b, x->arm);
+        key(b, 1, "from");
+        shown_json(b, f->t.v[x->first].run);
+        key(b, 1, "to");
+        shown_json(b, f->t.v[x->last].run);
+        buf_printf(b, ",\"nights\":%ld,\"passed\":%ld,\"changes\":%ld,"
+                      "\"outcomes\":\"%s\"}",
+                   x->nights, x->passed, x->changes, x->outcomes);
     }
     buf_puts(b, "]}");
 }

@@ -13,6 +13,7 @@
 #include "carddata.h"
 #include "episode.h"
 #include "gate.h"
+#include "flaky.h"
 #include "trend.h"
 
 void json_card(buf *out, const card *c);
@@ -23,5 +24,6 @@ void json_episode(buf *out, const episode_view *v);
  * not be compared, and were not judged. */
 void json_gate(buf *out, const gate *g, const card_compared *x, int status);
 void json_trend(buf *out, const trend *t);
+void json_flaky(buf *out, const flaky *f);
 
 #endif

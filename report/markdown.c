@@ -89,6 +89,12 @@ static void md_observed(buf *out, const card *c)
             buf_printf(out, "| %ld | %.1f%% | %ld |\n", c->passk[k][i].k,
                        100 * c->passk[k][i].rate, c->passk[k][i].tasks);
     }
+    if (c->trial_tasks)
+        buf_printf(out, "\nFlaky: %ld of %ld task%s of several trials passed "
+                        "some and failed others (`card --flaky` lists "
+                        "them).\n",
+                   c->flaky_tasks, c->trial_tasks,
+                   c->trial_tasks == 1 ? "" : "s");
     const card_usage *u = &c->usage;
     if (card_usage_any(u)) {
         buf_printf(out, "\nUsage, as logged (each figure over the episodes "

@@ -448,6 +448,11 @@ static void text_passk(buf *out, const card *c, int width)
         }
         table_print(out, &t, 2, width);
     }
+    if (c->trial_tasks)
+        say(out, width, 4, "  flaky: %ld of %ld task%s of several trials "
+                           "passed some and failed others (card --flaky "
+                           "lists them)",
+            c->flaky_tasks, c->trial_tasks, c->trial_tasks == 1 ? "" : "s");
 }
 
 static void text_arms(buf *out, const card *c, int width)
@@ -1017,6 +1022,66 @@ void text_trend(buf *out, const trend *t, int width, size_t shown)
     if (n < t->nf)
         say(out, width, 4, "  and %zu more: --tasks all lists every one",
             t->nf - n);
+}
+
+void text_flaky(buf *out, const flaky *f, int width, size_t shown)
+{
+    static const int gaps[] = {2, 2, 2, 2, 2, 2};
+    if (f->t.n == 0) {
+        say(out, width, 0, "flaky: no run matches");
+        return;
+    }
+    say(out, width, 2, "flaky tasks of %zu run%s", f->t.n,
+        f->t.n == 1 ? "" : "s");
+    say(out, width, 2, "within a run: %zu of %ld task%s of several trials "
+                       "passed some and failed others",
+        f->nwithin, f->tasks_with_trials,
+        f->tasks_with_trials == 1 ? "" : "s");
+    table t;
+    size_t n = f->nwithin < shown ? f->nwithin : shown;
+    if (n) {
+        table_init(&t, "lllr", gaps, NULL, 1u | 2u, 0);
+        table_row(&t, "run", "task", "arm", "passed");
+        for (size_t i = 0; i < n; i++) {
+            const flaky_trials *w = &f->within[i];
+            char passed[48];
+            snprintf(passed, sizeof passed, "%ld/%ld", w->passed, w->trials);
+            table_row(&t, shown_tx(f->t.v[w->night].run), shown_tx(w->task),
+                      w->arm ? shown_tx(w->arm) : "-", passed);
+        }
+        table_print(out, &t, 2, width);
+        if (n < f->nwithin)
+            say(out, width, 4, "  and %zu more: --tasks all lists every one",
+                f->nwithin - n);
+    }
+    buf_putc(out, '\n');
+    say(out, width, 2, "across the nights of a series: %zu task%s whose "
+                       "outcome changed twice or more (+ passed, - failed, "
+                       "in the order replayed)",
+        f->nacross, f->nacross == 1 ? "" : "s");
+    n = f->nacross < shown ? f->nacross : shown;
+    if (!n)
+        return;
+    table_init(&t, "llrrll", gaps, NULL, 1u | 32u, 0);
+    table_row(&t, "task", "arm", "nights", "changes", "outcomes", "from, to");
+    for (size_t i = 0; i < n; i++) {
+        const flaky_nights *x = &f->across[i];
+        char nights[24], changes[24];
+        buf span = BUF_INIT;
+        snprintf(nights, sizeof nights, "%ld", x->nights);
+        snprintf(changes, sizeof changes, "%ld", x->changes);
+        buf_printf(&span, "%s, ", shown_tx(f->t.v[x->first].run));
+        buf_puts(&span, shown_tx(f->t.v[x->last].run));
+        table_row(&t, shown_tx(x->task), x->arm ? shown_tx(x->arm) : "-",
+                  nights, changes, shown_tx_max(x->outcomes, 40),
+                  span.failed ? "" : span.data);
+        out->failed |= span.failed;
+        buf_free(&span);
+    }
+    table_print(out, &t, 2, width);
+    if (n < f->nacross)
+        say(out, width, 4, "  and %zu more: --tasks all lists every one",
+            f->nacross - n);
 }
 
 /* ----------------------------------------------------------- episode */

@@ -19,6 +19,7 @@
 #include "carddata.h"
 #include "episode.h"
 #include "gate.h"
+#include "flaky.h"
 #include "trend.h"
 
 /* The narrowest width asked for that every line keeps to. */
@@ -34,5 +35,8 @@ void text_gate(buf *out, const gate *g, const card_compared *x, int width);
 /* The runs over time, and the tasks failing in the last series (the
  * first shown of them; the rest counted). */
 void text_trend(buf *out, const trend *t, int width, size_t shown);
+/* The flaky tasks, within runs and across nights (the first shown of
+ * each; the rest counted). */
+void text_flaky(buf *out, const flaky *f, int width, size_t shown);
 
 #endif

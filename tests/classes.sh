@@ -156,7 +156,7 @@ ok "a compare with nothing flipped" "flipped tasks: none (every task both runs h
 ok "--tasks takes all" "card: --tasks takes 'all' (every flipped task), not 'some'
 Try 'card --help'.
 exit 2" "$("$CARD" --db "$adb" --compare a b --tasks some 2>&1; echo "exit $?")"
-ok "--tasks goes with --compare" "card: --tasks all goes with --compare RUN_A RUN_B
+ok "--tasks goes with --compare" "card: --tasks all goes with --compare RUN_A RUN_B, --trend or --flaky
 Try 'card --help'.
 exit 2" "$("$CARD" --db "$adb" careful --tasks all 2>&1; echo "exit $?")"
 

@@ -1,4 +1,4 @@
-# card --trend: nights over time in one database.
+# card --trend and --flaky: nights over time in one database.
 #  - eight nights of the scripted agents, replayed a day apart, on the
 #    same tasks (blind_retrier, careful, careful, blind_retrier,
 #    blind_retrier, sloppy_arguments), then one on the same tools in MCP
@@ -9,6 +9,10 @@
 #    what tests/trend_oracle.py computes from the tables: the runs and
 #    their order, where a series starts again and why, each task failing
 #    in the last series and the night its failing began;
+#  - card --flaky: tasks whose trials disagree within a run, and whose
+#    outcome changed twice or more across a series' nights, as
+#    tests/trend_oracle.py --flaky computes them; a run's card counts its
+#    own;
 #  - a pattern and --model choose the runs; --tasks all; usage errors.
 # make check provides REPLAY, CARD, AGENTS, PYTHON3 and TOP_SRCDIR.
 set -u
@@ -93,11 +97,35 @@ ok "the first 20 failing, then a count" "  and 28 more: --tasks all lists every 
 ok "--tasks all: every one" "48" \
     "$("$CARD" --db "$db" --trend 'night-[1-6]' --tasks all | grep -c '^  t-')"
 ok "no run matches" "trend: no run matches" "$("$CARD" --db "$db" --trend 'nope*')"
+# Flaky tasks: within a run (the observed nights' trials disagree) and
+# across the nights of a series (the eight tasks the blind retrier fails:
+# -++-- over the first five nights, and failed by the sixth's sloppy
+# agent), as the tables say.
+"$CARD" --db "$db" --json --flaky > "$TEST_TMP/flaky.json"
+ok "flaky: every night, as the tables say" "flaky: 9 runs, 8 within runs, 8 across nights: as the card says" \
+    "$("$PYTHON3" "$TOP_SRCDIR/tests/trend_oracle.py" --flaky "$db" "$TEST_TMP/flaky.json" 2>&1)"
+ok "flaky across nights: the outcomes in order" "t-198a3a5515ca7582 -++--- 2" \
+    "$("$PYTHON3" -c '
+import json, sys
+for x in json.load(open(sys.argv[1]))["across"]:
+    if x["task"] == "t-198a3a5515ca7582":
+        print(x["task"], x["outcomes"], x["changes"])' "$TEST_TMP/flaky.json")"
+ok "flaky, as text" "flaky tasks of 9 runs
+within a run: 8 of 32 tasks of several trials passed some and failed others" \
+    "$("$CARD" --db "$db" --flaky | sed -n '1,2p')"
+ok "a run's card marks its flaky tasks" "  flaky: 4 of 16 tasks of several trials passed some and failed others (card
+    --flaky lists them)" "$("$CARD" --db "$db" obs-1 | grep -A1 '^  flaky:')"
+ok "... in JSON too" "{'count': 4, 'of': 16}" \
+    "$("$CARD" --db "$db" --json obs-1 | "$PYTHON3" -c 'import json, sys; print(json.load(sys.stdin)["flaky_tasks"])')"
+ok "no run matches: no flaky task" "flaky: no run matches" "$("$CARD" --db "$db" --flaky 'nope*')"
+
 usage() { "$CARD" --db "$db" "$@" 2>&1 | head -n 1; }
 ok "--trend goes alone" "card: --trend takes at most one pattern of run names (and --model M), and goes alone" \
     "$(usage --trend --compare night-1 night-2)"
 ok "--trend: text or JSON" "card: --trend prints text or JSON" "$(usage --trend --markdown)"
-ok "--model goes with --trend" "card: --model M goes with --trend" "$(usage --model x night-1)"
+ok "--model goes with --trend" "card: --model M goes with --trend or --flaky" "$(usage --model x night-1)"
+ok "--flaky goes alone" "card: --flaky takes at most one pattern of run names (and --model M), and goes alone" \
+    "$(usage --flaky --trend)"
 
 echo "trend: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

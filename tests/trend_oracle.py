@@ -1,6 +1,7 @@
-"""card --trend, computed again from the tables.
+"""card --trend and card --flaky, computed again from the tables.
 
     trend_oracle.py RESULTS_DB TREND_JSON [PATTERN]
+    trend_oracle.py --flaky RESULTS_DB FLAKY_JSON [PATTERN]
 
 Reads runs, tool_files and episode_rows (not the views card reads),
 orders the runs matching PATTERN (fnmatch, as GLOB matches the names the
@@ -8,14 +9,18 @@ tests give) by replay time then name, finds where a series starts again
 (another contract; for runs replayed against tasks, another file or
 generator; another measure), and in the last series each task failing in its latest night
 with the night its failing began (after its last pass), as docs/card.md
-says; checks card's JSON against it and prints one line."""
+says; checks card's JSON against it and prints one line.  With --flaky:
+every task of a run whose trials disagree, and every task whose outcome
+changed twice or more across the nights of one series."""
 import fnmatch
 import json
 import sqlite3
 import sys
 
-dbpath, path = sys.argv[1], sys.argv[2]
-pattern = sys.argv[3] if len(sys.argv) > 3 else "*"
+flaky = sys.argv[1] == "--flaky"
+args = sys.argv[2:] if flaky else sys.argv[1:]
+dbpath, path = args[0], args[1]
+pattern = args[2] if len(args) > 2 else "*"
 card = json.load(open(path, encoding="utf-8"))
 db = sqlite3.connect(dbpath)
 runs = [r for r in db.execute(
@@ -25,7 +30,7 @@ runs = [r for r in db.execute(
     if fnmatch.fnmatchcase(r[0], pattern)]
 runs.sort(key=lambda r: (r[1], r[0].encode()))
 bad = []
-if [r[0] for r in runs] != [r["run"] for r in card["runs"]]:
+if [r[0] for r in runs] != [r if flaky else r["run"] for r in card["runs"]]:
     bad.append("the runs or their order")
 
 
@@ -44,6 +49,7 @@ def measure(run):
 
 
 series = 0
+starts = [0]  # the series each night is in (its first night)
 for i in range(1, len(runs)):
     a, b = runs[i - 1], runs[i]
     drawn = simulated(a[6]) and simulated(b[6])
@@ -58,14 +64,17 @@ for i in range(1, len(runs)):
         why.append("measure")
     if why:
         series = i
-    if i < len(card["runs"]) and card["runs"][i]["new_series"] != why:
+    starts.append(series)
+    if not flaky and i < len(card["runs"]) and \
+            card["runs"][i]["new_series"] != why:
         bad.append("%s: new series %r, the card %r" %
                    (b[0], why, card["runs"][i]["new_series"]))
 
-# each task's outcome in each night of the last series: passed when every
-# trial the night judged passed
+# each task's outcome in each night (of the last series, for --trend):
+# passed when every trial the night judged passed
 outcomes = {}
-for i in range(series, len(runs)):
+within = []
+for i in range(0 if flaky else series, len(runs)):
     rows = db.execute(
         "SELECT seed IS NULL, coalesce(task_id, task_name), min(arm), "
         "CASE WHEN seed IS NULL THEN count(success) ELSE count(*) END, "
@@ -76,10 +85,37 @@ for i in range(series, len(runs)):
         (runs[i][6],)).fetchall()
     for observed, task, arm, n, c in rows:
         if n:
-            outcomes.setdefault((observed, task.encode()), (task, arm, []))[2] \
-                .append((i, c == n))
+            outcomes.setdefault((starts[i], observed, task.encode()),
+                                (task, arm, []))[2].append((i, c == n))
+        if 0 < c < n:
+            within.append((i, observed, task.encode(), {
+                "run": runs[i][0], "task": task, "arm": arm, "passed": c,
+                "trials": n}))
+if flaky:
+    within.sort(key=lambda w: w[:3])
+    across = []
+    for key, (task, arm, nights) in outcomes.items():
+        changes = sum(1 for a, b in zip(nights, nights[1:]) if a[1] != b[1])
+        if changes >= 2:
+            across.append((-changes, key[1], key[2], {
+                "task": task, "arm": arm, "from": runs[nights[0][0]][0],
+                "to": runs[nights[-1][0]][0], "nights": len(nights),
+                "passed": sum(1 for n in nights if n[1]), "changes": changes,
+                "outcomes": "".join("+" if n[1] else "-" for n in nights)}))
+    across.sort(key=lambda a: a[:3])
+    if [w[3] for w in within] != card["within"]:
+        bad.append("within runs: %d, the card %d" % (len(within),
+                                                    len(card["within"])))
+    if [a[3] for a in across] != card["across"]:
+        bad.append("across nights: %d, the card %d" % (len(across),
+                                                      len(card["across"])))
+    print("flaky: %d runs, %d within runs, %d across nights: %s" % (
+        len(runs), len(within), len(across),
+        "as the card says" if not bad else "; ".join(bad)))
+    sys.exit(1 if bad else 0)
 want = []
 for key, (task, arm, nights) in outcomes.items():
+    key = key[1:]
     if nights[-1][1]:
         continue
     passes = [k for k, (_, ok) in enumerate(nights) if ok]
