@@ -1369,10 +1369,83 @@ void html_episode(buf *b, const episode_view *v)
 
 /* ---------------------------------------------------------- the index */
 
+/* Whether entry e's verdict against the baseline has a p-value (a
+ * paired compare, with pairs for McNemar's test). */
+static int has_p(const html_entry *e, const card *baseline)
+{
+    return e->c != baseline && e->vs && e->vs->verdict.basis == VERDICT_PAIRED &&
+           e->vs->verdict.pairs > 0;
+}
+
+/* Holm's adjustment of the runs' p-values against the baseline, into
+ * adj (NAN where a run has none); the number adjusted, or -1 out of
+ * memory. */
+static long holm_of(const html_entry *runs, size_t n, const card *baseline,
+                    double *adj)
+{
+    double *p = malloc((n ? n : 1) * sizeof *p);
+    if (!p)
+        return -1;
+    unsigned long m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (has_p(&runs[i], baseline))
+            p[m++] = runs[i].vs->verdict.p;
+    if (holm(p, m, p) < 0) {
+        free(p);
+        return -1;
+    }
+    for (size_t i = 0, k = 0; i < n; i++)
+        adj[i] = has_p(&runs[i], baseline) ? p[k++] : NAN;
+    free(p);
+    return (long)m;
+}
+
+/* The runs against the baseline after Holm's correction, in groups:
+ * ahead, behind, not told apart, and with no test. */
+static void holm_groups(buf *b, const html_entry *runs, size_t n,
+                        const card *baseline, const double *adj, long m)
+{
+    static const char *const words[4] = {
+        "ahead of it", "behind it", "not told apart from it",
+        "with no paired test (no task in common, or not comparable)"};
+    buf_printf(b, "<p class=\"note holm\">Against ");
+    shown_html(b, baseline->run);
+    buf_printf(b, ", after Holm&#39;s correction of McNemar&#39;s p over the "
+                  "%ld paired compare%s (a difference when the adjusted p is "
+                  "below 0.05):",
+               m, m == 1 ? "" : "s");
+    int printed = 0;
+    for (int g = 0; g < 4; g++) {
+        size_t count = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (runs[i].c == baseline)
+                continue;
+            int group = isnan(adj[i])            ? 3
+                        : !(adj[i] < 0.05)       ? 2
+                        : runs[i].vs->verdict.diff > 0 ? 0
+                                                       : 1;
+            if (group != g)
+                continue;
+            buf_puts(b, count++ ? ", " : printed++ ? "; " : " ");
+            if (count == 1)
+                buf_printf(b, "%s: ", words[g]);
+            shown_html(b, runs[i].c->run);
+        }
+    }
+    buf_puts(b, ".</p>\n");
+}
+
 void html_index(buf *b, const html_entry *runs, size_t n,
                 const card *baseline, long no_run)
 {
     long episodes = 0;
+    double *adj = calloc(n ? n : 1, sizeof *adj);
+    long m = adj && baseline ? holm_of(runs, n, baseline, adj) : 0;
+    if (!adj || m < 0) {
+        free(adj);
+        b->failed = 1;
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         episodes += runs[i].c->episodes;
     buf_printf(b, "<section class=\"night\">\n<h1>The night&#39;s runs</h1>\n"
@@ -1479,6 +1552,12 @@ void html_index(buf *b, const html_entry *runs, size_t n,
                                                           : "unpaired",
                                v->excludes_zero ? ": a difference" : "");
                 buf_puts(b, "</a>");
+                if (!isnan(adj[i])) {
+                    buf_puts(b, "<br><span class=\"note\">Holm: p = ");
+                    card_p_text(b, adj[i]);
+                    buf_puts(b, adj[i] < 0.05 ? ", a difference</span>"
+                                              : ", not told apart</span>");
+                }
             }
             buf_puts(b, "</td>");
         }
@@ -1486,12 +1565,19 @@ void html_index(buf *b, const html_entry *runs, size_t n,
     }
     table_close(b);
     if (baseline)
+        holm_groups(b, runs, n, baseline, adj, m);
+    free(adj);
+    if (baseline)
         buf_puts(b, "<p class=\"note\">Against the baseline: the "
                     "verdict&#39;s difference A - B, A the run and B the "
                     "baseline, in percentage points, with its 95% interval "
                     "(paired by task where the runs share tasks); &quot;a "
                     "difference&quot; when the interval excludes zero. The "
-                    "link leads to the compare.</p>\n");
+                    "link leads to the compare. With several runs compared "
+                    "to one baseline, some differences would show by chance: "
+                    "Holm&#39;s p is McNemar&#39;s adjusted over every paired "
+                    "compare of the night, and only a difference it keeps "
+                    "below 0.05 is counted ahead or behind.</p>\n");
     if (no_run)
         buf_printf(b, "<p class=\"note\">%ld problem%s in the database name%s "
                       "no run: <code>%s</code></p>\n",

@@ -600,8 +600,10 @@ void json_flaky(buf *b, const flaky *f)
         key(b, 1, "to");
         shown_json(b, f->t.v[x->last].run);
         buf_printf(b, ",\"nights\":%ld,\"passed\":%ld,\"changes\":%ld,"
-                      "\"outcomes\":\"%s\"}",
-                   x->nights, x->passed, x->changes, x->outcomes);
+                      "\"outcomes\":",
+                   x->nights, x->passed, x->changes);
+        shown_json(b, x->outcomes);
+        buf_putc(b, '}');
     }
     buf_puts(b, "]}");
 }

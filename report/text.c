@@ -982,7 +982,7 @@ void text_trend(buf *out, const trend *t, int width, size_t shown)
                 out->failed |= why.failed;
                 buf_free(&why);
             }
-            table_init(&tb, "llllr", gaps, NULL, 1u, 0);
+            table_init(&tb, "llllr", gaps, NULL, 1u | 2u, 0);
             table_row(&tb, "run", "replayed", "measure", "rate (95% CI)",
                       "episodes");
         }
@@ -1008,7 +1008,7 @@ void text_trend(buf *out, const trend *t, int width, size_t shown)
                        "each since the night its failing began",
         shown_tx(first), shown_tx(last), t->nf, t->nf == 1 ? "" : "s");
     size_t n = t->nf < shown ? t->nf : shown;
-    table_init(&tb, "llllr", gaps, NULL, 1u | 4u, 0);
+    table_init(&tb, "llllr", gaps, NULL, 1u | 2u | 4u, 0);
     table_row(&tb, "task", "arm", "since", "passed before", "nights");
     for (size_t i = 0; i < n; i++) {
         const trend_failing *f = &t->f[i];
@@ -1040,7 +1040,7 @@ void text_flaky(buf *out, const flaky *f, int width, size_t shown)
     table t;
     size_t n = f->nwithin < shown ? f->nwithin : shown;
     if (n) {
-        table_init(&t, "lllr", gaps, NULL, 1u | 2u, 0);
+        table_init(&t, "lllr", gaps, NULL, 1u | 2u | 4u, 0);
         table_row(&t, "run", "task", "arm", "passed");
         for (size_t i = 0; i < n; i++) {
             const flaky_trials *w = &f->within[i];
@@ -1062,7 +1062,7 @@ void text_flaky(buf *out, const flaky *f, int width, size_t shown)
     n = f->nacross < shown ? f->nacross : shown;
     if (!n)
         return;
-    table_init(&t, "llrrll", gaps, NULL, 1u | 32u, 0);
+    table_init(&t, "llrrll", gaps, NULL, 1u | 2u | 16u | 32u, 0);
     table_row(&t, "task", "arm", "nights", "changes", "outcomes", "from, to");
     for (size_t i = 0; i < n; i++) {
         const flaky_nights *x = &f->across[i];

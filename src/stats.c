@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #define Z 1.959963984540054
 
@@ -123,6 +124,43 @@ interval mean_interval(const double *v, unsigned long m, double *mean)
     r.lo = *mean - Z * se;
     r.hi = *mean + Z * se;
     return r;
+}
+
+/* A p-value and where it came from, sorted by p, then by place. */
+typedef struct ranked_p {
+    double p;
+    unsigned long at;
+} ranked_p;
+
+static int ranked_cmp(const void *x, const void *y)
+{
+    const ranked_p *a = x, *b = y;
+    if (a->p != b->p)
+        return a->p < b->p ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+int holm(const double *p, unsigned long m, double *adjusted)
+{
+    if (m == 0)
+        return 0;
+    ranked_p *r = malloc(m * sizeof *r);
+    if (!r)
+        return -1;
+    for (unsigned long i = 0; i < m; i++)
+        r[i] = (ranked_p){p[i], i};
+    qsort(r, m, sizeof *r, ranked_cmp);
+    double running = 0.0;
+    for (unsigned long i = 0; i < m; i++) {
+        double a = (double)(m - i) * r[i].p;
+        if (a > 1.0)
+            a = 1.0;
+        if (a > running)
+            running = a;
+        adjusted[r[i].at] = running;
+    }
+    free(r);
+    return 0;
 }
 
 double pass_hat_k(unsigned long c, unsigned long n, unsigned long k)

@@ -15,7 +15,12 @@
  *  - mean_interval: a mean and mean +- z s / sqrt(m) (s with m - 1): the
  *    interval of a mean of per-task differences, clustered by task;
  *  - pass_hat_k: C(c, k) / C(n, k), the unbiased estimate that k trials
- *    of a task drawn from its n (c of them passed) all pass.
+ *    of a task drawn from its n (c of them passed) all pass;
+ *  - holm: Holm's step-down adjustment of m p-values (1979): sorted
+ *    ascending, the i-th (from 1) becomes the largest of min(1, (m - j +
+ *    1) p_(j)) over j <= i; a test survives at level a when its adjusted
+ *    p is below a, which keeps the chance of any false difference among
+ *    the m below a.
  * z is 1.959963984540054 (the 97.5th percentile of the normal).  With
  * n = 0 the interval is [0, 1] (nothing is known); for a difference,
  * [-1, 1].
@@ -44,5 +49,9 @@ interval mean_interval(const double *v, unsigned long m, double *mean);
 
 /* 0 when k > n. */
 double pass_hat_k(unsigned long c, unsigned long n, unsigned long k);
+
+/* adjusted[i]: p[i] adjusted over the m (adjusted may be p).  0, or -1
+ * out of memory (adjusted untouched). */
+int holm(const double *p, unsigned long m, double *adjusted);
 
 #endif

@@ -318,7 +318,7 @@ got=$(tables "$N/index.html" | "$PY" -c 'import json, sys
 for r in json.load(sys.stdin)["index"][1:]: print(" | ".join(r))')
 ok "the index: every run once, its figure (and which), the runs of the same tasks, the verdict (or why there is none)" "careful / Passed 96 of 96 episodes (100.0%, 95% CI 96.2-100.0%); no side effect; no episode diverged. | scripted-careful | ../tools/shop.json | 96 | pass 100.0% (96.2-100.0%) | sloppy | the baseline
 careful-reformatted / Passed 96 of 96 episodes (100.0%, 95% CI 96.2-100.0%); no side effect; no episode diverged. | scripted-careful | ../tools/shop-reformatted.json | 96 | pass 100.0% (96.2-100.0%) | none | not comparable: the tool file was reformatted (same contract, other bytes, so other tasks)
-sloppy / Passed 0 of 96 episodes (0.0%, 95% CI 0.0-3.8%); 100 side effects, none a duplicate write; no episode diverged. | <script>alert(1)</script> | ../tools/shop.json | 96 | pass 0.0% (0.0-3.8%) | careful | -100.0 points (-100.0 to -92.3), paired: a difference" "$got"
+sloppy / Passed 0 of 96 episodes (0.0%, 95% CI 0.0-3.8%); 100 side effects, none a duplicate write; no episode diverged. | <script>alert(1)</script> | ../tools/shop.json | 96 | pass 0.0% (0.0-3.8%) | careful | -100.0 points (-100.0 to -92.3), paired: a differenceHolm: p = 2.5e-29, a difference" "$got"
 ok "a run's page in the folder: its headline is --json's" \
     "$("$CARD" --db "$db" --json sloppy | json_headline)" "$(headline "$N/run-sloppy-27d19a29d8.html")"
 ok "the compare in the folder: A the run, B the baseline" \
@@ -560,12 +560,12 @@ for index in ("night/index.html", "onight/index.html"):
 PY
 )
         ok "Chromium's measures of the pages" "no sideways scroll, every headline within 800 px, no overlap, no console message
-desktop-light: 3477 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.06:1 (seg)
-desktop-dark: 3477 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.50:1 (seg)
-phone-light: 3502 texts, at least 4.61:1 (trusted 3); 512 marks, at least 3.06:1 (seg)
-phone-dark: 3502 texts, at least 4.61:1 (trusted 3); 512 marks, at least 3.50:1 (seg)
-print-light: 3486 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.06:1 (seg)
-print-dark: 3486 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.06:1 (seg)
+desktop-light: 3481 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.06:1 (seg)
+desktop-dark: 3481 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.50:1 (seg)
+phone-light: 3506 texts, at least 4.61:1 (trusted 3); 512 marks, at least 3.06:1 (seg)
+phone-dark: 3506 texts, at least 4.61:1 (trusted 3); 512 marks, at least 3.50:1 (seg)
+print-light: 3490 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.06:1 (seg)
+print-dark: 3490 texts, at least 4.61:1 (trusted 3); 509 marks, at least 3.06:1 (seg)
 desktop-light: pictures' text at least 12.0 px, the page's at least 12.8 px
 phone-light: pictures' text at least 12.0 px, the page's at least 12.8 px
 desktop-light: 15 dial parts, 9 inside, 6 under the bar; unnamed: none; the legend has each outcome: yes

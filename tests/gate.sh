@@ -14,6 +14,9 @@
 #    tests/mcp/junit_read.mjs) case for case as tests/junit_oracle.py
 #    computes from the tables; hostile names give well-formed XML;
 #  - one report's exact bytes (tests/gate/classes.junit.gold);
+#  - many runs against one baseline in the night's index: McNemar's p of
+#    each adjusted by Holm's method as computed here, and the runs
+#    grouped by what survives;
 #  - usage errors, each in one line.
 # make check provides REPLAY, CARD, AGENTS, PYTHON3 and TOP_SRCDIR.
 set -u
@@ -196,6 +199,53 @@ ok "hostile names: read back escaped" 'suite r\x1b[2J<b>&"'"'"'\u{202e}]]>\u{fff
 r\x1b[2J<b>&"'"'"'\u{202e}]]>\u{ffff} | t<\x01>&amp;\xff | failed failed' "$(read_back "$TEST_TMP/h.xml")"
 ok "hostile names: no raw control character in the file" "0" \
     "$(tr -d '\n' < "$TEST_TMP/h.xml" | LC_ALL=C grep -c '[[:cntrl:]]')"
+
+# Many runs against one baseline: the night's index adjusts McNemar's p
+# of every paired compare by Holm's method, as computed here from each
+# compare's --json, and groups the runs by what survives.
+"$CARD" --db "$db" --html --all -o "$TEST_TMP/report" --baseline careful 2>/dev/null
+got=$("$PYTHON3" - "$TEST_TMP/report/index.html" <<'PY'
+import html, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+for row in re.findall(r'<tr><td class="run">(.*?)</tr>', page, re.S):
+    run = html.unescape(re.sub(r"<[^>]*>", "", re.search(r"<a [^>]*>(.*?)</a>", row).group(1)))
+    m = re.search(r"Holm: p = ([^,<]+), ([a-z ]+)</span>", row)
+    if m:
+        print(run, m.group(1), m.group(2))
+print(html.unescape(re.sub(r"<[^>]*>", "", re.search(r'<p class="note holm">(.*?)</p>', page, re.S).group(1))))
+PY
+)
+want=$(for r in blind_retrier broken copy short; do
+        printf '%s ' "$r"; "$CARD" --db "$db" --json --compare "$r" careful
+    done | "$PYTHON3" -c '
+import json, sys
+rows = []
+for line in sys.stdin:
+    run, doc = line.split(" ", 1)
+    rows.append((run, json.loads(doc)["verdict"]["mcnemar_p"]))
+m = len(rows)
+order = sorted(range(m), key=lambda i: (rows[i][1], i))
+adj, running = [0.0] * m, 0.0
+for rank, i in enumerate(order):
+    running = max(running, min(1.0, (m - rank) * rows[i][1]))
+    adj[i] = running
+for (run, p), a in zip(rows, adj):
+    print(run, a, "a difference" if a < 0.05 else "not told apart")')
+# the page shows 3 digits: equal within them
+ok "Holm over the night: each run's adjusted p, as computed from its compare" \
+    "blind_retrier a difference
+broken a difference
+copy not told apart
+short not told apart" "$(printf '%s\n' "$got" | sed '$d' | sort | "$PYTHON3" -c '
+import sys
+want = {l.split(" ", 2)[0]: l.split(" ", 2)[1:] for l in sys.argv[1].splitlines()}
+for line in sys.stdin:
+    run, p, words = line.rstrip("\n").split(" ", 2)
+    a, w = want.get(run, ("nan", "?"))
+    print(run, words if abs(float(p) - float(a)) <= 5e-3 * max(float(a), 1e-9) and words == w
+          else "differs: page %s %s, computed %s %s" % (p, words, a, w))' "$want")"
+ok "Holm over the night: the runs in groups" "Against careful, after Holm's correction of McNemar's p over the 4 paired compares (a difference when the adjusted p is below 0.05): behind it: blind_retrier, broken; not told apart from it: copy, short." \
+    "$(printf '%s\n' "$got" | tail -n 1)"
 
 # Usage errors.
 usage() { "$CARD" --db "$db" "$@" 2>&1 | head -n 1; }

@@ -60,6 +60,30 @@ START_TEST(newcombe_known_values)
 }
 END_TEST
 
+/* Holm (1979): four p-values, adjusted by hand: sorted 0.005, 0.01,
+ * 0.03, 0.04, they become 4 x 0.005, then the running largest of 3 x
+ * 0.01, 2 x 0.03 and 1 x 0.04; in their own places again. */
+START_TEST(holm_known_values)
+{
+    double p[] = {0.01, 0.04, 0.03, 0.005}, a[4];
+    ck_assert_int_eq(holm(p, 4, a), 0);
+    NEAR(a[0], 0.03, 1e-15);
+    NEAR(a[1], 0.06, 1e-15);
+    NEAR(a[2], 0.06, 1e-15);
+    NEAR(a[3], 0.02, 1e-15);
+    /* capped at 1; one test is its own; ties keep their places */
+    double q[] = {0.6, 0.6, 0.001};
+    ck_assert_int_eq(holm(q, 3, q), 0);
+    NEAR(q[0], 1.0, 1e-15);
+    NEAR(q[1], 1.0, 1e-15);
+    NEAR(q[2], 0.003, 1e-15);
+    double one = 0.04;
+    ck_assert_int_eq(holm(&one, 1, &one), 0);
+    NEAR(one, 0.04, 1e-15);
+    ck_assert_int_eq(holm(NULL, 0, NULL), 0);
+}
+END_TEST
+
 Suite *stats_suite(void)
 {
     Suite *s = suite_create("stats");
@@ -67,6 +91,7 @@ Suite *stats_suite(void)
     tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, wilson_known_values);
     tcase_add_test(tc, newcombe_known_values);
+    tcase_add_test(tc, holm_known_values);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -660,6 +660,69 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         buf_free(&names[i]);
     card_compared_free(&x);
 
+    /* a trend of both runs and the flaky tasks of it: names as they
+     * come, figures of any size */
+    flaky fl;
+    memset(&fl, 0, sizeof fl);
+    fl.t.n = 2;
+    fl.t.v = calloc(2, sizeof *fl.t.v);
+    for (size_t i = 0; fl.t.v && i < 2; i++) {
+        trend_night *n = &fl.t.v[i];
+        n->run = piece(&in);
+        n->model = piece(&in);
+        n->replayed_at = piece(&in);
+        n->file_sha256 = piece(&in);
+        n->contract_sha256 = piece(&in);
+        n->fingerprint = piece(&in);
+        n->measure = byte(&in) & 1 ? "pass" : NULL;
+        n->n = number(&in, 0) + 1;
+        n->x = number(&in, n->n);
+        n->ci.lo = 0;
+        n->ci.hi = 1;
+        n->breaks = (int)(byte(&in) & 15);
+    }
+    fl.t.series = byte(&in) & 1;
+    fl.t.nf = fl.t.v ? (size_t)number(&in, 4) : 0;
+    fl.t.f = calloc(fl.t.nf + 1, sizeof *fl.t.f);
+    for (size_t i = 0; fl.t.f && i < fl.t.nf; i++) {
+        fl.t.f[i].task = piece(&in);
+        fl.t.f[i].arm = byte(&in) & 1 ? piece(&in) : NULL;
+        fl.t.f[i].since = byte(&in) & 1;
+        fl.t.f[i].nights = number(&in, 0);
+    }
+    fl.nwithin = fl.t.v ? (size_t)number(&in, 4) : 0;
+    fl.within = calloc(fl.nwithin + 1, sizeof *fl.within);
+    for (size_t i = 0; fl.within && i < fl.nwithin; i++) {
+        fl.within[i].night = byte(&in) & 1;
+        fl.within[i].task = piece(&in);
+        fl.within[i].passed = number(&in, 0);
+        fl.within[i].trials = number(&in, 0);
+    }
+    fl.nacross = fl.t.v ? (size_t)number(&in, 4) : 0;
+    fl.across = calloc(fl.nacross + 1, sizeof *fl.across);
+    for (size_t i = 0; fl.across && i < fl.nacross; i++) {
+        fl.across[i].task = piece(&in);
+        fl.across[i].outcomes = piece(&in);
+        fl.across[i].first = 0;
+        fl.across[i].last = byte(&in) & 1;
+        fl.across[i].changes = number(&in, 0);
+    }
+    if (fl.t.v && fl.t.f && fl.within && fl.across) {
+        buf_reset(&b);
+        text_trend(&b, &fl.t, width, (size_t)number(&in, 5));
+        check_shown(&b, width);
+        buf_reset(&b);
+        json_trend(&b, &fl.t);
+        check_json(&b);
+        buf_reset(&b);
+        text_flaky(&b, &fl, width, (size_t)number(&in, 5));
+        check_shown(&b, width);
+        buf_reset(&b);
+        json_flaky(&b, &fl);
+        check_json(&b);
+    }
+    flaky_free(&fl);
+
     /* an episode, in the three formats it has */
     episode_view v;
     make_episode(&v, &in);
