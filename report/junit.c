@@ -59,7 +59,8 @@ static int same_task(const jtask *k, int observed, const char *task)
 }
 
 /* The run's episodes, grouped by task in trials' order (simulated, then
- * observed; by task; episodes of no task last, each alone). */
+ * observed; by task; episodes of no task last, each alone).  0, or -1
+ * with e set and r empty. */
 static int jrun_load(jrun *r, sqlite3 *db, const char *run, err *e)
 {
     static const char sql[] =
@@ -120,7 +121,11 @@ static int jrun_load(jrun *r, sqlite3 *db, const char *run, err *e)
         k->judged += t->ok >= 0;
         k->passed += t->ok == 1;
     }
-    return rd_finish(db, s, rc, nomem, e);
+    if (rd_finish(db, s, rc, nomem, e) < 0) {
+        jrun_free(r);
+        return -1;
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------ writing */
