@@ -20,6 +20,7 @@
 #include "markdown.h"
 #include "shown.h"
 #include "text.h"
+#include "trend.h"
 
 #define EXIT_REGRESSED 1
 #define EXIT_USAGE 2
@@ -429,9 +430,17 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
         goto done;
     }
     buf index = BUF_INIT;
+    trend t;
+    if (trend_load(&t, db, NULL, NULL, &e) < 0) {
+        fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+        status = EXIT_DB;
+        goto done;
+    }
     html_begin(&index, "taskreplay: the night's runs");
     html_index(&index, entries, n, base >= 0 ? &cards[base] : NULL, l.no_run);
+    html_trend(&index, &t);
     html_end(&index);
+    trend_free(&t);
     int rc = folder_write(dir, "index.html", &index, &e);
     buf_free(&index);
     if (rc < 0 || folder_sweep(dir, keep, nkeep, &removed, &e) < 0) {

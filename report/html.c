@@ -74,7 +74,8 @@ static const char style[] =
     "{white-space:normal}"
     ".index .fig{white-space:nowrap}"
     ".index .vs{min-width:12rem}.index summary{white-space:nowrap}"
-    ".classes th,.classes td+td+td,.flips td,.flips th{white-space:normal;"
+    ".classes th,.classes td+td+td,.flips td,.flips th,.failing td,"
+    ".failing th{white-space:normal;"
     "text-align:left;overflow-wrap:anywhere}"
     ".calls td,.calls th{text-align:left;white-space:normal}"
     ".val code,.names{overflow-wrap:anywhere;word-break:break-all}"
@@ -1223,6 +1224,116 @@ void html_compare_linked(buf *b, const card_compared *x, const char *page_a,
     if (x->nrows)
         html_unpaired(b, x);
     usage_tables(b, x);
+    buf_puts(b, "</section>\n");
+}
+
+void html_trend(buf *b, const trend *t)
+{
+    if (t->n < 2)
+        return;
+    size_t from = t->n > TREND_SHOWN ? t->n - TREND_SHOWN : 0;
+    size_t n = t->n - from;
+    plot_row *rows = calloc(n, sizeof *rows);
+    buf desc = BUF_INIT, why = BUF_INIT;
+    if (!rows) {
+        b->failed = 1;
+        return;
+    }
+    buf_puts(b, "<section class=\"trend\">\n<h2>Over time</h2>\n"
+                "<p class=\"note\">");
+    if (from)
+        buf_printf(b, "The latest %zu of the %zu runs", n, t->n);
+    else
+        buf_printf(b, "The %zu runs", n);
+    buf_puts(b, " in the order replayed, each with its figure (pass rate, or "
+                "the harness&#39;s success) and 95% interval; a line where a "
+                "series starts again (<code>card --trend</code> gives every "
+                "run).</p>\n");
+    for (size_t i = 0; i < n; i++) {
+        const trend_night *x = &t->v[from + i];
+        plot_row *r = &rows[i];
+        r->label = x->run;
+        r->group_break = i && x->breaks;
+        if (i)
+            buf_puts(&desc, "; ");
+        shown_html(&desc, x->run);
+        if (x->measure) {
+            r->nmarks = 1;
+            r->marks[0] = rate_mark(x->x, x->n, 0);
+            buf_printf(&desc, ": %s ", x->measure);
+            rate_text(&desc, x->x, x->n);
+        } else {
+            r->none = "no figure";
+            buf_puts(&desc, ": no figure");
+        }
+    }
+    buf_putc(&desc, '.');
+    plot_spec s = {.id = "trend",
+                   .title = "Each run's figure in the order replayed, with "
+                            "95% intervals",
+                   .desc = desc.failed || !desc.data ? "" : desc.data,
+                   .lo = 0,
+                   .hi = 100,
+                   .step = 25,
+                   .unit = "%",
+                   .axis_title = "Pass rate (or the harness's success), %; "
+                                 "bars: 95% Wilson intervals",
+                   .series = {"a run's figure, with its 95% interval",
+                              NULL}};
+    b->failed |= desc.failed;
+    plot_rows(b, &s, rows, n);
+    free(rows);
+    buf_free(&desc);
+    int any = 0;
+    for (size_t i = from + 1; i < t->n; i++) {
+        if (!t->v[i].breaks)
+            continue;
+        buf_puts(b, any++ ? "<li>" : "<ul class=\"series\">\n<li>");
+        buf_puts(b, "A new series from ");
+        shown_html(b, t->v[i].run);
+        buf_puts(b, ": ");
+        buf_reset(&why);
+        trend_break_words(&why, t->v[i].breaks);
+        shown_html_raw(b, why.failed || !why.data ? "" : why.data);
+        b->failed |= why.failed;
+        buf_puts(b, ".</li>\n");
+    }
+    if (any)
+        buf_puts(b, "</ul>\n");
+    buf_free(&why);
+    buf_puts(b, "<h3>Failing, and since when</h3>\n<p>");
+    if (t->nf == 0) {
+        buf_puts(b, "No task fails in the last series (from ");
+        shown_html(b, t->v[t->series].run);
+        buf_puts(b, ").</p>\n</section>\n");
+        return;
+    }
+    buf_printf(b, "%zu task%s fail%s in the latest night of the last series "
+                  "(from ",
+               t->nf, t->nf == 1 ? "" : "s", t->nf == 1 ? "s" : "");
+    shown_html(b, t->v[t->series].run);
+    buf_puts(b, "), each since the night its failing began: the night after "
+                "it last passed.</p>\n");
+    table_open(b, "failing");
+    buf_puts(b, "<thead><tr><th>task</th><th>arm</th><th>since</th>"
+                "<th>passed before</th><th>nights</th></tr></thead><tbody>\n");
+    size_t shown = t->nf < TREND_FAILING_SHOWN ? t->nf : TREND_FAILING_SHOWN;
+    for (size_t i = 0; i < shown; i++) {
+        const trend_failing *f = &t->f[i];
+        buf_puts(b, "<tr><td>");
+        shown_html(b, f->task);
+        buf_puts(b, "</td><td>");
+        shown_html(b, f->arm ? f->arm : "-");
+        buf_puts(b, "</td><td>");
+        shown_html(b, t->v[f->since].run);
+        buf_printf(b, "</td><td>%s</td><td>%ld</td></tr>\n",
+                   f->passed_before ? "yes" : "no", f->nights);
+    }
+    table_close(b);
+    if (shown < t->nf)
+        buf_printf(b, "<p class=\"note\">And %zu more: <code>card --trend "
+                      "--tasks all</code> lists every one.</p>\n",
+                   t->nf - shown);
     buf_puts(b, "</section>\n");
 }
 

@@ -24,6 +24,7 @@
 #include "buf.h"
 #include "carddata.h"
 #include "episode.h"
+#include "trend.h"
 
 /* How every page card writes begins: what tells its pages from others
  * (a folder of a night's pages is cleaned of its own pages only). */
@@ -79,6 +80,14 @@ typedef struct html_entry {
  * NULL), each run's verdict against it, linked to the compare's page. */
 void html_index(buf *b, const html_entry *runs, size_t n,
                 const card *baseline, long no_run);
+
+/* The night's runs over time (the index's, when it has two or more):
+ * the latest TREND_SHOWN runs' figures in the order replayed, each with
+ * its interval, a line where a series starts again (and why, in a list),
+ * and the tasks failing in the last series, each since the night its
+ * failing began (the first TREND_FAILING_SHOWN). */
+#define TREND_SHOWN 60
+void html_trend(buf *b, const trend *t);
 
 /* One episode (card --episode): its class in a sentence, its task and
  * verdicts, every call in order (what was sent, the simulator's answer

@@ -938,27 +938,6 @@ void text_gate(buf *out, const gate *g, const card_compared *x, int width)
     }
 }
 
-/* Why a series starts again at night n, as the text says it. */
-static void series_words(buf *b, int breaks)
-{
-    const char *sep = "";
-    if (breaks & TREND_CONTRACT) {
-        buf_puts(b, "another tool contract");
-        sep = ", ";
-    }
-    if (breaks & TREND_FILE) {
-        buf_printf(b, "%sthe tool file's bytes changed (the same contract)",
-                   sep);
-        sep = ", ";
-    }
-    if (breaks & TREND_GENERATOR) {
-        buf_printf(b, "%sanother generator", sep);
-        sep = ", ";
-    }
-    if (breaks & TREND_MEASURE)
-        buf_printf(b, "%sanother measure", sep);
-}
-
 void text_trend(buf *out, const trend *t, int width, size_t shown)
 {
     static const int gaps[] = {2, 2, 2, 2};
@@ -976,7 +955,7 @@ void text_trend(buf *out, const trend *t, int width, size_t shown)
             if (i) {
                 table_print(out, &tb, 2, width);
                 buf why = BUF_INIT;
-                series_words(&why, n->breaks);
+                trend_break_words(&why, n->breaks);
                 say(out, width, 2, "a new series from %s: %s",
                     shown_tx(n->run), why.failed ? "" : why.data);
                 out->failed |= why.failed;

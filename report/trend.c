@@ -7,6 +7,24 @@
 
 #include "dbread.h"
 
+void trend_break_words(buf *b, int breaks)
+{
+    static const struct {
+        int bit;
+        const char *words;
+    } why[] = {{TREND_CONTRACT, "another tool contract"},
+               {TREND_FILE, "the tool file's bytes changed (the same "
+                            "contract)"},
+               {TREND_GENERATOR, "another generator"},
+               {TREND_MEASURE, "another measure"}};
+    const char *sep = "";
+    for (int k = 0; k < 4; k++)
+        if (breaks & why[k].bit) {
+            buf_printf(b, "%s%s", sep, why[k].words);
+            sep = ", ";
+        }
+}
+
 static void night_free(trend_night *n)
 {
     free(n->run);

@@ -17,6 +17,7 @@
 
 #include <sqlite3.h>
 
+#include "buf.h"
 #include "err.h"
 #include "stats.h"
 
@@ -61,7 +62,14 @@ int trend_load(trend *t, sqlite3 *db, const char *pattern, const char *model,
                err *e);
 void trend_free(trend *t);
 
-/* How many failing tasks text and Markdown list unless asked for all. */
+/* Why a series starts again, as every format says it, the reasons
+ * joined by ", ": "another tool contract", "the tool file's bytes
+ * changed (the same contract)", "another generator", "another
+ * measure". */
+void trend_break_words(buf *b, int breaks);
+
+/* How many failing tasks text and the night's index list unless asked
+ * for all. */
 #define TREND_FAILING_SHOWN 20
 
 #endif

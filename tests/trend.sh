@@ -13,6 +13,7 @@
 #    outcome changed twice or more across a series' nights, as
 #    tests/trend_oracle.py --flaky computes them; a run's card counts its
 #    own;
+#  - the night's index draws the same trend, and lists the failing;
 #  - a pattern and --model choose the runs; --tasks all; usage errors.
 # make check provides REPLAY, CARD, AGENTS, PYTHON3 and TOP_SRCDIR.
 set -u
@@ -118,6 +119,31 @@ ok "a run's card marks its flaky tasks" "  flaky: 4 of 16 tasks of several trial
 ok "... in JSON too" "{'count': 4, 'of': 16}" \
     "$("$CARD" --db "$db" --json obs-1 | "$PYTHON3" -c 'import json, sys; print(json.load(sys.stdin)["flaky_tasks"])')"
 ok "no run matches: no flaky task" "flaky: no run matches" "$("$CARD" --db "$db" --flaky 'nope*')"
+
+# The night's index draws the trend: every run a row of the picture in
+# the order replayed, a line where a series starts, the reasons listed,
+# and the failing tasks with their nights, as --trend gives them.
+"$CARD" --db "$db" --html --all -o "$TEST_TMP/report" 2>/dev/null
+ok "the index draws the trend" "rows: night-1 night-2 night-3 night-4 night-5 night-6 night-7 obs-1 obs-2
+lines between series: 3
+A new series from night-7: the tool file's bytes changed (the same contract).
+A new series from obs-1: another measure.
+A new series from obs-2: another tool contract.
+failing: s1-baddata:b1 obs-2; s1-timeouts:o1 obs-2; s2-landed:l1 obs-2; s2-timeouts:o1 obs-2" \
+    "$("$PYTHON3" - "$TEST_TMP/report/index.html" <<'PY'
+import html, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+sec = re.search(r'<section class="trend">(.*?)</section>', page, re.S).group(1)
+svg = re.search(r'<svg class="wide".*?</svg>', sec, re.S).group(0)
+labels = [html.unescape(t) for t in re.findall(r'<text class="lab"[^>]*>([^<]*)</text>', svg)]
+print("rows:", " ".join(labels))
+print("lines between series:", len(re.findall(r'<line class="grid" x1="0"', svg)))
+for li in re.findall(r"<li>(.*?)</li>", sec, re.S):
+    print(html.unescape(re.sub(r"<[^>]*>", "", li)))
+rows = re.findall(r"<tr><td>(.*?)</td><td>.*?</td><td>(.*?)</td>", sec.split('class="failing"')[1])
+print("failing:", "; ".join("%s %s" % (html.unescape(a), html.unescape(b)) for a, b in rows))
+PY
+)"
 
 usage() { "$CARD" --db "$db" "$@" 2>&1 | head -n 1; }
 ok "--trend goes alone" "card: --trend takes at most one pattern of run names (and --model M), and goes alone" \
