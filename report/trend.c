@@ -130,21 +130,21 @@ static void mark_breaks(trend *t)
     }
 }
 
-/* A task's outcome in one night of the last series. */
-typedef struct outcome {
-    int observed;
-    char *task, *arm;
-    size_t night;
-    int passed;
-} outcome;
-
 static int outcome_cmp(const void *x, const void *y)
 {
-    const outcome *a = x, *b = y;
+    const trend_outcome *a = x, *b = y;
+    if (a->series != b->series)
+        return a->series < b->series ? -1 : 1;
     int c = rd_task_cmp(a->observed, a->task, b->observed, b->task);
     if (c)
         return c;
     return a->night < b->night ? -1 : a->night > b->night;
+}
+
+int trend_same_task(const trend_outcome *a, const trend_outcome *b)
+{
+    return a->series == b->series &&
+           rd_task_cmp(a->observed, a->task, b->observed, b->task) == 0;
 }
 
 static int failing_cmp(const void *x, const void *y)
@@ -155,35 +155,47 @@ static int failing_cmp(const void *x, const void *y)
     return rd_task_cmp(a->arm == NULL, a->task, b->arm == NULL, b->task);
 }
 
-/* Every task's outcome in each night of the last series. */
-static int load_outcomes(const trend *t, sqlite3 *db, outcome **out,
-                         size_t *n, err *e)
+void trend_outcomes_free(trend_outcome *o, size_t n)
 {
-    size_t cap = 0;
-    *out = NULL;
-    *n = 0;
-    for (size_t i = t->series; i < t->n; i++) {
+    for (size_t i = 0; o && i < n; i++) {
+        free(o[i].task);
+        free(o[i].arm);
+    }
+    free(o);
+}
+
+static int load_outcomes(const trend *t, sqlite3 *db, size_t from,
+                         trend_outcome **out, size_t *n, err *e)
+{
+    size_t cap = 0, series = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->v[i].breaks)
+            series = i;
+        if (i < from)
+            continue;
         sqlite3_stmt *s;
         if (rd_prepare(db, "SELECT kind = 'observed', task, arm, trials, "
                         "coalesce(passes, 0), judged, "
-                        "coalesce(successes, 0) FROM trials WHERE run = ?",
+                        "coalesce(successes, 0) FROM trials WHERE run = ? "
+                        "ORDER BY kind = 'observed', task",
                     t->v[i].run, &s, e) < 0)
             return -1;
         int rc, nomem = 0;
         while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
             int observed = sqlite3_column_int(s, 0);
             long trials = (long)sqlite3_column_int64(s, observed ? 5 : 3);
-            long passed = (long)sqlite3_column_int64(s, observed ? 6 : 4);
             if (trials == 0)
                 continue; /* not judged that night */
             if (rd_grow(out, &cap, *n, sizeof **out) < 0) {
                 nomem = 1;
                 break;
             }
-            outcome *o = &(*out)[(*n)++];
+            trend_outcome *o = &(*out)[(*n)++];
             o->observed = observed;
             o->night = i;
-            o->passed = passed == trials;
+            o->series = series;
+            o->trials = trials;
+            o->passed = (long)sqlite3_column_int64(s, observed ? 6 : 4);
             o->task = rd_text(s, 1);
             o->arm = rd_text_or_null(s, 2, &nomem);
             if (!o->task || nomem) {
@@ -197,19 +209,33 @@ static int load_outcomes(const trend *t, sqlite3 *db, outcome **out,
     return 0;
 }
 
-static int find_failing(trend *t, outcome *o, size_t n, err *e)
+int trend_outcomes(const trend *t, sqlite3 *db, size_t from,
+                   trend_outcome **out, size_t *n, err *e)
+{
+    *out = NULL;
+    *n = 0;
+    if (load_outcomes(t, db, from, out, n, e) < 0) {
+        trend_outcomes_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return -1;
+    }
+    if (*n)
+        qsort(*out, *n, sizeof **out, outcome_cmp);
+    return 0;
+}
+
+/* Each task failing in its latest night of the last series (o: its
+ * outcomes, sorted), with the night its failing began. */
+static int find_failing(trend *t, trend_outcome *o, size_t n, err *e)
 {
     size_t cap = 0;
-    if (n)
-        qsort(o, n, sizeof *o, outcome_cmp);
     for (size_t i = 0; i < n;) {
         size_t j = i, last_pass = SIZE_MAX;
-        for (; j < n && rd_task_cmp(o[j].observed, o[j].task, o[i].observed,
-                                    o[i].task) == 0;
-             j++)
-            if (o[j].passed)
+        for (; j < n && trend_same_task(&o[j], &o[i]); j++)
+            if (o[j].passed == o[j].trials)
                 last_pass = j;
-        if (!o[j - 1].passed) { /* failing in its latest night */
+        if (o[j - 1].passed < o[j - 1].trials) { /* failing, latest */
             size_t from = last_pass == SIZE_MAX ? i : last_pass + 1;
             if (rd_grow(&t->f, &cap, t->nf, sizeof *t->f) < 0)
                 return err_set(e, ERR_NOMEM, "out of memory");
@@ -231,22 +257,19 @@ static int find_failing(trend *t, outcome *o, size_t n, err *e)
 int trend_load(trend *t, sqlite3 *db, const char *pattern, const char *model,
                err *e)
 {
-    outcome *o = NULL;
+    trend_outcome *o = NULL;
     size_t n = 0;
     memset(t, 0, sizeof *t);
     int rc = -1;
     if (load_nights(t, db, pattern, model, e) < 0)
         goto done;
     mark_breaks(t);
-    if (load_outcomes(t, db, &o, &n, e) < 0 || find_failing(t, o, n, e) < 0)
+    if (trend_outcomes(t, db, t->series, &o, &n, e) < 0 ||
+        find_failing(t, o, n, e) < 0)
         goto done;
     rc = 0;
 done:
-    for (size_t i = 0; i < n; i++) {
-        free(o[i].task);
-        free(o[i].arm);
-    }
-    free(o);
+    trend_outcomes_free(o, n);
     if (rc < 0)
         trend_free(t);
     return rc;

@@ -62,6 +62,26 @@ int trend_load(trend *t, sqlite3 *db, const char *pattern, const char *model,
                err *e);
 void trend_free(trend *t);
 
+/* A task's outcome in one night: passed when every trial of it the night
+ * judged passed. */
+typedef struct trend_outcome {
+    int observed;
+    char *task, *arm;  /* arm NULL: observed */
+    size_t night;      /* an index of t's nights */
+    size_t series;     /* the first night of the night's series */
+    long trials, passed; /* judged and passed that night */
+} trend_outcome;
+
+/* Every task's outcome in each of t's nights from night from on, by
+ * series, then task (trials' order), then night.  0, or -1 with e set
+ * (*out then holds nothing). */
+int trend_outcomes(const trend *t, sqlite3 *db, size_t from,
+                   trend_outcome **out, size_t *n, err *e);
+void trend_outcomes_free(trend_outcome *o, size_t n);
+
+/* Whether a and b are one task of one series. */
+int trend_same_task(const trend_outcome *a, const trend_outcome *b);
+
 /* Why a series starts again, as every format says it, the reasons
  * joined by ", ": "another tool contract", "the tool file's bytes
  * changed (the same contract)", "another generator", "another
