@@ -1494,7 +1494,7 @@ static int has_p(const html_entry *e, const card *baseline)
 static long holm_of(const html_entry *runs, size_t n, const card *baseline,
                     double *adj)
 {
-    double *p = malloc((n ? n : 1) * sizeof *p);
+    double *p = calloc(n ? n : 1, sizeof *p);
     if (!p)
         return -1;
     unsigned long m = 0;
