@@ -1419,9 +1419,15 @@ void card_compare_verdict(card_compared *x)
         v->measure = "pass";
         v->diff = x->rows[0].diff;
         v->ci = x->rows[0].ci;
+        v->tasks = x->rows[0].na < x->rows[0].nb ? x->rows[0].na
+                                                  : x->rows[0].nb;
     }
-    if (v->basis != VERDICT_NOTHING)
+    if (v->basis != VERDICT_NOTHING) {
         v->excludes_zero = v->ci.lo > 0 || v->ci.hi < 0;
+        v->thin = !v->excludes_zero &&
+                  (v->tasks < CARD_THIN_TASKS ||
+                   v->ci.hi - v->ci.lo > CARD_THIN_WIDTH);
+    }
 }
 
 /* -v, never -0 (which prints as "-0.0") */
@@ -1454,6 +1460,24 @@ void card_verdict_text(buf *out, const card_compared *x)
     double lo = b_ahead ? negated(v->ci.hi) : v->ci.lo;
     double hi = b_ahead ? negated(v->ci.lo) : v->ci.hi;
     const char *first = b_ahead ? b : a, *second = b_ahead ? a : b;
+    if (v->thin) {
+        buf_printf(out, "Too little data to tell %s from %s: ", a, b);
+        if (v->basis == VERDICT_PAIRED)
+            buf_printf(out, "%ld shared task%s", v->tasks, plural(v->tasks));
+        else
+            buf_printf(out, "%ld episode%s in the smaller run", v->tasks,
+                       plural(v->tasks));
+        buf_printf(out, " leave%s the 95%% CI of the difference in %s at "
+                        "%+.1f to %+.1f percentage points",
+                   v->tasks == 1 ? "s" : "", what, 100 * v->ci.lo,
+                   100 * v->ci.hi);
+        if (v->diff != 0)
+            buf_printf(out, " (%s ahead by %.1f)", first, 100 * lead);
+        buf_puts(out, v->basis == VERDICT_UNPAIRED
+                          ? ", unpaired: the runs share no task."
+                          : ".");
+        return;
+    }
     if (v->diff == 0)
         buf_printf(out, "No difference: %s and %s are level on %s (95%% CI "
                         "of the difference %+.1f to %+.1f percentage points)",

@@ -276,11 +276,19 @@ typedef struct card_verdict {
     double diff;         /* A - B, a fraction */
     interval ci;
     int excludes_zero;
-    long tasks;    /* paired: the tasks both runs have */
+    long tasks;    /* paired: the tasks both runs have; unpaired: the
+                      episodes of the smaller run */
     int one_trial; /* paired: one trial of each task on each side */
     long pairs;    /* paired: the pairs McNemar's test is of (0: no p) */
     double p;      /* McNemar's exact p, when pairs > 0 */
+    int thin;      /* too little data to tell: the interval holds zero,
+                      and rests on fewer than CARD_THIN_TASKS tasks (for
+                      an unpaired verdict, episodes of either run) or is
+                      wider than CARD_THIN_WIDTH */
 } card_verdict;
+
+#define CARD_THIN_TASKS 10
+#define CARD_THIN_WIDTH 0.5 /* 50 percentage points */
 
 /* Two runs compared: every figure any format shows of it. */
 typedef struct card_compared {

@@ -308,15 +308,18 @@ static void json_verdict(buf *b, const card_compared *x)
     buf_printf(b, ",\"verdict\":{\"basis\":\"%s\"", bases[v->basis]);
     if (!v->measure) {
         buf_puts(b, ",\"measure\":null,\"ahead\":null,\"difference\":null,"
-                    "\"ci95\":null,\"excludes_zero\":null,\"tasks\":null,"
+                    "\"ci95\":null,\"excludes_zero\":null,"
+                    "\"too_little_data\":null,\"tasks\":null,"
                     "\"mcnemar_p\":null}");
         return;
     }
     buf_printf(b, ",\"measure\":\"%s\",\"ahead\":%s,\"difference\":%.6f,"
-                  "\"ci95\":[%.6f,%.6f],\"excludes_zero\":%s,\"tasks\":",
+                  "\"ci95\":[%.6f,%.6f],\"excludes_zero\":%s,"
+                  "\"too_little_data\":%s,\"tasks\":",
                v->measure,
                v->diff > 0 ? "\"a\"" : v->diff < 0 ? "\"b\"" : "null",
-               v->diff, v->ci.lo, v->ci.hi, v->excludes_zero ? "true" : "false");
+               v->diff, v->ci.lo, v->ci.hi, v->excludes_zero ? "true" : "false",
+               v->thin ? "true" : "false");
     count(b, v->basis == VERDICT_PAIRED, v->tasks);
     buf_puts(b, ",\"mcnemar_p\":");
     if (v->basis == VERDICT_PAIRED && v->pairs)

@@ -17,6 +17,7 @@
 #  - many runs against one baseline in the night's index: McNemar's p of
 #    each adjusted by Holm's method as computed here, and the runs
 #    grouped by what survives;
+#  - a verdict on too few tasks says so (3 tasks, 1 task, not 48);
 #  - usage errors, each in one line.
 # make check provides REPLAY, CARD, AGENTS, PYTHON3 and TOP_SRCDIR.
 set -u
@@ -44,8 +45,17 @@ grep -v '"episode":"careful-faults:' "$night/careful.jsonl" |
     sed 's/"run":"careful"/"run":"short"/' > "$night/short.jsonl"
 grep -v '"type":"call".*"episode":"careful-faults:' "$night/careful.jsonl" |
     sed 's/"run":"careful"/"run":"broken"/' > "$night/broken.jsonl"
+# three tasks of each agent, and one: too little data to tell them apart
+for t in "tiny-a careful 'base-s1|depth:d1-s1|faults:f1-s1'" "tiny-b blind_retrier 'base-s1|depth:d1-s1|faults:f1-s1'" \
+    "one-a careful 'base-s1'" "one-b blind_retrier 'base-s1'"; do
+    eval "set -- $t"
+    grep -E "\"type\":\"run\"|-($3)\"" "$night/$2.jsonl" |
+        sed "s/\"run\":\"$2\"/\"run\":\"$1\"/" > "$night/$1.few"
+done
 db=$TEST_TMP/g.db
 (cd "$night" && "$REPLAY" --quiet --db "$db" ./*.jsonl) 2>/dev/null
+fdb=$TEST_TMP/few.db
+(cd "$night" && "$REPLAY" --quiet --db "$fdb" ./*.few) 2>/dev/null
 ok "eight tasks cut short, eight failed" "40|48|40" \
     "$(sqlite3 "$db" "SELECT (SELECT count(*) FROM trials WHERE run = 'short'),
         (SELECT count(*) FROM trials WHERE run = 'broken'),
@@ -246,6 +256,20 @@ for line in sys.stdin:
           else "differs: page %s %s, computed %s %s" % (p, words, a, w))' "$want")"
 ok "Holm over the night: the runs in groups" "Against careful, after Holm's correction of McNemar's p over the 4 paired compares (a difference when the adjusted p is below 0.05): behind it: blind_retrier, broken; not told apart from it: copy, short." \
     "$(printf '%s\n' "$got" | tail -n 1)"
+
+# Too little data: a verdict on 3 shared tasks, or 1, says so instead of
+# "no difference" (docs/card.md: fewer than 10 tasks, or an interval
+# wider than 50 points, that holds zero).
+ok "3 shared tasks: too little data to tell" "Too little data to tell tiny-a from tiny-b: 3 shared tasks leave the 95% CI of
+the difference in pass rate at -56.1 to +56.1 percentage points.
+true" "$("$CARD" --db "$fdb" --compare tiny-a tiny-b | sed -n 2,3p
+    "$CARD" --db "$fdb" --json --compare tiny-a tiny-b |
+        "$PYTHON3" -c 'import json, sys; print(str(json.load(sys.stdin)["verdict"]["too_little_data"]).lower())')"
+ok "1 shared task: one, not ones" "Too little data to tell one-a from one-b: 1 shared task leaves" \
+    "$("$CARD" --db "$fdb" --compare one-a one-b | sed -n 2p | cut -c1-62)"
+ok "48 tasks: not too little" "false" \
+    "$("$CARD" --db "$db" --json --compare careful copy |
+        "$PYTHON3" -c 'import json, sys; print(str(json.load(sys.stdin)["verdict"]["too_little_data"]).lower())')"
 
 # Usage errors.
 usage() { "$CARD" --db "$db" "$@" 2>&1 | head -n 1; }
