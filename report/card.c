@@ -656,6 +656,24 @@ int main(int argc, char **argv)
                 shown_safe(db_path), migrated, DB_SCHEMA_VERSION);
     int status = 0;
     char *latest = NULL;
+    char *named[256] = {NULL};
+    /* runs named by a prefix of their name, as people call them (not an
+     * episode's run, whose errors name the episode's runs) */
+    for (int i = 0; !trend_on && !flaky_on && !episode && i < nruns; i++) {
+        if (card_run_named(db, runs[i], &named[i], &e) < 0) {
+            fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+            status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
+            goto out;
+        }
+        runs[i] = named[i];
+    }
+    if (cmp && strcmp(runs[0], runs[1]) == 0) {
+        fprintf(stderr, "card: --compare takes two runs, and both names "
+                        "given are run \"%s\"\n",
+                shown_tx(runs[0]));
+        status = EXIT_USAGE;
+        goto out;
+    }
     if (all) {
         status = write_night(db, db_path, out_path, baseline);
         goto out;
@@ -859,6 +877,8 @@ int main(int argc, char **argv)
 out:
     buf_free(&page);
     free(latest);
+    for (int i = 0; i < nruns; i++)
+        free(named[i]);
     shown_free();
     sqlite3_close(db);
     if (fflush(stdout) != 0) {

@@ -127,6 +127,64 @@ int card_db_open(sqlite3 **out, const char *path, int *migrated, err *e)
 
 
 
+static int no_such_run(sqlite3 *db, const char *run, err *e);
+
+int card_run_named(sqlite3 *db, const char *name, char **full, err *e)
+{
+    sqlite3_stmt *s;
+    *full = NULL;
+    /* the exact name first, then the names it begins */
+    if (rd_prepare(db, "SELECT run, run = ?1 FROM runs WHERE run = ?1 "
+                    "OR substr(run, 1, length(?1)) = ?1 "
+                    "ORDER BY run = ?1 DESC, run LIMIT 11",
+                name, &s, e) < 0)
+        return -1;
+    buf list = BUF_INIT;
+    int rc, n = 0, nomem = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (sqlite3_column_int(s, 1) || n == 0) {
+            free(*full);
+            if (!(*full = rd_text(s, 0)))
+                nomem = 1;
+            if (sqlite3_column_int(s, 1)) { /* the very name */
+                n = 1;
+                break;
+            }
+        }
+        const char *run = (const char *)sqlite3_column_text(s, 0);
+        if (n < 10) {
+            buf_puts(&list, n ? ", " : "");
+            utf8_shown(&list, run, strlen(run), 100);
+        }
+        n++;
+    }
+    if (rd_finish(db, s, rc, nomem || list.failed, e) < 0) {
+        free(*full);
+        *full = NULL;
+        buf_free(&list);
+        return -1;
+    }
+    if (n == 1) {
+        buf_free(&list);
+        return 0;
+    }
+    free(*full);
+    *full = NULL;
+    if (n == 0) {
+        buf_free(&list);
+        return no_such_run(db, name, e);
+    }
+    buf asked = BUF_INIT;
+    utf8_shown(&asked, name, strlen(name), 100);
+    err_set(e, ERR_VALUE, "\"%s\" begins the names of %s runs: %s%s; name "
+                          "one whole",
+            asked.failed ? "" : asked.data, n > 10 ? "more than 10" : "several",
+            list.data, n > 10 ? ", ..." : "");
+    buf_free(&asked);
+    buf_free(&list);
+    return -1;
+}
+
 /* "no run is named X; did you mean Y? The runs: A, B, C"; every name
  * shown escaped (utf8_shown), as the cards show them, and cut so that
  * the sentence fits an err. */
@@ -965,7 +1023,8 @@ int card_list(card_listing *l, sqlite3 *db, err *e)
     memset(l, 0, sizeof *l);
     if (rd_prepare(db, "SELECT run, coalesce(model, ''), episodes, "
                     "CASE WHEN simulated > 0 THEN pass ELSE -1 END, "
-                    "replayed_at FROM run_summary ORDER BY replayed_at, run",
+                    "replayed_at, CASE WHEN judged > 0 THEN successes "
+                    "ELSE -1 END FROM run_summary ORDER BY replayed_at, run",
                 NULL, &s, e) < 0)
         return -1;
     int rc;
@@ -982,6 +1041,7 @@ int card_list(card_listing *l, sqlite3 *db, err *e)
         r->episodes = (long)sqlite3_column_int64(s, 2);
         r->pass = (long)sqlite3_column_int64(s, 3);
         r->replayed_at = rd_text(s, 4);
+        r->success = (long)sqlite3_column_int64(s, 5);
         if (!r->run || !r->model || !r->replayed_at) {
             sqlite3_finalize(s);
             return err_set(e, ERR_NOMEM, "out of memory");

@@ -172,6 +172,13 @@ void card_outcomes_text(buf *b, const card_dial *d);
  * version it had; else 0. */
 int card_db_open(sqlite3 **out, const char *path, int *migrated, err *e);
 
+/* The run a name given on the command line means, into *full (free()
+ * it): the run of that name, else the one run whose name begins with it
+ * (Inspect's "task/ID" found by "task").  ERR_VALUE when none does (the
+ * message lists the runs there are and the nearest name) or several do
+ * (the message names them). */
+int card_run_named(sqlite3 *db, const char *name, char **full, err *e);
+
 /* The run's card.  ERR_VALUE when no run has that name: the message lists
  * the runs there are and the nearest name. */
 int card_load(card *c, sqlite3 *db, const char *run, err *e);
@@ -355,6 +362,7 @@ typedef struct card_listed {
     char *run, *model, *replayed_at; /* model "" when the run names none */
     long episodes;
     long pass; /* -1: not measured (no episode replayed against a task) */
+    long success; /* the harness's successes; -1: it judged none */
 } card_listed;
 
 typedef struct card_listing {

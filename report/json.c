@@ -736,6 +736,8 @@ void json_list(buf *b, const card_listing *l)
         string_or_null(b, r->model[0] ? r->model : NULL);
         buf_printf(b, ",\"episodes\":%ld,\"pass\":", r->episodes);
         count(b, r->pass >= 0, r->pass);
+        buf_puts(b, ",\"success\":");
+        count(b, r->success >= 0, r->success);
         key(b, 1, "replayed_at");
         shown_json(b, r->replayed_at);
         buf_putc(b, '}');

@@ -549,14 +549,16 @@ void md_compare(buf *out, const card_compared *x)
 
 void md_list(buf *out, const card_listing *l)
 {
-    buf_puts(out, "| run | model | episodes | pass | replayed |\n"
-                  "|---|---|---:|---:|---|\n");
+    buf_puts(out, "| run | model | episodes | pass | success | replayed |\n"
+                  "|---|---|---:|---:|---:|---|\n");
     for (size_t i = 0; i < l->n; i++) {
         const card_listed *r = &l->runs[i];
-        char pass[24];
-        buf_printf(out, "| %s | %s | %ld | %s | %s |\n", shown_md(r->run),
+        char pass[24], success[24];
+        buf_printf(out, "| %s | %s | %ld | %s | %s | %s |\n", shown_md(r->run),
                    r->model[0] ? shown_md(r->model) : "-", r->episodes,
                    shown_count(pass, sizeof pass, r->pass >= 0, r->pass),
+                   shown_count(success, sizeof success, r->success >= 0,
+                               r->success),
                    shown_md(r->replayed_at));
     }
     if (l->no_run)

@@ -1200,21 +1200,23 @@ void text_episode(buf *out, const episode_view *v, int width)
 
 void text_list(buf *out, const card_listing *l, int width)
 {
-    static const int gaps[] = {2, 1, 1, 2};
-    static const int minw[] = {3, 5, 5, 5, 0};
+    static const int gaps[] = {2, 1, 1, 1, 2};
+    static const int minw[] = {3, 5, 5, 5, 7, 0};
     table t;
     /* models (and a time that is not one) are cut before run names,
      * which people type */
-    table_init(&t, "llrrl", gaps, minw, 2u | 16u, 0);
+    table_init(&t, "llrrrl", gaps, minw, 2u | 32u, 0);
     t.fit_last = 1u;
-    table_row(&t, "run", "model", "eps", "pass", "replayed");
+    table_row(&t, "run", "model", "eps", "pass", "success", "replayed");
     for (size_t i = 0; i < l->n; i++) {
         const card_listed *r = &l->runs[i];
-        char eps[24], pass[24];
+        char eps[24], pass[24], success[24];
         snprintf(eps, sizeof eps, "%ld", r->episodes);
         table_row(&t, shown_tx(r->run),
                   r->model[0] ? shown_tx(r->model) : "-", eps,
                   shown_count(pass, sizeof pass, r->pass >= 0, r->pass),
+                  shown_count(success, sizeof success, r->success >= 0,
+                              r->success),
                   shown_tx(r->replayed_at));
     }
     table_print(out, &t, 0, width);

@@ -113,9 +113,10 @@ exit 3"
 fi
 chmod 700 "$TEST_TMP/ro"
 
-# The text fits 80 columns, everywhere.
+# The text fits 80 columns, everywhere (an ellipsis is one column of
+# three bytes).
 wide=$(cat "$golds"/*-text.gold "$golds"/compare-*[!nl].gold "$golds"/list.gold |
-       awk 'length($0) > 80' | head -3)
+       sed 's/…/./g' | awk 'length($0) > 80' | head -3)
 if check_eq "lines wider than 80 columns" "" "$wide"; then
     pass=$((pass + 1)); else fail=$((fail + 1)); fi
 

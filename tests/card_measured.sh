@@ -192,7 +192,7 @@ ok "long tool names cut with an ellipsis, the columns aligned" \
 } > named.jsonl
 replay_into named.db named.jsonl
 ok "--list at 80: a model is cut before a run's name" \
-   "a-run-name-of-thirty-characters provider/model-p…" \
+   "a-run-name-of-thirty-characters provider/mod…" \
    "$("$CARD" --db named.db --list | awk 'NR == 2 { print $1, $2 }')"
 
 # --- 200 trials of one task

@@ -149,14 +149,14 @@ fi
 # --list, text and Markdown: within 80 columns, the model cut before the
 # run's name; a run of no episode has no pass figure
 got=$("$CARD" --db "$db" --list)
-want='run                       model                   eps  pass replayed
--x                        -                         0     - 2026-09-21T14:13:20Z
-a\nb|c\x1b[2J\u{202e}evil m\n|x\x1b[2J\u{202e}…     1     0 2026-09-21T14:13:20Z'
+want='run                       model              eps  pass success replayed
+-x                        -                    0     -       - 2026-09-21T14:13…
+a\nb|c\x1b[2J\u{202e}evil m\n|x\x1b[2J\u{…     1     0       - 2026-09-21T14:13…'
 got2=$("$CARD" --db "$db" --list --markdown)
-want2='| run | model | episodes | pass | replayed |
-|---|---|---:|---:|---|
-| -x | - | 0 | - | 2026-09-21T14:13:20Z |
-| a\\nb\|c\\x1b\[2J\\u{202e}evil | m\\n\|x\\x1b\[2J\\u{202e}\\\\ | 1 | 0 | 2026-09-21T14:13:20Z |'
+want2='| run | model | episodes | pass | success | replayed |
+|---|---|---:|---:|---:|---|
+| -x | - | 0 | - | - | 2026-09-21T14:13:20Z |
+| a\\nb\|c\\x1b\[2J\\u{202e}evil | m\\n\|x\\x1b\[2J\\u{202e}\\\\ | 1 | 0 | - | 2026-09-21T14:13:20Z |'
 if check_eq "card --list" "$want" "$got" &&
    check_eq "card --list --markdown" "$want2" "$got2"
 then ok; else ko "card --list"; fi

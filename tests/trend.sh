@@ -14,6 +14,7 @@
 #    tests/trend_oracle.py --flaky computes them; a run's card counts its
 #    own;
 #  - the night's index draws the same trend, and lists the failing;
+#  - runs named by the beginning of their name; --list's success;
 #  - a pattern and --model choose the runs; --tasks all; usage errors.
 # make check provides REPLAY, CARD, AGENTS, PYTHON3 and TOP_SRCDIR.
 set -u
@@ -144,6 +145,26 @@ rows = re.findall(r"<tr><td>(.*?)</td><td>.*?</td><td>(.*?)</td>", sec.split('cl
 print("failing:", "; ".join("%s %s" % (html.unescape(a), html.unescape(b)) for a, b in rows))
 PY
 )"
+
+# Runs named as people call them: a unique beginning of the name (the
+# part before Inspect's "/"), and when several runs begin so, their
+# names; --list shows the harness's success of observed runs.
+cp "$db" "$TEST_TMP/named.db" || exit 99
+sqlite3 "$TEST_TMP/named.db" "UPDATE runs SET run = 'browser/8f3a2c' WHERE run = 'obs-2'"
+ok "a run found by the part of its name before /" "card: browser/8f3a2c" \
+    "$("$CARD" --db "$TEST_TMP/named.db" browser | head -n 1)"
+ok "... in a compare too" "compare: obs-1 (A) and browser/8f3a2c (B)" \
+    "$("$CARD" --db "$TEST_TMP/named.db" --compare obs browser 2>&1 | head -n 1)"
+ok "a beginning several runs share: their names" "card: \"night-\" begins the names of several runs: night-1, night-2, night-3, night-4, night-5, night-6, night-7; name one whole
+exit 2" "$("$CARD" --db "$TEST_TMP/named.db" night- 2>&1; echo "exit $?")"
+ok "two beginnings of one run: not a compare" "card: --compare takes two runs, and both names given are run \"obs-1\"
+exit 2" "$("$CARD" --db "$TEST_TMP/named.db" --compare obs obs-1 2>&1; echo "exit $?")"
+succ=$(sqlite3 "$db" "SELECT sum(success) FROM episodes WHERE run = 'obs-1'")
+ok "--list: the harness's success of observed runs" "obs-1 - $succ
+night-1 40 -
+browser/8f3a2c - $succ" \
+    "$("$CARD" --db "$TEST_TMP/named.db" --list |
+        awk '$1 == "obs-1" || $1 ~ /^browser/ || $1 == "night-1" { print $1, $4, $5 }' | sort -r)"
 
 usage() { "$CARD" --db "$db" "$@" 2>&1 | head -n 1; }
 ok "--trend goes alone" "card: --trend takes at most one pattern of run names (and --model M), and goes alone" \

@@ -745,7 +745,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < 2; i++)
         runs[i] = (card_listed){c[i].run, c[i].model, c[i].replayed_at,
                                 c[i].episodes,
-                                c[i].simulated ? c[i].pass : -1};
+                                c[i].simulated ? c[i].pass : -1,
+                                c[i].harness[1].judged
+                                    ? c[i].harness[1].successes
+                                    : -1};
     l.runs = runs;
     buf_reset(&b);
     text_list(&b, &l, width);
