@@ -314,7 +314,11 @@ GROUP BY r.run, o.dial, o.outcome;
 -- Per run and task: its trials (episodes of the same task in one run: the
 -- same seed and arm, or the same task_name for observed episodes), how
 -- many passed, how many the harness judged and called a success, and the
--- first trial's (the first written) pass and success.
+-- first trial's (the first written) pass and success.  measured and
+-- passed read the same for both kinds: a simulated task's trials and
+-- passes, an observed task's judged trials and successes (so that
+-- "SELECT task, passed, measured FROM trials WHERE run = ?" needs no
+-- thought about where the verdict came from).
 CREATE VIEW IF NOT EXISTS trials AS
 SELECT r.run,
        CASE WHEN e.seed IS NULL THEN 'observed' ELSE 'simulated' END AS kind,
@@ -323,7 +327,11 @@ SELECT r.run,
        count(e.success) AS judged, sum(e.success) AS successes,
        min(e.episode_id) AS first_episode, -- SQLite: the columns below are
        e.pass AS first_pass,               -- that episode's
-       e.success AS first_success
+       e.success AS first_success,
+       CASE WHEN e.seed IS NULL THEN count(e.success) ELSE count(*) END
+           AS measured,
+       CASE WHEN e.seed IS NULL THEN coalesce(sum(e.success), 0)
+            ELSE sum(e.pass) END AS passed
 FROM episode_rows e JOIN runs r ON r.run_id = e.run_id
 WHERE coalesce(e.task_id, e.task_name) IS NOT NULL
 GROUP BY r.run, kind, task;

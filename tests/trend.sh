@@ -166,6 +166,15 @@ browser/8f3a2c - $succ" \
     "$("$CARD" --db "$TEST_TMP/named.db" --list |
         awk '$1 == "obs-1" || $1 ~ /^browser/ || $1 == "night-1" { print $1, $4, $5 }' | sort -r)"
 
+# trials' measured and passed read alike for both kinds of run: the
+# simulator's trials and passes, the harness's judged and successes.
+ok "trials: measured and passed, for both kinds" "observed|1|1
+simulated|1|1" "$(sqlite3 "$db" "SELECT kind, min(measured = CASE kind WHEN 'simulated' THEN trials ELSE judged END),
+    min(passed = CASE kind WHEN 'simulated' THEN passes ELSE coalesce(successes, 0) END)
+    FROM trials GROUP BY kind ORDER BY kind")"
+ok "trials: an observed run's passed is its successes" "$succ" \
+    "$(sqlite3 "$db" "SELECT sum(passed) FROM trials WHERE run = 'obs-1'")"
+
 usage() { "$CARD" --db "$db" "$@" 2>&1 | head -n 1; }
 ok "--trend goes alone" "card: --trend takes at most one pattern of run names (and --model M), and goes alone" \
     "$(usage --trend --compare night-1 night-2)"
