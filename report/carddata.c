@@ -2,7 +2,9 @@
 #include "carddata.h"
 
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "buf.h"
@@ -95,6 +97,14 @@ int card_db_open(sqlite3 **out, const char *path, int *migrated, err *e)
         migrated = &ignored;
     *migrated = 0;
     int version = 0;
+    struct stat st;
+    if (stat(path, &st) < 0 && errno == ENOENT) {
+        /* what a newcomer meets first: say where a database comes from */
+        return err_set(e, ERR_IO, "%s: no such file: replay a night into it "
+                                  "first (replay --db %s NIGHT), or name "
+                                  "another with --db",
+                       path, path);
+    }
     if (sqlite3_open_v2(path, out, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
         err_set(e, ERR_IO, "%s: cannot open it: %s", path,
                 *out ? sqlite3_errmsg(*out) : "out of memory");
