@@ -5,10 +5,7 @@
 # json and PyYAML make of each file.
 set -u
 . "$TOP_SRCDIR/tests/lib.sh"
-if [ ! -d "${CORPUS:-}" ]; then
-    echo "SKIP: no corpus folder at CORPUS='${CORPUS:-}'"
-    exit 77
-fi
+need_corpus
 skip_unless_python
 need_replay
 tmpdir

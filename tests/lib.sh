@@ -48,6 +48,17 @@ mcp_node() {
         lack "a Node.js the MCP clients accept: $(printf '%s' "$mn_why" | head -n 1)"
 }
 
+# need_corpus: skips the suite (exit 77), saying what is missing and
+# that the skip is expected, unless $CORPUS is a folder: the tool files
+# others published, which the tests read in place when the folder is
+# there and never copy into the project.
+need_corpus() {
+    if [ ! -d "${CORPUS:-}" ]; then
+        echo "SKIP: no corpus of published tool files at '${CORPUS:-}' (OpenAPI, MCP and OpenAI tool files that others published, read in place when that folder is there, never copied into the project; without it this skip is expected)"
+        exit 77
+    fi
+}
+
 # agents_night DIR POLICY...: the scripted agents (tests/agents) on the
 # same tasks, seeds 1 and 2, every arm, into DIR/POLICY.jsonl each (a run
 # named POLICY, model scripted-POLICY, one run line), with the sample tool

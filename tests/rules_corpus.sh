@@ -10,10 +10,7 @@
 set -u
 . "$TOP_SRCDIR/tests/lib.sh"
 tmpdir
-if [ ! -d "${CORPUS:-}" ]; then
-    echo "SKIP: no corpus of published tool files at '${CORPUS:-}'"
-    exit 77
-fi
+need_corpus
 skip_unless_python
 if [ ! -x "${SURVEY:-}" ]; then
     echo "ERROR: no survey program at SURVEY='${SURVEY:-}'" >&2

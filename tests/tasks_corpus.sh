@@ -7,10 +7,7 @@ set -u
 need_replay
 tmpdir
 TEST_TMP_ERR=$TEST_TMP/err
-if [ ! -d "${CORPUS:-}" ]; then
-    echo "SKIP: no corpus of published tool files at '${CORPUS:-}'"
-    exit 77
-fi
+need_corpus
 pass=0 fail=0 files=0
 for f in $(find "$CORPUS" -type f ! -name README.md ! -name SOURCES.tsv |
     LC_ALL=C sort); do
