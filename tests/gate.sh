@@ -135,6 +135,17 @@ ok "observed trials: the compare's paired difference, clustered" \
         "$PYTHON3" -c 'import json, sys; g = json.load(sys.stdin)["gate"]; print(g["measure"], g["drop"], g["ci95"], g["method"])')"
 ok "observed trials: no drop shown, exit 0" "exit 0" \
     "$("$CARD" --db "$odb" --gate --compare steady erratic > /dev/null 2>&1; echo "exit $?")"
+# one task of three trials on each side: no interval, so not judged
+mkdir -p "$TEST_TMP/one/observed" && cp -R "$TOP_SRCDIR/samples/tools" "$TEST_TMP/one/" || exit 99
+for r in steady erratic; do
+    grep -e '"type":"run"' -e '"episode":"s1-base-t' "$TOP_SRCDIR/samples/observed/$r.jsonl" \
+        > "$TEST_TMP/one/observed/$r.jsonl"
+done
+(cd "$TEST_TMP/one" && "$REPLAY" --quiet --db one.db observed) 2>/dev/null
+ok "one task of several trials: not judged, exit 7" "gate: not judged: one task of several trials gives no interval to judge erratic
+  by.
+exit 7" "$("$CARD" --db "$TEST_TMP/one/one.db" --gate --compare steady erratic 2>&1 | sed -n '1,2p'
+    "$CARD" --db "$TEST_TMP/one/one.db" --gate --compare steady erratic > /dev/null 2>&1; echo "exit $?")"
 
 # JUnit: valid, read back case for case as the tables say
 junit() { # NAME DB ARGS...: writes $TEST_TMP/NAME.xml
