@@ -34,9 +34,10 @@ static const char usage_text[] =
     "            [--width N] [--] [RUN...]\n"
     "       card [--db results.db] --list\n"
     "       card [--db results.db] [--json | --markdown | --html [-o FILE]]\n"
-    "            --compare RUN_A RUN_B [--tasks all]\n"
+    "            --compare RUN_A RUN_B [--tasks all] [--across-contracts]\n"
     "       card [--db results.db] [--json] --gate --compare BASE NEW\n"
     "            [--max-drop POINTS] [--missing fail|ignore] [--junit FILE]\n"
+    "            [--across-contracts]\n"
     "       card [--db results.db] --junit FILE [RUN | --compare BASE NEW]\n"
     "       card [--db results.db] [--json] --trend [PATTERN] [--model M]\n"
     "            [--tasks all]\n"
@@ -86,7 +87,9 @@ static const char usage_text[] =
     "              cut long names with an ellipsis; below 80, hashes are\n"
     "              cut to 16 digits\n"
     "  --compare   two runs side by side, only when their tasks are the\n"
-    "              same (same tool file bytes and generator), led by the\n"
+    "              same (same tool file bytes and generator; for runs of\n"
+    "              observed episodes, the harness's task ids on one tool\n"
+    "              contract, or where either recorded none), led by the\n"
     "              verdict (which run is ahead, by how much, on how many\n"
     "              shared tasks, McNemar's p); otherwise says why not,\n"
     "              with no figure set side by side; then\n"
@@ -98,6 +101,9 @@ static const char usage_text[] =
     "              them, tokens and seconds by task: each side's mean,\n"
     "              A-B with an interval clustered by task, the tasks\n"
     "              that changed most\n"
+    "  --across-contracts  with --compare: runs of observed episodes on\n"
+    "              different tool contracts compared anyway, the\n"
+    "              headline saying so first\n"
     "  --tasks all with --compare: every flipped task and every task's\n"
     "              usage in text and Markdown (default: the first 10\n"
     "              flipped, 5 of each usage figure; JSON lists every one,\n"
@@ -322,7 +328,7 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
         if (base < 0 || (long)i == base ||
             card_compare_case(&cards[i], &cards[base]) != COMPARE_SAME)
             continue;
-        if (card_compare(&vs[i], db, &cards[i], &cards[base], &e) < 0) {
+        if (card_compare(&vs[i], db, &cards[i], &cards[base], 0, &e) < 0) {
             fprintf(stderr, "card: %s\n", shown_safe(e.msg));
             status = EXIT_DB;
             goto done;
@@ -480,7 +486,7 @@ int main(int argc, char **argv)
     buf page = BUF_INIT; /* the compare, and the whole HTML page */
     int list = 0, cmp = 0, width = 80, formats = 0, all = 0, all_tasks = 0;
     int gate_on = 0, missing_fail = 1, missing_set = 0, drop_set = 0;
-    int trend_on = 0, flaky_on = 0;
+    int trend_on = 0, flaky_on = 0, across = 0;
     const char *model = NULL;
     double max_drop = 0;
     const char *baseline = NULL, *episode = NULL, *junit_path = NULL;
@@ -533,6 +539,8 @@ int main(int argc, char **argv)
             episode = argv[++i];
         } else if (strcmp(a, "--gate") == 0) {
             gate_on = 1;
+        } else if (strcmp(a, "--across-contracts") == 0) {
+            across = 1;
         } else if (strcmp(a, "--trend") == 0) {
             trend_on = 1;
         } else if (strcmp(a, "--flaky") == 0) {
@@ -621,6 +629,9 @@ int main(int argc, char **argv)
                            "(and --model M), and goes alone");
     if (trend_on && (f == MARKDOWN || f == HTML))
         return usage_error("--trend prints text or JSON");
+    if (across && !cmp)
+        return usage_error("--across-contracts goes with --compare RUN_A "
+                           "RUN_B");
     if (model && !trend_on && !flaky_on)
         return usage_error("--model M goes with --trend or --flaky");
     if (baseline && !all)
@@ -785,7 +796,7 @@ int main(int argc, char **argv)
         card_compared x;
         gate g;
         memset(&g, 0, sizeof g);
-        if (card_compare(&x, db, &cards[0], &cards[1], &e) < 0) {
+        if (card_compare(&x, db, &cards[0], &cards[1], across, &e) < 0) {
             fprintf(stderr, "card: %s\n", shown_safe(e.msg));
             status = EXIT_DB;
         } else if (gate_on && x.k == COMPARE_SAME &&

@@ -2,6 +2,7 @@
 #include "carddata.h"
 
 #include <stdio.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -818,12 +819,21 @@ void card_free(card *c)
 
 /* ------------------------------------------------------------ compare */
 
+/* Whether both runs hold observed episodes only. */
+static int observed_only(const card *a, const card *b)
+{
+    return !a->simulated && !b->simulated;
+}
+
 enum compare_case card_compare_case(const card *a, const card *b)
 {
+    int observed = observed_only(a, b);
+    if (observed && (a->no_schema || b->no_schema))
+        return COMPARE_SAME; /* no contract to hold them to */
     if (strcmp(a->contract_sha256, b->contract_sha256) != 0)
         return COMPARE_CONTRACTS;
     if (strcmp(a->file_sha256, b->file_sha256) != 0)
-        return COMPARE_REFORMATTED;
+        return observed ? COMPARE_SAME : COMPARE_REFORMATTED;
     /* observed episodes were not made by the generator: only the
      * simulator's need the same one */
     if ((a->simulated || b->simulated) &&
@@ -986,7 +996,7 @@ card_row *card_compare_rows(const card *a, const card *b, size_t *n)
 }
 
 int card_compare(card_compared *x, sqlite3 *db, const card *a, const card *b,
-                 err *e)
+                 int across, err *e)
 {
     memset(x, 0, sizeof *x);
     x->a = a;
@@ -994,7 +1004,19 @@ int card_compare(card_compared *x, sqlite3 *db, const card *a, const card *b,
     x->k = card_compare_case(a, b);
     x->flips_shown = CARD_FLIPS_SHOWN;
     x->usage_shown = USAGE_TASKS_SHOWN;
-    if (x->k == COMPARE_CONTRACTS && card_contract_diff(&x->d, db, a, b, e) < 0)
+    x->contract = CONTRACT_CHECKED;
+    if (x->k == COMPARE_SAME && observed_only(a, b)) {
+        if (a->no_schema || b->no_schema)
+            x->contract = CONTRACT_UNCHECKED;
+        else if (strcmp(a->file_sha256, b->file_sha256) != 0)
+            x->contract = CONTRACT_LAYOUT;
+    }
+    if (x->k == COMPARE_CONTRACTS && across && observed_only(a, b)) {
+        x->k = COMPARE_SAME;
+        x->contract = CONTRACT_ACROSS;
+    }
+    if ((x->k == COMPARE_CONTRACTS || x->contract == CONTRACT_ACROSS) &&
+        card_contract_diff(&x->d, db, a, b, e) < 0)
         return -1;
     if (x->k == COMPARE_SAME) {
         if (card_compare_paired(db, a, b, &x->paired, &x->npaired, e) < 0)
@@ -1018,6 +1040,47 @@ void card_compared_free(card_compared *x)
     card_flips_free(&x->flips);
     usage_pairs_free(&x->usage);
     memset(x, 0, sizeof *x);
+}
+
+void card_pairing_text(buf *out, const card_compared *x, int sentence)
+{
+    const card *a = x->a, *b = x->b;
+    size_t from = out->len;
+    switch (x->contract) {
+    case CONTRACT_CHECKED:
+        buf_puts(out, observed_only(a, b) ? "same tool file"
+                                          : "same tool file and generator");
+        break;
+    case CONTRACT_LAYOUT:
+        buf_puts(out, "same tool contract; the tool files differ in layout "
+                      "only");
+        break;
+    case CONTRACT_UNCHECKED:
+        buf_printf(out, "no contract could be checked: %s recorded no tool "
+                        "definitions",
+                   a->no_schema && b->no_schema ? "neither run's log"
+                   : a->no_schema               ? "A's log"
+                                                : "B's log");
+        break;
+    case CONTRACT_ACROSS:
+        buf_printf(out, "different tool contracts, compared anyway "
+                        "(--across-contracts): %zu tool%s added, %zu "
+                        "removed, %zu changed",
+                   x->d.nadded, x->d.nadded == 1 ? "" : "s", x->d.nremoved,
+                   x->d.nchanged);
+        break;
+    }
+    if (x->flips.shared == 0)
+        buf_puts(out, ", but no task is in both runs: nothing to pair");
+    else if (observed_only(a, b))
+        buf_puts(out, "; observed episodes, paired by the harness's names "
+                      "of their tasks");
+    else
+        buf_puts(out, ": the same tasks, side by side");
+    if (sentence && out->data && out->len > from) {
+        out->data[from] = (char)toupper((unsigned char)out->data[from]);
+        buf_putc(out, '.');
+    }
 }
 
 const char card_no_run_query[] = "SELECT * FROM problems WHERE run IS NULL";
@@ -1093,6 +1156,12 @@ void card_refusal(buf *out, const card *a, const card *b, enum compare_case k)
                         "reformatted, and tasks are drawn from the file's "
                         "bytes, so their tasks differ, and no figure of one "
                         "is set beside the other's.",
+                   a->run, b->run);
+    else if (k == COMPARE_CONTRACTS && observed_only(a, b))
+        buf_printf(out, "%s and %s are runs on different tool contracts, so "
+                        "a difference between them may be the tools', and "
+                        "no figure of one is set beside the other's "
+                        "(--across-contracts compares them anyway).",
                    a->run, b->run);
     else if (k == COMPARE_CONTRACTS)
         buf_printf(out, "%s and %s are runs on different tool contracts, so "
@@ -1514,6 +1583,9 @@ void card_verdict_text(buf *out, const card_compared *x)
         card_refusal(out, x->a, x->b, x->k);
         return;
     }
+    if (x->contract == CONTRACT_ACROSS)
+        buf_puts(out, "Compared across different tool contracts, so the "
+                      "tools may explain any difference. ");
     if (v->basis == VERDICT_NOTHING) {
         buf_printf(out, "Nothing to compare: no task is in both %s and %s, "
                         "and no pass rate was measured in both.",

@@ -210,7 +210,21 @@ typedef struct contract_diff {
     size_t nadded, nremoved, nchanged;
 } contract_diff;
 
+/* Runs of observed episodes only pair by the harness's task ids, not by
+ * tasks drawn from the file's bytes: for them, two files of one contract
+ * are comparable, and so are runs of which either recorded no contract
+ * (its log offered no tool definitions). */
 enum compare_case card_compare_case(const card *a, const card *b);
+
+/* What two comparable runs' contracts were found to be. */
+enum contract_basis {
+    CONTRACT_CHECKED,   /* one contract (and, with simulated episodes, one
+                           file) */
+    CONTRACT_LAYOUT,    /* observed: one contract, files of other layout */
+    CONTRACT_UNCHECKED, /* observed: either run recorded no contract */
+    CONTRACT_ACROSS     /* observed: other contracts, compared because the
+                           user asked (--across-contracts) */
+};
 
 /* A row of two comparable runs side by side: "all", then each arm of a,
  * then each arm only b has (an arm one run lacks counts 0 of 0 there),
@@ -301,7 +315,9 @@ typedef struct card_verdict {
 typedef struct card_compared {
     const card *a, *b;
     enum compare_case k;
-    contract_diff d;     /* COMPARE_CONTRACTS: the tools that differ */
+    enum contract_basis contract; /* COMPARE_SAME: on what it rests */
+    contract_diff d;     /* COMPARE_CONTRACTS, CONTRACT_ACROSS: the tools
+                            that differ */
     card_row *rows;      /* COMPARE_SAME, when either run has simulated
                             episodes: unpaired, per arm */
     size_t nrows;
@@ -352,9 +368,19 @@ void card_headline(buf *out, const card *c);
 /* A p-value as people read it: 0.125, 0.0031, 2.5e-29. */
 void card_p_text(buf *out, double p);
 
-/* Compares a and b (both outlive x): 0, or -1 with e set. */
+/* Compares a and b (both outlive x): 0, or -1 with e set.  across: runs
+ * of observed episodes only on other contracts are compared anyway
+ * (CONTRACT_ACROSS); simulated runs keep their refusal. */
 int card_compare(card_compared *x, sqlite3 *db, const card *a, const card *b,
-                 err *e);
+                 int across, err *e);
+
+/* What the runs of a comparable compare are paired on, as every format
+ * says it: "same tool file and generator: the same tasks, side by side",
+ * "no contract could be checked: A's log recorded no tool definitions;
+ * observed episodes, paired by the harness's names of their tasks".
+ * sentence: begun with a capital and ended with a period.  It names the
+ * runs A and B only. */
+void card_pairing_text(buf *out, const card_compared *x, int sentence);
 void card_compared_free(card_compared *x);
 
 /* The runs of a database, for card --list. */

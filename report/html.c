@@ -1171,6 +1171,18 @@ static void compare_head(buf *b, const card_compared *x)
     free(sb);
 }
 
+/* The tools that differ from A's contract to B's. */
+static void tools_differ(buf *b, const contract_diff *d)
+{
+    buf_puts(b, "<ul class=\"tools\">\n");
+    if (d->nadded + d->nremoved + d->nchanged == 0)
+        buf_printf(b, "<li>%s</li>\n", card_same_tools);
+    name_list(b, "added", d->added, d->nadded);
+    name_list(b, "removed", d->removed, d->nremoved);
+    name_list(b, "changed", d->changed, d->nchanged);
+    buf_puts(b, "</ul>\n");
+}
+
 void html_compare_linked(buf *b, const card_compared *x, const char *page_a,
                          const char *page_b, const html_links *l)
 {
@@ -1186,28 +1198,23 @@ void html_compare_linked(buf *b, const card_compared *x, const char *page_a,
         buf_puts(b, " (B).</p>\n");
     }
     if (k != COMPARE_SAME) { /* the headline says why */
-        if (k == COMPARE_CONTRACTS) {
-            buf_puts(b, "<ul class=\"tools\">\n");
-            if (d->nadded + d->nremoved + d->nchanged == 0)
-                buf_printf(b, "<li>%s</li>\n", card_same_tools);
-            name_list(b, "added", d->added, d->nadded);
-            name_list(b, "removed", d->removed, d->nremoved);
-            name_list(b, "changed", d->changed, d->nchanged);
-            buf_puts(b, "</ul>\n");
-        }
+        if (k == COMPARE_CONTRACTS)
+            tools_differ(b, d);
         both_hashes(b, a, c, k);
         buf_puts(b, "</section>\n");
         return;
     }
-    if (x->flips.shared == 0)
-        buf_puts(b, "<p>Same tool file and generator, but no task is in "
-                    "both runs: nothing to pair.</p>\n");
-    else if (!a->simulated && !c->simulated)
-        buf_puts(b, "<p>Same tool file; observed episodes, paired by the "
-                    "harness&#39;s names of their tasks.</p>\n");
+    buf pairing = BUF_INIT;
+    card_pairing_text(&pairing, x, 1);
+    buf_puts(b, "<p>");
+    if (pairing.failed)
+        b->failed = 1;
     else
-        buf_puts(b, "<p>Same tool file and generator: the same tasks, side "
-                    "by side.</p>\n");
+        shown_html(b, pairing.data);
+    buf_puts(b, "</p>\n");
+    buf_free(&pairing);
+    if (x->contract == CONTRACT_ACROSS)
+        tools_differ(b, d);
     html_rates(b, x);
     /* which tasks changed, before the figures of how much */
     flips_table(b, x, l);
@@ -1571,7 +1578,9 @@ void html_index(buf *b, const html_entry *runs, size_t n,
                 "rate (the harness&#39;s success for a run of observed "
                 "episodes only), drawn with its 95% interval on one axis "
                 "for all; two runs can be compared when their tasks are "
-                "the same (the same tool file bytes and generator).</p>\n");
+                "the same (the same tool file bytes and generator; for "
+                "runs of observed episodes, the harness&#39;s task names "
+                "on one tool contract).</p>\n");
     table_open(b, "index");
     buf_puts(b, "<thead><tr><th>run</th><th>model</th><th>tool file</th>"
                 "<th>episodes</th><th class=\"fig\">figure (95% CI)");

@@ -410,6 +410,22 @@ void json_compare(buf *b, const card_compared *x)
     shown_json(b, c->run);
     buf_printf(b, ",\"comparable\":%s,\"case\":\"%s\"",
                x->k == COMPARE_SAME ? "true" : "false", case_name(x->k));
+    buf_printf(b, ",\"contract\":\"%s\"",
+               x->k == COMPARE_CONTRACTS || x->contract == CONTRACT_ACROSS
+                   ? "different"
+               : x->contract == CONTRACT_UNCHECKED ? "not_checked"
+                                                   : "same");
+    if (x->k == COMPARE_SAME) {
+        buf pairing = BUF_INIT;
+        card_pairing_text(&pairing, x, 1);
+        buf_printf(b, ",\"across_contracts\":%s,\"pairing\":",
+                   x->contract == CONTRACT_ACROSS ? "true" : "false");
+        if (pairing.failed)
+            b->failed = 1;
+        else
+            shown_json(b, pairing.data);
+        buf_free(&pairing);
+    }
     json_verdict(b, x);
     buf_puts(b, ",\"file_sha256\":[");
     shown_json(b, a->file_sha256);
@@ -425,7 +441,7 @@ void json_compare(buf *b, const card_compared *x)
     buf_printf(b, "},{\"version\":%d,\"fingerprint\":", c->generator_version);
     shown_json(b, c->fingerprint);
     buf_puts(b, "}]");
-    if (x->k == COMPARE_CONTRACTS) {
+    if (x->k == COMPARE_CONTRACTS || x->contract == CONTRACT_ACROSS) {
         char **lists[] = {x->d.added, x->d.removed, x->d.changed};
         size_t ns[] = {x->d.nadded, x->d.nremoved, x->d.nchanged};
         const char *names[] = {"added", "removed", "changed"};

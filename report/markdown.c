@@ -498,14 +498,19 @@ void md_compare(buf *out, const card_compared *x)
     else
         buf_printf(out, "**%s**\n\n", shown_md(verdict.data));
     buf_free(&verdict);
-    if (x->flips.shared == 0)
-        buf_puts(out, "Same tool file and generator, but no task is in both "
-                      "runs: nothing to pair.\n");
-    else if (!x->a->simulated && !x->b->simulated)
-        buf_puts(out, "Same tool file; observed episodes, paired by the "
-                      "harness's names of their tasks.\n");
+    buf pairing = BUF_INIT;
+    card_pairing_text(&pairing, x, 1);
+    if (pairing.failed)
+        out->failed = 1;
     else
-        buf_puts(out, "Same tool file and generator: the same tasks.\n");
+        buf_printf(out, "%s\n", shown_md(pairing.data));
+    buf_free(&pairing);
+    if (x->contract == CONTRACT_ACROSS) {
+        buf_putc(out, '\n');
+        md_names(out, "added", x->d.added, x->d.nadded);
+        md_names(out, "removed", x->d.removed, x->d.nremoved);
+        md_names(out, "changed", x->d.changed, x->d.nchanged);
+    }
     if (x->nrows)
         buf_puts(out, "\nUnpaired, per arm (each run's pass rate):\n\n"
                       "| arm | A pass | B pass | A - B | 95% CI | excludes 0 "

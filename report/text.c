@@ -897,15 +897,14 @@ void text_compare(buf *out, const card_compared *x, int width)
     buf verdict = BUF_INIT;
     card_verdict_text(&verdict, x);
     say_made(out, &verdict, "", width, 0);
-    if (x->flips.shared == 0)
-        say(out, width, 0, "same tool file and generator, but no task is in "
-                           "both runs: nothing to pair");
-    else if (!x->a->simulated && !x->b->simulated)
-        say(out, width, 0, "same tool file; observed episodes, paired by "
-                           "the harness's names of their tasks");
-    else
-        say(out, width, 0, "same tool file and generator: the same tasks, "
-                           "side by side");
+    buf pairing = BUF_INIT;
+    card_pairing_text(&pairing, x, 0);
+    say_made(out, &pairing, "", width, 0);
+    if (x->contract == CONTRACT_ACROSS) {
+        say_list(out, "added", x->d.added, x->d.nadded, width);
+        say_list(out, "removed", x->d.removed, x->d.nremoved, width);
+        say_list(out, "changed", x->d.changed, x->d.nchanged, width);
+    }
     if (x->nrows)
         text_unpaired(out, x, width);
     text_paired(out, x, width);
@@ -915,9 +914,16 @@ void text_compare(buf *out, const card_compared *x, int width)
 
 void text_gate(buf *out, const gate *g, const card_compared *x, int width)
 {
-    buf sentence = BUF_INIT;
+    buf sentence = BUF_INIT, pairing = BUF_INIT;
     gate_text(&sentence, g, x->a->run, x->b->run);
+    if (x->contract != CONTRACT_CHECKED)
+        card_pairing_text(&pairing, x, 0);
+    if (x->contract == CONTRACT_ACROSS) /* said first */
+        say_made(out, &pairing, "gate: ", width, 2);
     say_made(out, &sentence, "gate: ", width, 2);
+    if (pairing.len)
+        say_made(out, &pairing, "gate: ", width, 2);
+    buf_free(&pairing);
     text_flips(out, x, width);
     if (g->missing) {
         buf names = BUF_INIT;

@@ -76,7 +76,7 @@ done
 cp -R "$TOP_SRCDIR/samples/tools" "$TEST_TMP/"
 (cd "$TEST_TMP" && "$REPLAY" --quiet --db "$TEST_TMP/mix.db" mix) 2>/dev/null
 (cd "$TOP_SRCDIR" && "$REPLAY" --quiet --db "$TEST_TMP/apart.db" samples/night) 2>/dev/null
-rows() { "$CARD" --db "$1" --json --compare "$2" "$3" | "$PYTHON3" -c '
+rows() { "$CARD" --db "$1" --json --compare "$2" "$3" ${4:-} | "$PYTHON3" -c '
 import json, sys
 for r in json.load(sys.stdin)["paired"]:
     if r["arm"] == "all":
@@ -86,6 +86,67 @@ for r in json.load(sys.stdin)["paired"]:
 ok "runs of both kinds, paired kind by kind" \
     "$(rows "$TEST_TMP/apart.db" careful sloppy; rows "$db" steady erratic)" \
     "$(rows "$TEST_TMP/mix.db" mix-a mix-b)"
+
+# Observed runs pair by the harness's task ids, whatever their tool files'
+# bytes: erratic logged again against the same tools laid out otherwise
+# (layout), against a file of no tool (none: no contract to check), and
+# against one tool fewer (less: another contract, refused unless
+# --across-contracts).  Each comparable case gives the figures of steady
+# against erratic itself.
+c=$TEST_TMP/contracts
+mkdir -p "$c/night" "$c/tools"
+cp "$TOP_SRCDIR/samples/tools/shop.json" "$c/tools/"
+sed 's/^ *//' "$TOP_SRCDIR/samples/tools/shop.json" > "$c/tools/layout.json"
+printf '[]\n' > "$c/tools/none.json"
+"$PYTHON3" -c '
+import json, sys
+tools = json.load(open(sys.argv[1]))
+json.dump([t for t in tools if t["function"]["name"] != "list_channels"],
+          open(sys.argv[2], "w"), indent=1)' \
+    "$TOP_SRCDIR/samples/tools/shop.json" "$c/tools/less.json"
+cp "$TOP_SRCDIR/samples/observed/steady.jsonl" "$c/night/"
+for v in layout none less; do
+    sed -e "s/\"run\":\"erratic\"/\"run\":\"erratic-$v\"/" \
+        -e "1s|\.\./tools/shop\.json|../tools/$v.json|" \
+        "$TOP_SRCDIR/samples/observed/erratic.jsonl" > "$c/night/erratic-$v.jsonl"
+done
+(cd "$c" && "$REPLAY" --quiet --db c.db night)
+status() { "$@" > /dev/null 2>&1; echo $?; }
+same_rows=$(rows "$db" steady erratic)
+gold compare-layout "$("$CARD" --db "$c/c.db" --compare steady erratic-layout 2>&1)"
+ok "layout only: the figures of the same file" "$same_rows" \
+    "$(rows "$c/c.db" steady erratic-layout)"
+gold compare-none-markdown \
+    "$("$CARD" --db "$c/c.db" --markdown --compare steady erratic-none 2>&1)"
+ok "no contract: the figures of the same file" "$same_rows" \
+    "$(rows "$c/c.db" steady erratic-none)"
+ok "no contract, as JSON" "not_checked|No contract could be checked: B's log recorded no tool definitions; observed episodes, paired by the harness's names of their tasks." \
+    "$("$CARD" --db "$c/c.db" --json --compare steady erratic-none |
+        "$PYTHON3" -c 'import json, sys
+x = json.load(sys.stdin)
+print(x["contract"], x["pairing"], sep="|")')"
+gold compare-other-contract \
+    "$("$CARD" --db "$c/c.db" --compare steady erratic-less 2>&1)"
+ok "another contract: refused, exit 5" 5 \
+    "$(status "$CARD" --db "$c/c.db" --compare steady erratic-less)"
+gold compare-across \
+    "$("$CARD" --db "$c/c.db" --compare steady erratic-less --across-contracts 2>&1)"
+gold compare-across-html-headline "$("$CARD" --db "$c/c.db" --html \
+    --compare steady erratic-less --across-contracts | grep -A2 '<h2>')"
+ok "across contracts: the figures of the same file" "$same_rows" \
+    "$(rows "$c/c.db" steady erratic-less --across-contracts)"
+ok "across contracts, as JSON" "different|True|removed: list_channels" \
+    "$("$CARD" --db "$c/c.db" --json --compare steady erratic-less \
+        --across-contracts | "$PYTHON3" -c 'import json, sys
+x = json.load(sys.stdin)
+print(x["contract"], x["across_contracts"], "removed: " + ",".join(x["tools"]["removed"]), sep="|")')"
+gold gate-across "$("$CARD" --db "$c/c.db" --gate --compare steady \
+    erratic-less --across-contracts 2>&1; echo "exit $?")"
+ok "the gate refuses another contract unasked" 5 \
+    "$(status "$CARD" --db "$c/c.db" --gate --compare steady erratic-less)"
+ok "--across-contracts alone" "card: --across-contracts goes with --compare RUN_A RUN_B
+Try 'card --help'.
+exit 2" "$("$CARD" --db "$c/c.db" --across-contracts steady 2>&1; echo "exit $?")"
 
 echo "observed: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -508,6 +508,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         COMPARE_GENERATORS};
     x.k = cases[byte(&in) % 4];
     if (x.k == COMPARE_SAME) {
+        x.contract = (enum contract_basis)(byte(&in) % 4);
         x.rows = card_compare_rows(&c[0], &c[1], &x.nrows);
         x.npaired = (size_t)number(&in, 4);
         x.paired = calloc(x.npaired + 1, sizeof *x.paired);
@@ -527,7 +528,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             p->pairs.b_only = number(&in, 0);
             p->pairs.p = (double)byte(&in) / 255.0;
         }
-    } else if (x.k == COMPARE_CONTRACTS) {
+    }
+    if (x.k == COMPARE_CONTRACTS || x.contract == CONTRACT_ACROSS) {
         x.d.nadded = (size_t)number(&in, 3);
         x.d.added = calloc(x.d.nadded + 1, sizeof *x.d.added);
         for (size_t i = 0; x.d.added && i < x.d.nadded; i++)
