@@ -1191,6 +1191,14 @@ static int observed_call(night *n, struct episode *ep, const char *file,
                 snprintf(unchecked, sizeof unchecked, "%.500s; answer_valid "
                          "is left NULL", n->rule.data);
         }
+        /* an error in any idiom the logs write is an error of the call */
+        char code[72];
+        if (observe_error(tl->answer, n->line_arena, code, sizeof code,
+                          &bad) == 1) {
+            c->error = arena_memdup(ep->a, code, strlen(code));
+            oom |= !c->error;
+        }
+        oom |= bad;
     }
     c->source_file = intern(n, file);
     c->source_line = line;

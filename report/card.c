@@ -17,6 +17,7 @@
 #include "html.h"
 #include "json.h"
 #include "junit.h"
+#include "split.h"
 #include "markdown.h"
 #include "shown.h"
 #include "text.h"
@@ -51,13 +52,18 @@ static const char usage_text[] =
     "              its headline (a sentence: the pass rate with its\n"
     "              interval, and what went wrong, in words), what\n"
     "              produced it, pass and reached with 95% Wilson\n"
-    "              intervals, side effects, errors, calls against the\n"
+    "              intervals (the run's rate clustered by task where\n"
+    "              tasks have several trials), side effects, errors,\n"
+    "              calls against the\n"
     "              tasks' steps, per arm, per dial;\n"
     "              the harness's success and reward; observed episodes\n"
     "              (calls per tool, no simulator figure); why episodes\n"
     "              ended as they did (a class each: passed,\n"
     "              side_effect, fooled...; the view episode_outcomes);\n"
     "              pass^k\n"
+    "  RUN@N, RUN@A-B  wherever a run is named: the run narrowed to\n"
+    "              each task's N-th trial, or its trials A to B (in the\n"
+    "              order written), as a run of its own\n"
     "  --list      the runs in the database\n"
     "  --html      one self-contained HTML page (inline style and SVG\n"
     "              pictures, no script, nothing loaded), the figures of\n"
@@ -668,9 +674,22 @@ int main(int argc, char **argv)
     int status = 0;
     char *latest = NULL;
     char *named[256] = {NULL};
+    /* runs narrowed to some trials (RUN@1-2) are made first, as runs of
+     * their own on this connection alone; then every run named is found
+     * (by a prefix of its name too) */
+    int narrowed = 0;
+    if (!trend_on && !flaky_on && !episode && !all &&
+        (narrowed = split_prepare(db, runs, nruns, named, &e)) < 0) {
+        fprintf(stderr, "card: %s\n", shown_safe(e.msg));
+        status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
+        goto out;
+    }
+    for (int i = 0; narrowed && i < nruns; i++)
+        runs[i] = named[i];
     /* runs named by a prefix of their name, as people call them (not an
      * episode's run, whose errors name the episode's runs) */
-    for (int i = 0; !trend_on && !flaky_on && !episode && i < nruns; i++) {
+    for (int i = 0; !narrowed && !trend_on && !flaky_on && !episode &&
+                    i < nruns; i++) {
         if (card_run_named(db, runs[i], &named[i], &e) < 0) {
             fprintf(stderr, "card: %s\n", shown_safe(e.msg));
             status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;

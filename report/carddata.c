@@ -462,7 +462,8 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
                         "count(c.arguments_valid), "
                         "count(*) FILTER (WHERE c.arguments_valid = 0), "
                         "count(c.answer_valid), "
-                        "count(*) FILTER (WHERE c.answer_valid = 0) "
+                        "count(*) FILTER (WHERE c.answer_valid = 0), "
+                        "count(c.error) "
                         "FROM calls c JOIN episodes e "
                         "ON e.episode_id = c.episode_id "
                         "WHERE e.run = ? AND e.seed IS NULL "
@@ -491,7 +492,9 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
             t->invalid = (long)sqlite3_column_int64(s, 4);
             t->answers_checked = (long)sqlite3_column_int64(s, 5);
             t->off_schema = (long)sqlite3_column_int64(s, 6);
+            t->errors = (long)sqlite3_column_int64(s, 7);
             c->observed_calls += t->calls;
+            c->observed_errors += t->errors;
         }
         sqlite3_finalize(s);
         if (rc != SQLITE_DONE)
@@ -534,7 +537,8 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
                     "  UNION ALL "
                     "  SELECT kind, n, c, k + 1, r * (c - k) / (n - k) FROM p "
                     "  WHERE k < n) "
-                    "SELECT kind = 'observed', k, avg(r), count(*) FROM p "
+                    "SELECT kind = 'observed', k, avg(r), count(*), "
+                    "sum(r * r), sum(n) FROM p "
                     "GROUP BY kind, k ORDER BY kind DESC, k",
                 run, &s, e) < 0)
         return -1;
@@ -547,13 +551,19 @@ static int load_observed(card *c, sqlite3 *db, const char *run, err *e)
             return err_set(e, ERR_NOMEM, "out of memory");
         }
         c->passk[k] = more;
-        more[c->npassk[k]++] = (card_passk){
-            (long)sqlite3_column_int64(s, 1), (long)sqlite3_column_int64(s, 3),
-            sqlite3_column_double(s, 2)};
+        card_passk *pk = &more[c->npassk[k]++];
+        pk->k = (long)sqlite3_column_int64(s, 1);
+        pk->tasks = (long)sqlite3_column_int64(s, 3);
+        pk->rate = sqlite3_column_double(s, 2);
+        pk->ci = mean_rate_interval(pk->rate, sqlite3_column_double(s, 4),
+                                    (unsigned long)pk->tasks,
+                                    sqlite3_column_double(s, 5), NULL);
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
         return rd_failed(db, e);
+    if (card_rates_load(db, run, c->rate, e) < 0)
+        return -1;
     /* flaky tasks: of several trials, some passed and some failed */
     if (rd_prepare(db, "SELECT count(*) FILTER (WHERE CASE kind "
                     "WHEN 'simulated' THEN passes > 0 AND passes < trials "
@@ -1425,27 +1435,30 @@ void card_p_text(buf *out, double p)
 void card_headline_figure(const card *c, card_figure *f)
 {
     memset(f, 0, sizeof *f);
+    const card_rate *r;
     if (c->simulated) {
         f->measure = "pass";
-        f->x = c->pass;
-        f->n = c->simulated;
+        r = &c->rate[0];
     } else if (c->observed && c->harness[1].judged) {
         f->measure = "success";
-        f->x = c->harness[1].successes;
-        f->n = c->harness[1].judged;
+        r = &c->rate[1];
     } else {
         return;
     }
-    f->ci = wilson((unsigned long)f->x, (unsigned long)f->n);
+    f->x = r->x;
+    f->n = r->n;
+    f->ci = r->ci;
+    f->clustered = r->clustered;
+    f->tasks = r->tasks;
 }
 
 /* "x of n episodes (p%, 95% CI lo-hi%)" */
-static void rate_words(buf *out, long x, long n, const char *kind)
+static void rate_words(buf *out, const card_rate *r, const char *kind)
 {
-    interval w = wilson((unsigned long)x, (unsigned long)n);
-    buf_printf(out, "%ld of %ld %sepisode%s (%.1f%%, 95%% CI %.1f-%.1f%%)",
-               x, n, kind, plural(n), card_pct(x, n), 100 * w.lo,
-               100 * w.hi);
+    buf_printf(out, "%ld of %ld %sepisode%s (%.1f%%, ", r->x, r->n, kind,
+               plural(r->n), card_pct(r->x, r->n));
+    card_rate_ci_text(out, r);
+    buf_putc(out, ')');
 }
 
 /* The observed episodes' figure and what went wrong in them; first:
@@ -1463,11 +1476,15 @@ static void observed_words(buf *out, const card *c, int first)
     if (h->judged) {
         buf_puts(out, first ? "The harness's success: "
                             : "the harness's success: ");
-        rate_words(out, h->successes, h->judged, "observed ");
+        rate_words(out, &c->rate[1], "observed ");
     } else {
         buf_printf(out, "%ld observed episode%s, none judged by the harness",
                    c->observed, plural(c->observed));
     }
+    if (c->observed_errors)
+        buf_printf(out, "; %ld of %ld call%s answered an error",
+                   c->observed_errors, c->observed_calls,
+                   plural(c->observed_calls));
     if (invalid)
         buf_printf(out, "; %ld call%s broke %s tool's input schema", invalid,
                    plural(invalid), invalid == 1 ? "its" : "their");
@@ -1496,7 +1513,7 @@ void card_headline(buf *out, const card *c)
         return;
     }
     buf_puts(out, "Passed ");
-    rate_words(out, c->pass, c->simulated, "");
+    rate_words(out, &c->rate[0], "");
     if (c->side_effects == 0)
         buf_puts(out, "; no side effect");
     else if (c->duplicates == 0)

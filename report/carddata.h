@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "classes.h"
+#include "rates.h"
 #include "err.h"
 #include "stats.h"
 #include "usagepair.h"
@@ -45,6 +46,8 @@ typedef struct card_tool {
                               name), "hint" (readOnlyHint), "method" (HTTP),
                               or NULL when the contract does not say */
     long calls;
+    long errors;          /* calls whose logged answer is an error
+                             (calls.error: observe_error's idioms) */
     long args_checked;    /* calls whose arguments were checked */
     long invalid;         /* of those, the ones that break the input schema */
     long answers_checked; /* logged answers checked against an output
@@ -59,6 +62,7 @@ typedef struct card_tool {
 typedef struct card_passk {
     long k, tasks;
     double rate;
+    interval ci; /* mean_rate_interval over the tasks */
 } card_passk;
 
 /* What the harness said of the episodes of one kind (end lines'
@@ -133,6 +137,7 @@ typedef struct card {
     card_usage usage;
     card_efficiency efficiency; /* of the simulated episodes */
     long observed_calls;
+    long observed_errors;     /* of those, answered an error (as logged) */
     int no_schema;            /* the run's tool file has no tool (a log
                                  that offers no definitions): every
                                  called tool is in tools, unchecked */
@@ -140,6 +145,8 @@ typedef struct card {
     size_t ntools;
     card_tool *unknown;       /* and names the file has not, commonest first */
     size_t nunknown;
+    card_rate rate[2];        /* [0] pass of the simulated episodes, [1]
+                                 the harness's success of the observed */
     card_passk *passk[2];     /* [0] pass^k, [1] success^k: the k that
                                  card_passk_shown keeps */
     size_t npassk[2];         /* shown when the largest k is 2 or more */
@@ -351,7 +358,9 @@ void card_verdict_text(buf *out, const card_compared *x);
 typedef struct card_figure {
     const char *measure; /* "pass", "success", or NULL */
     long x, n;
-    interval ci; /* 95% Wilson */
+    interval ci;   /* the run's (card_rate) */
+    int clustered; /* ci is clustered by task */
+    long tasks;
 } card_figure;
 
 void card_headline_figure(const card *c, card_figure *f);

@@ -104,22 +104,24 @@ static double pct(long x, long n)
 }
 
 /* "4 of 4 (100.0%, 95% CI 51.0-100.0%)", or "no episodes". */
-static void rate_text(buf *b, long x, long n)
+static void rate_text(buf *b, card_rate r)
 {
-    interval w = wilson((unsigned long)x, (unsigned long)n);
-    if (n == 0)
+    if (r.n == 0) {
         buf_puts(b, "no episodes");
-    else
-        buf_printf(b, "%ld of %ld (%.1f%%, 95%% CI %.1f-%.1f%%)", x, n,
-                   pct(x, n), 100 * w.lo, 100 * w.hi);
+        return;
+    }
+    buf_printf(b, "%ld of %ld (%.1f%%, ", r.x, r.n, pct(r.x, r.n));
+    card_rate_ci_text(b, &r);
+    buf_putc(b, ')');
 }
 
 /* A rate and its interval as a plot's mark, in percent. */
-static plot_mark rate_mark(long x, long n, int series)
+static plot_mark rate_mark(card_rate r, int series)
 {
-    interval w = wilson((unsigned long)x, (unsigned long)n);
-    return (plot_mark){pct(x, n), 100 * w.lo, 100 * w.hi, series};
+    return (plot_mark){pct(r.x, r.n), 100 * r.ci.lo, 100 * r.ci.hi, series};
 }
+
+#define PLAIN(x, n) card_rate_plain((x), (n))
 
 /* Whether arm b begins another dial than arm a (the text before ":"). */
 static int new_dial(const char *a, const char *b)
@@ -215,15 +217,15 @@ static void arm_plot(buf *b, const card *c, int n)
         return;
     }
     rows[0] = (plot_row){.label = "all", .overall = 1, .nmarks = 2,
-                         .marks = {rate_mark(c->pass, c->simulated, 0),
-                                   rate_mark(c->reached, c->simulated, 1)}};
+                         .marks = {rate_mark(c->rate[0], 0),
+                                   rate_mark(PLAIN(c->reached, c->simulated), 1)}};
     if (!c->simulated) /* a rate of nothing is no figure */
         rows[0] = (plot_row){.label = "all", .overall = 1,
                              .none = "no episodes"};
     buf_puts(&desc, "all: pass ");
-    rate_text(&desc, c->pass, c->simulated);
+    rate_text(&desc, c->rate[0]);
     buf_puts(&desc, ", reached ");
-    rate_text(&desc, c->reached, c->simulated);
+    rate_text(&desc, PLAIN(c->reached, c->simulated));
     for (size_t i = 0; i < c->narms; i++) {
         const card_arm *a = &c->arms[i];
         plot_row *r = &rows[i + 1];
@@ -231,17 +233,17 @@ static void arm_plot(buf *b, const card *c, int n)
         r->group_break = i && new_dial(c->arms[i - 1].arm, a->arm);
         if (a->episodes) {
             r->nmarks = 2;
-            r->marks[0] = rate_mark(a->pass, a->episodes, 0);
-            r->marks[1] = rate_mark(a->reached, a->episodes, 1);
+            r->marks[0] = rate_mark(PLAIN(a->pass, a->episodes), 0);
+            r->marks[1] = rate_mark(PLAIN(a->reached, a->episodes), 1);
         } else {
             r->none = "no episodes";
         }
         buf_puts(&desc, "; ");
         shown_html(&desc, a->arm);
         buf_puts(&desc, ": pass ");
-        rate_text(&desc, a->pass, a->episodes);
+        rate_text(&desc, PLAIN(a->pass, a->episodes));
         buf_puts(&desc, ", reached ");
-        rate_text(&desc, a->reached, a->episodes);
+        rate_text(&desc, PLAIN(a->reached, a->episodes));
     }
     buf_putc(&desc, '.');
     char id[32];
@@ -280,17 +282,21 @@ static void count_row(buf *b, const char *name, const char *detail, long n,
 
 /* A row of the result table: a count of episodes, its rate and interval
  * (none of either when there are no episodes). */
-static void rate_row(buf *b, const char *name, long x, long n, int key)
+static void rate_row(buf *b, const char *name, card_rate r, int key)
 {
-    interval w = wilson((unsigned long)x, (unsigned long)n);
     row_open(b, key);
-    if (n == 0)
+    if (r.n == 0)
         buf_printf(b, "%s</td><td>-</td><td>-</td><td>no episodes</td></tr>\n",
                    name);
-    else
+    else {
         buf_printf(b, "%s</td><td>%ld</td><td>%.1f%%</td>"
-                      "<td>%.1f-%.1f%%</td></tr>\n",
-                   name, x, pct(x, n), 100 * w.lo, 100 * w.hi);
+                      "<td>%.1f-%.1f%%",
+                   name, r.x, pct(r.x, r.n), 100 * r.ci.lo, 100 * r.ci.hi);
+        if (r.clustered)
+            buf_printf(b, " (clustered by %ld task%s)", r.tasks,
+                       r.tasks == 1 ? "" : "s");
+        buf_puts(b, "</td></tr>\n");
+    }
 }
 
 /* The observed episodes' tools, and pass^k, as tables. */
@@ -315,7 +321,7 @@ static void html_observed(buf *b, const card *c)
             int guessed = 0;
             table_open(b, "tools");
             buf_puts(b, "<thead><tr><th>tool</th><th>kind</th>"
-                        "<th>kind from</th><th>calls</th>"
+                        "<th>kind from</th><th>calls</th><th>errors</th>"
                         "<th>invalid arguments</th>"
                         "<th>answers off schema</th><th>commonest rule broken"
                         "</th></tr></thead><tbody>\n");
@@ -326,8 +332,9 @@ static void html_observed(buf *b, const card *c)
                 buf_puts(b, t->kind_ok || !t->kind ? "</td><td>"
                                                    : "</td><td>?");
                 shown_html(b, t->kind ? t->kind : "-");
-                buf_printf(b, "</td><td>%s</td><td>%ld</td><td>",
-                           t->kind_from ? t->kind_from : "-", t->calls);
+                buf_printf(b, "</td><td>%s</td><td>%ld</td><td>%ld</td><td>",
+                           t->kind_from ? t->kind_from : "-", t->calls,
+                           t->errors);
                 if (t->args_checked)
                     buf_printf(b, "%ld", t->invalid);
                 else
@@ -372,12 +379,14 @@ static void html_observed(buf *b, const card *c)
             continue;
         buf_printf(b, "<h3>Trials: %s</h3>\n", names[k]);
         table_open(b, "passk");
-        buf_printf(b, "<thead><tr><th>k</th><th>%s</th><th>tasks</th></tr>"
-                      "</thead><tbody>\n",
+        buf_printf(b, "<thead><tr><th>k</th><th>%s</th><th>95%% CI</th>"
+                      "<th>tasks</th></tr></thead><tbody>\n",
                    names[k]);
         for (size_t i = 0; i < c->npassk[k]; i++)
-            buf_printf(b, "<tr><td>%ld</td><td>%.1f%%</td><td>%ld</td></tr>\n",
+            buf_printf(b, "<tr><td>%ld</td><td>%.1f%%</td><td>%.1f-%.1f%%"
+                          "</td><td>%ld</td></tr>\n",
                        c->passk[k][i].k, 100 * c->passk[k][i].rate,
+                       100 * c->passk[k][i].ci.lo, 100 * c->passk[k][i].ci.hi,
                        c->passk[k][i].tasks);
         table_close(b);
     }
@@ -444,14 +453,15 @@ static void result_table(buf *b, const card *c)
     }
     int sim = c->simulated || !c->observed; /* simulator figures apply */
     if (sim) {
-        rate_row(b, "pass", c->pass, c->simulated, 1);
-        rate_row(b, "reached", c->reached, c->simulated, 1);
+        rate_row(b, "pass", c->rate[0], 1);
+        rate_row(b, "reached", PLAIN(c->reached, c->simulated), 1);
     }
     for (int k = 0; k < 2; k++)
         if (c->harness[k].judged)
             rate_row(b, k ? "harness success (observed)"
                           : "harness success (replayed)",
-                     c->harness[k].successes, c->harness[k].judged,
+                     k ? c->rate[1]
+                       : PLAIN(c->harness[k].successes, c->harness[k].judged),
                      !c->simulated);
     if (sim && c->simulated) { /* none: nothing was measured */
         count_row(b, "side effects", NULL, c->side_effects, 1);
@@ -640,11 +650,15 @@ void html_card_linked(buf *b, const card *c, int n, const html_links *l)
 
 /* -------------------------------------------------------- a compare */
 
-/* The harness's success over both kinds of a run's episodes. */
-static void success_of(const card *c, long *x, long *n)
+/* The harness's success over both kinds of a run's episodes (of observed
+ * ones only, clustered by task where trials repeat). */
+static void success_of(const card *c, card_rate *r)
 {
-    *x = c->harness[0].successes + c->harness[1].successes;
-    *n = c->harness[0].judged + c->harness[1].judged;
+    if (!c->harness[0].judged)
+        *r = c->rate[1];
+    else
+        *r = PLAIN(c->harness[0].successes + c->harness[1].successes,
+                   c->harness[0].judged + c->harness[1].judged);
 }
 
 /* Each run's pass rate and the harness's success, as a picture and a
@@ -653,10 +667,10 @@ static void html_rates(buf *b, const card_compared *x)
 {
     const card *both[2] = {x->a, x->b};
     int pass = x->a->simulated || x->b->simulated;
-    long sx[2], sn[2];
-    success_of(x->a, &sx[0], &sn[0]);
-    success_of(x->b, &sx[1], &sn[1]);
-    int success = sn[0] || sn[1];
+    card_rate sr[2];
+    success_of(x->a, &sr[0]);
+    success_of(x->b, &sr[1]);
+    int success = sr[0].n || sr[1].n;
     if (!pass && !success)
         return;
     plot_row rows[2];
@@ -672,17 +686,17 @@ static void html_rates(buf *b, const card_compared *x)
         buf_puts(&desc, i ? " (B):" : " (A):");
         if (pass) {
             buf_puts(&desc, " pass ");
-            rate_text(&desc, c->pass, c->simulated);
+            rate_text(&desc, c->rate[0]);
             if (c->simulated)
                 rows[i].marks[rows[i].nmarks++] =
-                    rate_mark(c->pass, c->simulated, 0);
+                    rate_mark(c->rate[0], 0);
         }
         if (success) {
             buf_puts(&desc, pass ? ", the harness's success " :
                                    " the harness's success ");
-            rate_text(&desc, sx[i], sn[i]);
-            if (sn[i])
-                rows[i].marks[rows[i].nmarks++] = rate_mark(sx[i], sn[i], 1);
+            rate_text(&desc, sr[i]);
+            if (sr[i].n)
+                rows[i].marks[rows[i].nmarks++] = rate_mark(sr[i], 1);
         }
         if (!rows[i].nmarks)
             rows[i].none = "no episodes";
@@ -696,7 +710,7 @@ static void html_rates(buf *b, const card_compared *x)
                    .step = 25,
                    .unit = "%",
                    .axis_title = "Share of the run's episodes, %; bars: 95% "
-                                 "Wilson intervals",
+                                 "intervals",
                    .series = {pass ? "pass" : NULL,
                               success ? "the harness's success" : NULL}};
     b->failed |= desc.failed;
@@ -710,17 +724,20 @@ static void html_rates(buf *b, const card_compared *x)
         if (!(m ? success : pass))
             continue;
         for (int i = 0; i < 2; i++) {
-            long cx = m ? sx[i] : both[i]->pass;
-            long cn = m ? sn[i] : both[i]->simulated;
+            card_rate r = m ? sr[i] : both[i]->rate[0];
             buf_puts(b, "<tr><td>");
             shown_html(b, both[i]->run);
             buf_printf(b, " (%c)</td><td>%s</td>", i ? 'B' : 'A',
                        m ? "the harness&#39;s success" : "pass");
-            if (cn) {
-                interval w = wilson((unsigned long)cx, (unsigned long)cn);
+            if (r.n) {
                 buf_printf(b, "<td>%ld</td><td>%ld</td><td>%.1f%%</td>"
-                              "<td>%.1f-%.1f%%</td></tr>\n",
-                           cx, cn, pct(cx, cn), 100 * w.lo, 100 * w.hi);
+                              "<td>%.1f-%.1f%%",
+                           r.x, r.n, pct(r.x, r.n), 100 * r.ci.lo,
+                           100 * r.ci.hi);
+                if (r.clustered)
+                    buf_printf(b, " (clustered by %ld task%s)",
+                               r.tasks, r.tasks == 1 ? "" : "s");
+                buf_puts(b, "</td></tr>\n");
             } else {
                 buf_puts(b, "<td>-</td><td>0</td><td>-</td><td>no episodes"
                             "</td></tr>\n");
@@ -1266,9 +1283,9 @@ void html_trend(buf *b, const trend *t)
         shown_html(&desc, x->run);
         if (x->measure) {
             r->nmarks = 1;
-            r->marks[0] = rate_mark(x->x, x->n, 0);
+            r->marks[0] = rate_mark(PLAIN(x->x, x->n), 0);
             buf_printf(&desc, ": %s ", x->measure);
-            rate_text(&desc, x->x, x->n);
+            rate_text(&desc, PLAIN(x->x, x->n));
         } else {
             r->none = "no figure";
             buf_puts(&desc, ": no figure");

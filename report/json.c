@@ -31,19 +31,34 @@ static void count(buf *b, int measured, long n)
 }
 
 /* {"count", "rate", "ci95"} of x in n; count null when not measured,
- * rate and interval null when n is 0 (a rate of nothing is no figure). */
-static void rate(buf *b, const char *k, int measured, long x, long n)
+ * rate and interval null when n is 0 (a rate of nothing is no figure);
+ * with r (the run's rate), also "ci_method" ("wilson", or
+ * "clustered_by_task") and the "tasks" it is over. */
+static void rate_of(buf *b, const char *k, int measured, long x, long n,
+                    const card_rate *r)
 {
     key(b, 0, k);
     if (!measured || n == 0) {
         buf_puts(b, "{\"count\":");
         count(b, measured, x);
-        buf_puts(b, ",\"rate\":null,\"ci95\":null}");
+        buf_puts(b, ",\"rate\":null,\"ci95\":null");
+        if (r)
+            buf_puts(b, ",\"ci_method\":null,\"tasks\":null");
+        buf_putc(b, '}');
         return;
     }
-    interval w = wilson((unsigned long)x, (unsigned long)n);
-    buf_printf(b, "{\"count\":%ld,\"rate\":%.6f,\"ci95\":[%.6f,%.6f]}", x,
+    interval w = r ? r->ci : wilson((unsigned long)x, (unsigned long)n);
+    buf_printf(b, "{\"count\":%ld,\"rate\":%.6f,\"ci95\":[%.6f,%.6f]", x,
                (double)x / (double)n, w.lo, w.hi);
+    if (r)
+        buf_printf(b, ",\"ci_method\":\"%s\",\"tasks\":%ld",
+                   r->clustered ? "clustered_by_task" : "wilson", r->tasks);
+    buf_putc(b, '}');
+}
+
+static void rate(buf *b, const char *k, int measured, long x, long n)
+{
+    rate_of(b, k, measured, x, n, NULL);
 }
 
 static void string_or_null(buf *b, const char *s)
@@ -83,7 +98,7 @@ void json_card(buf *b, const card *c)
     shown_json(b, c->replayed_at);
     buf_printf(b, ",\"episodes\":%ld,\"simulated\":%ld,\"observed\":%ld,",
                c->episodes, c->simulated, c->observed);
-    rate(b, "pass", sim, c->pass, c->simulated);
+    rate_of(b, "pass", sim, c->pass, c->simulated, &c->rate[0]);
     buf_putc(b, ',');
     rate(b, "reached", sim, c->reached, c->simulated);
     key(b, 1, "side_effects");
@@ -150,7 +165,8 @@ void json_card(buf *b, const card *c)
         const card_harness *h = &c->harness[k];
         buf_printf(b, "%s\"%s\":{\"judged\":%ld,", k ? "," : "",
                    k ? "observed" : "simulated", h->judged);
-        rate(b, "success", 1, h->successes, h->judged);
+        rate_of(b, "success", 1, h->successes, h->judged,
+                k ? &c->rate[1] : NULL);
         buf_printf(b, ",\"rewarded\":%ld,\"mean_reward\":", h->rewarded);
         if (h->rewarded)
             shown_json_number(b, "%.6f", h->mean_reward);
@@ -188,8 +204,10 @@ void json_card(buf *b, const card *c)
                   "\"planned_errors\":%ld",
                f->calls, f->steps, f->repeated_reads, f->retries,
                f->planned_errors);
-    buf_printf(b, "},\"observed_calls\":%ld,\"no_schema\":%s,\"tools\":[",
-               c->observed_calls, c->no_schema ? "true" : "false");
+    buf_printf(b, "},\"observed_calls\":%ld,\"observed_errors\":%ld,"
+                  "\"no_schema\":%s,\"tools\":[",
+               c->observed_calls, c->observed_errors,
+               c->no_schema ? "true" : "false");
     for (int u = 0; u < 2; u++) {
         const card_tool *v = u ? c->unknown : c->tools;
         size_t n = u ? c->nunknown : c->ntools;
@@ -203,6 +221,7 @@ void json_card(buf *b, const card *c)
                 buf_putc(b, '}');
                 continue;
             }
+            buf_printf(b, ",\"errors\":%ld", v[i].errors);
             key(b, 1, "kind");
             string_or_null(b, v[i].kind);
             key(b, 1, "kind_from");
@@ -221,8 +240,10 @@ void json_card(buf *b, const card *c)
     for (int k = 0; k < 2; k++) {
         buf_puts(b, k ? "],\"success_hat_k\":[" : "],\"pass_hat_k\":[");
         for (size_t i = 0; i < c->npassk[k]; i++)
-            buf_printf(b, "%s{\"k\":%ld,\"rate\":%.6f,\"tasks\":%ld}",
+            buf_printf(b, "%s{\"k\":%ld,\"rate\":%.6f,"
+                          "\"ci95\":[%.6f,%.6f],\"tasks\":%ld}",
                        i ? "," : "", c->passk[k][i].k, c->passk[k][i].rate,
+                       c->passk[k][i].ci.lo, c->passk[k][i].ci.hi,
                        c->passk[k][i].tasks);
     }
     buf_printf(b, "],\"flaky_tasks\":{\"count\":%ld,\"of\":%ld",

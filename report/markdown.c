@@ -9,16 +9,18 @@
 #include "stats.h"
 
 /* The harness's verdicts as result rows: "| harness success (observed) |". */
-static void md_harness(buf *out, const card_harness *h, const char *kind)
+static void md_harness(buf *out, const card_harness *h, const card_rate *r,
+                       const char *kind)
 {
     if (h->judged) {
-        interval w = wilson((unsigned long)h->successes,
-                            (unsigned long)h->judged);
+        card_rate plain = card_rate_plain(h->successes, h->judged);
+        if (!r)
+            r = &plain;
         buf_printf(out, "| harness success%s | %ld of %ld | %.1f%% | "
-                        "%.1f-%.1f%% |\n",
+                        "%.1f-%.1f%%%s |\n",
                    kind, h->successes, h->judged,
-                   card_pct(h->successes, h->judged), 100 * w.lo,
-                   100 * w.hi);
+                   card_pct(h->successes, h->judged), 100 * r->ci.lo,
+                   100 * r->ci.hi, r->clustered ? ", clustered by task" : "");
     }
     if (h->rewarded && isfinite(h->mean_reward))
         buf_printf(out, "| harness reward%s | %ld episodes | %.3f mean | |\n",
@@ -40,16 +42,17 @@ static void md_observed(buf *out, const card *c)
                    c->observed, c->observed_calls);
         int guessed = 0;
         if (c->ntools)
-            buf_puts(out, "\n| tool | kind | kind from | calls | invalid "
-                          "arguments | answers off schema | commonest rule "
-                          "broken |\n|---|---|---|---:|---:|---:|---|\n");
+            buf_puts(out, "\n| tool | kind | kind from | calls | errors | "
+                          "invalid arguments | answers off schema | "
+                          "commonest rule broken |\n"
+                          "|---|---|---|---:|---:|---:|---:|---|\n");
         for (size_t i = 0; i < c->ntools; i++) {
             const card_tool *t = &c->tools[i];
             char inv[24], off[24];
-            buf_printf(out, "| %s | %s%s | %s | %ld | %s | %s | %s |\n",
+            buf_printf(out, "| %s | %s%s | %s | %ld | %ld | %s | %s | %s |\n",
                        shown_md(t->tool), t->kind_ok || !t->kind ? "" : "?",
                        shown_md(t->kind ? t->kind : "-"),
-                       t->kind_from ? t->kind_from : "-", t->calls,
+                       t->kind_from ? t->kind_from : "-", t->calls, t->errors,
                        shown_count(inv, sizeof inv, t->args_checked > 0,
                                      t->invalid),
                        shown_count(off, sizeof off, t->answers_checked > 0,
@@ -84,10 +87,14 @@ static void md_observed(buf *out, const card *c)
             buf_printf(out, "\n%s for k = 1 to 4, the powers of two, and the "
                             "largest k:\n",
                        names[k]);
-        buf_printf(out, "\n| k | %s | tasks |\n|---:|---:|---:|\n", names[k]);
+        buf_printf(out, "\n| k | %s | 95%% CI | tasks |\n"
+                        "|---:|---:|---|---:|\n",
+                   names[k]);
         for (size_t i = 0; i < c->npassk[k]; i++)
-            buf_printf(out, "| %ld | %.1f%% | %ld |\n", c->passk[k][i].k,
-                       100 * c->passk[k][i].rate, c->passk[k][i].tasks);
+            buf_printf(out, "| %ld | %.1f%% | %.1f-%.1f%% | %ld |\n",
+                       c->passk[k][i].k, 100 * c->passk[k][i].rate,
+                       100 * c->passk[k][i].ci.lo, 100 * c->passk[k][i].ci.hi,
+                       c->passk[k][i].tasks);
     }
     if (c->trial_tasks)
         buf_printf(out, "\nFlaky: %ld of %ld task%s of several trials passed "
@@ -185,7 +192,7 @@ static void md_classes(buf *out, const card *c)
 void md_card(buf *out, const card *c)
 {
     long n = c->simulated;
-    interval p = wilson((unsigned long)c->pass, (unsigned long)n);
+    interval p = c->rate[0].ci;
     interval r = wilson((unsigned long)c->reached, (unsigned long)n);
     buf_printf(out, "## Card: %s\n\n", shown_md(c->run));
     buf headline = BUF_INIT;
@@ -223,14 +230,15 @@ void md_card(buf *out, const card *c)
         buf_puts(out, "| pass | - | - | no episodes |\n");
         buf_puts(out, "| reached | - | - | no episodes |\n");
     } else if (sim) {
-        buf_printf(out, "| pass | %ld | %.1f%% | %.1f-%.1f%% |\n", c->pass,
-                   card_pct(c->pass, n), 100 * p.lo, 100 * p.hi);
+        buf_printf(out, "| pass | %ld | %.1f%% | %.1f-%.1f%%%s |\n", c->pass,
+                   card_pct(c->pass, n), 100 * p.lo, 100 * p.hi,
+                   c->rate[0].clustered ? ", clustered by task" : "");
         buf_printf(out, "| reached | %ld | %.1f%% | %.1f-%.1f%% |\n",
                    c->reached, card_pct(c->reached, n), 100 * r.lo,
                    100 * r.hi);
     }
-    md_harness(out, &c->harness[0], c->observed ? " (replayed)" : "");
-    md_harness(out, &c->harness[1], " (observed)");
+    md_harness(out, &c->harness[0], NULL, c->observed ? " (replayed)" : "");
+    md_harness(out, &c->harness[1], &c->rate[1], " (observed)");
     if (sim && n) {
         buf_printf(out, "| side effects | %ld | | |\n", c->side_effects);
         buf_printf(out, "| duplicate writes | %ld | | |\n", c->duplicates);

@@ -240,15 +240,18 @@ static void text_problems(buf *out, const card *c, int width)
 }
 
 /* The harness's verdicts on episodes of one kind, when it gave any. */
-static void text_harness(buf *out, const card_harness *h, int width)
+static void text_harness(buf *out, const card_harness *h,
+                         const card_rate *r, int width)
 {
     if (h->judged) {
-        interval w = wilson((unsigned long)h->successes,
-                            (unsigned long)h->judged);
+        card_rate plain = card_rate_plain(h->successes, h->judged);
+        if (!r)
+            r = &plain;
         say(out, width, 6,
-            "  harness success %3ld of %ld  %5.1f%%  95%% CI %5.1f-%5.1f%%",
+            "  harness success %3ld of %ld  %5.1f%%  95%% CI %5.1f-%5.1f%%%s",
             h->successes, h->judged, card_pct(h->successes, h->judged),
-            100 * w.lo, 100 * w.hi);
+            100 * r->ci.lo, 100 * r->ci.hi,
+            r->clustered ? "  clustered by task" : "");
     }
     if (h->rewarded && isfinite(h->mean_reward))
         say(out, width, 6, "  harness reward  %.3f mean, over %ld episode%s",
@@ -261,16 +264,18 @@ static void text_harness(buf *out, const card_harness *h, int width)
 
 static void text_tools(buf *out, const card *c, int width)
 {
-    static const int gaps[] = {1, 1, 1, 1, 1};
-    static const int minw[] = {18, 5, 6, 6, 8, 10};
+    static const int gaps[] = {1, 1, 1, 1, 1, 1};
+    static const int minw[] = {18, 5, 6, 5, 6, 7, 10};
     table t;
     int guessed = 0;
-    table_init(&t, "lllrrr", gaps, minw, 1u, 0);
-    table_row(&t, "tool", "kind", "by", "calls", "invalid", "off schema");
+    table_init(&t, "lllrrrr", gaps, minw, 1u, 0);
+    table_row(&t, "tool", "kind", "by", "calls", "errors", "invalid",
+              "off schema");
     for (size_t i = 0; i < c->ntools; i++) {
         const card_tool *x = &c->tools[i];
-        char calls[24], invalid[24], off[24], kind[80];
+        char calls[24], errors[24], invalid[24], off[24], kind[80];
         snprintf(calls, sizeof calls, "%ld", x->calls);
+        snprintf(errors, sizeof errors, "%ld", x->errors);
         if (x->kind_ok || !x->kind) /* none: no schema said one */
             snprintf(kind, sizeof kind, "%s", x->kind ? x->kind : "-");
         else /* a kind that is not one: shown as what it is, cut */
@@ -278,7 +283,7 @@ static void text_tools(buf *out, const card *c, int width)
                      shown_fit(shown_tx(x->kind ? x->kind : ""), 11));
         guessed |= x->kind_from && strcmp(x->kind_from, "name") == 0;
         table_row(&t, shown_tx(x->tool), kind,
-                  x->kind_from ? x->kind_from : "-", calls,
+                  x->kind_from ? x->kind_from : "-", calls, errors,
                   shown_count(invalid, sizeof invalid, x->args_checked > 0,
                                 x->invalid),
                   shown_count(off, sizeof off, x->answers_checked > 0,
@@ -356,7 +361,7 @@ static void text_observed(buf *out, const card *c, int width)
                        "a task)");
     if (!h->judged)
         buf_puts(out, "  harness success    -  not given\n");
-    text_harness(out, h, width);
+    text_harness(out, h, &c->rate[1], width);
     buf_printf(out, "  unfinished   %5ld\n", h->unfinished);
     buf_printf(out, "  calls        %5ld\n", c->observed_calls);
     if (!c->simulated)
@@ -424,8 +429,8 @@ static void text_classes(buf *out, const card *c, int width)
 static void text_passk(buf *out, const card *c, int width)
 {
     static const char *const names[2] = {"pass^k", "success^k"};
-    static const int gaps[] = {1, 1};
-    static const int minw[] = {3, 9, 6};
+    static const int gaps[] = {1, 2, 1};
+    static const int minw[] = {3, 9, 11, 6};
     for (int k = 0; k < 2; k++) {
         if (c->passk_largest[k] < 2)
             continue;
@@ -437,14 +442,17 @@ static void text_passk(buf *out, const card *c, int width)
                                "largest (%ld)",
                 c->passk_largest[k]);
         table t;
-        table_init(&t, "rrr", gaps, minw, 0, 0);
-        table_row(&t, "k", names[k], "tasks");
+        table_init(&t, "rrrr", gaps, minw, 0, 0);
+        table_row(&t, "k", names[k], "95% CI", "tasks");
         for (size_t i = 0; i < c->npassk[k]; i++) {
-            char kk[24], rate[24], tasks[24];
-            snprintf(kk, sizeof kk, "%ld", c->passk[k][i].k);
-            snprintf(rate, sizeof rate, "%.1f%%", 100 * c->passk[k][i].rate);
-            snprintf(tasks, sizeof tasks, "%ld", c->passk[k][i].tasks);
-            table_row(&t, kk, rate, tasks);
+            const card_passk *pk = &c->passk[k][i];
+            char kk[24], rate[24], ci[40], tasks[24];
+            snprintf(kk, sizeof kk, "%ld", pk->k);
+            snprintf(rate, sizeof rate, "%.1f%%", 100 * pk->rate);
+            snprintf(ci, sizeof ci, "%.1f-%.1f%%", 100 * pk->ci.lo,
+                     100 * pk->ci.hi);
+            snprintf(tasks, sizeof tasks, "%ld", pk->tasks);
+            table_row(&t, kk, rate, ci, tasks);
         }
         table_print(out, &t, 2, width);
     }
@@ -517,13 +525,14 @@ static void text_result(buf *out, const card *c, int width)
         text_problems(out, c, width);
         return;
     }
-    interval p = wilson((unsigned long)c->pass, (unsigned long)n);
+    interval p = c->rate[0].ci;
     interval r = wilson((unsigned long)c->reached, (unsigned long)n);
-    buf_printf(out, "  pass         %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n",
-               c->pass, card_pct(c->pass, n), 100 * p.lo, 100 * p.hi);
+    say(out, width, 6, "  pass         %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%%s",
+        c->pass, card_pct(c->pass, n), 100 * p.lo, 100 * p.hi,
+        c->rate[0].clustered ? "  clustered by task" : "");
     buf_printf(out, "  reached      %5ld  %5.1f%%  95%% CI %5.1f-%5.1f%%\n",
                c->reached, card_pct(c->reached, n), 100 * r.lo, 100 * r.hi);
-    text_harness(out, &c->harness[0], width);
+    text_harness(out, &c->harness[0], NULL, width);
     say(out, width, 6, "  side effects %5ld  (duplicate writes %ld)",
         c->side_effects, c->duplicates);
     buf_printf(out, "  errors       %5ld\n", c->errors);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dbread.h"
+#include "rates.h"
 
 void trend_break_words(buf *b, int breaks)
 {
@@ -92,15 +93,26 @@ static int load_nights(trend *t, sqlite3 *db, const char *pattern,
             n->x = (long)sqlite3_column_int64(s, 10);
             n->n = judged;
         }
-        if (n->measure)
-            n->ci = wilson((unsigned long)n->x, (unsigned long)n->n);
         if (!n->run || !n->model || !n->replayed_at || !n->file_sha256 ||
             !n->contract_sha256 || !n->fingerprint) {
             nomem = 1;
             break;
         }
     }
-    return rd_finish(db, s, rc, nomem, e);
+    if (rd_finish(db, s, rc, nomem, e) < 0)
+        return -1;
+    /* each run's interval, as its card gives it (clustered by task where
+     * trials repeat) */
+    for (size_t i = 0; i < t->n; i++) {
+        trend_night *n = &t->v[i];
+        card_rate r[2];
+        if (!n->measure)
+            continue;
+        if (card_rates_load(db, n->run, r, e) < 0)
+            return -1;
+        n->ci = r[strcmp(n->measure, "pass") == 0 ? 0 : 1].ci;
+    }
+    return 0;
 }
 
 /* Where each series starts: a simulated task is the file's bytes drawn by

@@ -1,4 +1,4 @@
--- taskreplay results database, schema version 8.
+-- taskreplay results database, schema version 9.
 --
 -- `replay` creates it (results.db by default) and fills it from a night's
 -- transcripts; `card` reads it; so can you:  sqlite3 results.db
@@ -147,7 +147,11 @@ CREATE TABLE IF NOT EXISTS call_rows (
                                      -- check could not decide: the answer's
                                      -- message, or the problem row)
     answer        TEXT,              -- the replayed answer, JSON (NULL: observed)
-    error         TEXT,              -- its error code, or NULL
+    error         TEXT,              -- its error code, or NULL; observed:
+                                     -- the logged answer's, when it is an
+                                     -- error (docs/card.md, "Errors in
+                                     -- logged answers": the logged code,
+                                     -- is_error, http_404, error_text...)
     effect        TEXT,              -- 'read', 'expected_write', 'side_effect',
                                      -- 'duplicate_write', 'refused' (NULL: observed)
     dial          TEXT,              -- the dial whose event the call fired, or NULL
@@ -352,6 +356,73 @@ p(run, kind, n, c, k, r) AS (
     SELECT run, kind, n, c, k + 1, r * (c - k) / (n - k) FROM p WHERE k < n)
 SELECT run, kind, k, avg(r) AS rate, count(*) AS tasks
 FROM p GROUP BY run, kind, k;
+
+-- Per run and kind: the run's rate (pass of its simulated episodes, the
+-- harness's success of its observed ones), as the card gives it, with its
+-- 95% interval: Wilson's over the episodes when each task has one trial;
+-- when some task has several, clustered by task (an episode with no task
+-- name is a task alone), since a task's trials are not independent: the
+-- clustered variance V = m/(m-1) * sum((x_i - p n_i)^2) / n^2 of p = x/n
+-- (m tasks, task i passing x_i of n_i) gives an effective sample size
+-- p(1-p)/V, at most n (m when p is 0 or 1; n when V is 0), at which
+-- Wilson's interval is taken; with one task of several trials, 0 to 1
+-- (nothing is known of other tasks).  docs/card.md, "Intervals".
+-- Uses sqrt(), one of SQLite's math functions (3.35 and later, built in
+-- by default; Debian's sqlite3 has them).
+CREATE VIEW IF NOT EXISTS run_interval AS
+WITH j AS ( -- per run and kind, its tasks' sums (grouped, so that a filter
+            -- by run reaches the index)
+    SELECT r.run, k.kind, k.measure,
+           (SELECT json_array(count(*), sum(n), sum(x), max(n), sum(x * x),
+                              sum(x * n), sum(n * n))
+            FROM (SELECT CASE k.kind WHEN 'observed' THEN count(e.success)
+                         ELSE count(*) END AS n,
+                         CASE k.kind WHEN 'observed'
+                         THEN coalesce(sum(e.success), 0)
+                         ELSE coalesce(sum(e.pass), 0) END AS x
+                  FROM episode_rows e
+                  WHERE e.run_id = r.run_id
+                    AND (e.seed IS NULL) = (k.kind = 'observed')
+                  GROUP BY coalesce(e.task_id, e.task_name, e.episode_id))
+            WHERE n > 0) AS sums
+    FROM runs r,
+         (SELECT 'simulated' AS kind, 'pass' AS measure
+          UNION ALL SELECT 'observed', 'success') k
+    GROUP BY r.run, k.kind)
+SELECT run, kind, measure, passed, measured, rate, tasks, most_trials,
+       CASE WHEN most_trials = 1 THEN 'wilson' ELSE 'clustered_by_task' END
+           AS ci_method,
+       n_eff AS effective_n,
+       CASE WHEN n_eff IS NULL OR rate = 0 THEN 0.0
+            ELSE max(0.0, (rate + 1.920729410347062 / n_eff -
+                 1.959963984540054 * sqrt(rate * (1 - rate) / n_eff +
+                 0.9603647051735314 / (n_eff * n_eff))) /
+                 (1 + 3.841458820694124 / n_eff)) END AS ci_low,
+       CASE WHEN n_eff IS NULL OR rate = 1 THEN 1.0
+            ELSE min(1.0, (rate + 1.920729410347062 / n_eff +
+                 1.959963984540054 * sqrt(rate * (1 - rate) / n_eff +
+                 0.9603647051735314 / (n_eff * n_eff))) /
+                 (1 + 3.841458820694124 / n_eff)) END AS ci_high
+FROM (
+    SELECT *, CASE
+        WHEN most_trials = 1 THEN measured      -- Wilson's
+        WHEN tasks < 2 THEN NULL                -- nothing known: 0 to 1
+        WHEN rate = 0 OR rate = 1 THEN tasks
+        WHEN v <= 0 THEN measured
+        ELSE min(measured, rate * (1 - rate) / v) END AS n_eff
+    FROM (
+        SELECT *, 1.0 * passed / measured AS rate,
+               1.0 * tasks / (tasks - 1) *
+               (xx - 2.0 * passed / measured * xn +
+                1.0 * passed / measured * passed / measured * nn) /
+               (1.0 * measured * measured) AS v
+        FROM (
+            SELECT run, kind, measure, sums ->> 0 AS tasks,
+                   sums ->> 1 AS measured, sums ->> 2 AS passed,
+                   sums ->> 3 AS most_trials, sums ->> 4 AS xx,
+                   sums ->> 5 AS xn, sums ->> 6 AS nn
+            FROM j
+            WHERE sums ->> 0 > 0)));
 
 -- Why each episode ended as it did: one class per episode, the first of
 -- these that holds (docs/card.md shows an episode of each).

@@ -3,7 +3,7 @@
  * the replayer writes it.
  *
  *  - db_open creates the schema or checks the version of an existing one
- *    (a newer schema is refused in one line; versions 1 to 6 are migrated,
+ *    (a newer schema is refused in one line; versions 1 to 8 are migrated,
  *    in one transaction, and db_migrated says so), and turns on WAL, so
  *    that readers never block the writer and a killed writer leaves the
  *    last committed transaction intact.
@@ -25,7 +25,7 @@
 #include "err.h"
 #include "tools.h"
 
-#define DB_SCHEMA_VERSION 8
+#define DB_SCHEMA_VERSION 9
 
 typedef struct db db;
 struct sqlite3;

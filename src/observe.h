@@ -18,7 +18,15 @@
  *    it (a value; JSON text, as OpenAI and Anthropic tool results are; an
  *    MCP tools/call result, by its structuredContent or else the JSON of
  *    its one text block), against the tool's output schema.
- * Both keep nothing: the caller's buffers and arena hold what they make.
+ *  - observe_error: whether a logged answer is an error, in the idioms
+ *    harnesses log one, and its code: the OpenAI idiom's error object
+ *    ({"error": {"code" or "type", "message"}}, the readers of logs/
+ *    write every error so), an MCP result flagged isError ("is_error"),
+ *    HTTP problem details ({"status": 400 to 599 with "title", "type" or
+ *    "detail"}: "http_STATUS"), and text that begins "Error:" as
+ *    tau-bench writes it ("error_text"); JSON text and an MCP result's
+ *    one text block are read for what they hold.
+ * They keep nothing: the caller's buffers and arena hold what they make.
  */
 #ifndef TR_OBSERVE_H
 #define TR_OBSERVE_H
@@ -46,5 +54,13 @@ const value *observe_unwrap(const value *answer, arena *a, int *oom);
  * why), -1 out of memory (e set). */
 int observe_answer(const toolset *ts, const tool *t, const value *answer,
                    arena *a, buf *rule, err *e);
+
+/* 1 when answer is an error (code gets its code, at most size - 1
+ * bytes: the logged code or type when it is a name of letters, digits and
+ * "_.:-" of at most 64, else the idiom's: "error", "is_error",
+ * "http_404", "error_text"), 0 when not; *oom is set when memory ran
+ * out. */
+int observe_error(const value *answer, arena *a, char *code, size_t size,
+                  int *oom);
 
 #endif

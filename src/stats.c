@@ -25,6 +25,63 @@ interval wilson(unsigned long x, unsigned long n)
     return r;
 }
 
+interval wilson_at(double p, double n_eff)
+{
+    interval r = {0.0, 1.0};
+    if (!(n_eff > 0.0) || !(p >= 0.0 && p <= 1.0))
+        return r;
+    double z2 = Z * Z, denom = 1.0 + z2 / n_eff;
+    double center = (p + z2 / (2.0 * n_eff)) / denom;
+    double half = Z * sqrt(p * (1.0 - p) / n_eff +
+                           z2 / (4.0 * n_eff * n_eff)) / denom;
+    r.lo = p == 0.0 || center - half < 0.0 ? 0.0 : center - half;
+    r.hi = p == 1.0 || center + half > 1.0 ? 1.0 : center + half;
+    return r;
+}
+
+interval clustered_rate(const cluster_sums *s, double *n_eff)
+{
+    interval r = {0.0, 1.0};
+    double ne = 0.0;
+    if (s->m >= 2.0 && s->n > 0.0) {
+        double p = s->x / s->n;
+        double ss = s->xx - 2.0 * p * s->xn + p * p * s->nn;
+        double v = s->m / (s->m - 1.0) * (ss > 0.0 ? ss : 0.0) / (s->n * s->n);
+        if (p <= 0.0 || p >= 1.0)
+            ne = s->m;
+        else if (v <= 0.0)
+            ne = s->n;
+        else
+            ne = fmin(s->n, p * (1.0 - p) / v);
+        r = wilson_at(p, ne);
+    }
+    if (n_eff)
+        *n_eff = ne;
+    return r;
+}
+
+interval mean_rate_interval(double mean, double sumsq, unsigned long m,
+                            double n, double *n_eff)
+{
+    interval r = {0.0, 1.0};
+    double ne = 0.0;
+    if (m >= 2 && n > 0.0) {
+        double dm = (double)m;
+        double ss = sumsq - dm * mean * mean;
+        double v = (ss > 0.0 ? ss : 0.0) / (dm - 1.0) / dm;
+        if (mean <= 0.0 || mean >= 1.0)
+            ne = dm;
+        else if (v <= 0.0)
+            ne = n;
+        else
+            ne = fmin(n, mean * (1.0 - mean) / v);
+        r = wilson_at(mean, ne);
+    }
+    if (n_eff)
+        *n_eff = ne;
+    return r;
+}
+
 interval newcombe(unsigned long x1, unsigned long n1, unsigned long x2,
                   unsigned long n2, double *diff)
 {

@@ -91,7 +91,7 @@ import json, sys
 c = json.load(sys.stdin)
 print(c["diverged"]["episodes"], c["diverged"]["episodes_compared"])')"
 ok "per tool: off schema is - for a tool with no output schema" \
-   "  get_order          read  name        3        0          -" \
+   "  get_order          read  name       3      0       0          -" \
    "$("$CARD" --db m.db obs | grep '^  get_order')"
 ok "--json: off_schema null, invalid checked" "None 0 3" \
    "$("$CARD" --db m.db --json obs | "$PYTHON3" -c '
@@ -177,13 +177,13 @@ ok "the tool file as the run line named it, cut to the width only by wrapping" \
    "$deep/shop.json" \
    "$("$CARD" --db long.db --width 100 "$long_run" | sed -n 's/^  tool file    //p')"
 ok "long tool names cut with an ellipsis, the columns aligned" \
-   "  a_tool_name_of_thirty_chars_xy         write name        1        0          -
-  get_order                              read  name        1        1          -
-  search_orders_by_customer_name_and_da… read  name        1        0          -
+   "  a_tool_name_of_thirty_chars_xy    write name       1      0       0          -
+  get_order                         read  name       1      0       1          -
+  search_orders_by_customer_name_a… read  name       1      0       0          -
 --
-  a_tool_name_of_th… write name        1        0          -
-  get_order          read  name        1        1          -
-  search_orders_by_… read  name        1        0          -" \
+  a_tool_name_… write name       1      0       0          -
+  get_order     read  name       1      0       1          -
+  search_order… read  name       1      0       0          -" \
    "$("$CARD" --db long.db --width 80 "$long_run" | grep '^  [ags][_e].* name '
       echo --
       "$CARD" --db long.db --width 60 "$long_run" | grep '^  [ags][_e].* name ')"
@@ -319,7 +319,7 @@ sqlite3 forged.db "UPDATE call_rows SET kind = 'wr' || char(27) || '[2Jite<scrip
     UPDATE runs SET replayed_at = '2026\",\"simulated\":48,\"x\":\"',
     file_sha256 = file_sha256 WHERE run = 'obs'"
 ok "a kind that is no kind: escaped, marked, cut to its column" \
-   "  get_order          ?wr\\x1b[2Ji… name        3        0          -" \
+   "  get_order          ?wr\\x1b[2Ji… name       3      0       0          -" \
    "$("$CARD" --db forged.db obs | grep '^  get_order')"
 ok "--json: one valid object; a forged replayed_at is a string, simulated stays 0" \
    "0 3 True" \

@@ -335,6 +335,11 @@ for v in episodes calls dial_outcomes run_summary arm_summary dial_summary trial
         "$(sqlite3 "$adb" "EXPLAIN QUERY PLAN SELECT * FROM $v WHERE run = 'careful'" |
             grep 'SCAN' | grep -v "SCAN $v\$")"
 done
+# run_interval: a run's sums come from its own episodes, by index (k is
+# the two kinds, j the run's rows)
+ok "run_interval by run: no table scanned" "" \
+    "$(sqlite3 "$adb" "EXPLAIN QUERY PLAN SELECT * FROM run_interval WHERE run = 'careful'" |
+        grep 'SCAN' | grep -Ev 'SCAN (k|j|CONSTANT ROW|\(subquery-[0-9]+\))$')"
 ok "card's pass^k, by run: no table scanned" "" \
     "$(sqlite3 "$adb" "EXPLAIN QUERY PLAN $(sed -n '/^WITH RECURSIVE t(kind, n, c)/,/^FROM p GROUP BY kind, k ORDER BY kind DESC, k;/p' "$TOP_SRCDIR/sql/examples.sql")" |
         grep 'SCAN' | grep -Ev 'SCAN (trials|p)$')"

@@ -332,9 +332,9 @@ timeout 60 "$REPLAY" --quiet --from auto --db noschema.db tau2.json \
     2>/dev/null
 ok "no definitions: no problem, the calls per tool, no schema" \
     "per tool (observed calls)
-  tool               kind  by      calls  invalid off schema
-  refund_order       -     -           2        -          -
-  search_orders      -     -           2        -          -
+  tool               kind  by     calls errors invalid off schema
+  refund_order       -     -          2      1       -          -
+  search_orders      -     -          2      0       -          -
   no schema: the run's tool file has no tool (the log offers no definitions), so
     no call was checked; --tools FILE adds the checks|0" \
     "$(timeout 60 "$CARD" --db noschema.db tau2 |
@@ -342,7 +342,7 @@ ok "no definitions: no problem, the calls per tool, no schema" \
         "SELECT count(*) FROM problems")"
 timeout 60 "$CARD" --db noschema.db --json tau2 > noschema.json
 ok "... its JSON card: no_schema, and every figure the query docs give" \
-    "true|0|card sql: 71 passed, 0 failed" \
+    "true|0|card sql: 74 passed, 0 failed" \
     "$("$PYTHON3" -c 'import json,sys; c=json.load(open(sys.argv[1]))
 print(str(c["no_schema"]).lower(), len(c["unknown_tools"]), sep="|", end="|")' \
         noschema.json; "$PYTHON3" "$TOP_SRCDIR/tests/card_sql.py" \
@@ -496,7 +496,7 @@ for r in usage/U1 usage-agent tau2; do
     timeout 60 "$CARD" --db usage.db --json "$r"
 done > usage-cards.json
 ok "usage: the cards' figures, as the query docs give them" \
-    "card sql: 199 passed, 0 failed" \
+    "card sql: 207 passed, 0 failed" \
     "$("$PYTHON3" "$TOP_SRCDIR/tests/card_sql.py" "$TOP_SRCDIR/docs/card.md" \
         usage.db usage-cards.json)"
 ok "usage: the card says it" \
@@ -546,11 +546,15 @@ mkdir -p every/deeper && cp steady.eval steady-tau.json steady-traces.json \
         > every/deeper/tempo.json || exit 99
 rm -f every.db
 timeout 120 "$REPLAY" --quiet --db every.db --from auto every 2>/dev/null
-ok "every format in one folder: per file, episodes, calls and successes as the log holds them" \
-    "$(cd every && "$PYTHON3" "$TOP_SRCDIR/tests/logs_oracle.py" \
-        $(find . -type f ! -name 'tools-*' | sed 's#^\./##' | LC_ALL=C sort))" \
+held=$(cd every && "$PYTHON3" "$TOP_SRCDIR/tests/logs_oracle.py" \
+        $(find . -type f ! -name 'tools-*' | sed 's#^\./##' | LC_ALL=C sort))
+printf 'what the logs hold (file|episodes|calls|successes|errors):\n%s\n' "$held"
+ok "every format in one folder: per file, episodes, calls, successes and error answers as the log holds them" \
+    "$held" \
     "$(sqlite3 every.db "SELECT source_file, count(*), sum(calls),
-        coalesce(sum(success), 0) FROM episodes GROUP BY source_file
+        coalesce(sum(success), 0), sum((SELECT count(c.error) FROM calls c
+            WHERE c.episode_id = e.episode_id))
+        FROM episodes e GROUP BY source_file
         ORDER BY source_file" | sed 's#^every/##')"
 ok "... and 0 problems, 9 files, no file skipped" "0|9" \
     "$(sqlite3 every.db "SELECT count(*) FROM problems; SELECT

@@ -1,11 +1,15 @@
 """What each log of a folder holds, read here from the log itself, apart
 from the readers: per file, its episodes, its tool calls and the episodes
-the harness called a success.
+the harness called a success, and the calls whose answer is an error.
 
     logs_oracle.py FILE...
 
-Prints "FILE|episodes|calls|successes" a file, in the order given (FILE
-as given).  The rules are each format's own (docs/logs.md):
+Prints "FILE|episodes|calls|successes|errors" a file, in the order given
+(FILE as given).  An answer is an error when the log flags it so (a tool
+message's or tool event's "error", tau2's "error": true, a span's error
+status) or its text is one: it begins "Error:", or it is JSON of an
+error object, an MCP result flagged isError or HTTP problem details.
+The rules are each format's own (docs/logs.md):
   - Inspect (.eval, whole or chunked; .json): a sample is an episode; its
     calls are the union, by id, of its messages' tool calls, its model
     events' output calls and its tool events; its success is its first
@@ -22,6 +26,36 @@ as given).  The rules are each format's own (docs/logs.md):
 import json
 import sys
 import zipfile
+
+
+def error_text(t):
+    """whether an answer's text (or value) is an error, as it reads"""
+    if isinstance(t, str):
+        if t.lstrip(" \t\r\n").startswith("Error:"):
+            return True
+        try:
+            t = json.loads(t)
+        except ValueError:
+            return False
+    if not isinstance(t, dict):
+        return False
+    if t.get("isError") is True:
+        return True
+    e = t.get("error")
+    if isinstance(e, dict) or (isinstance(e, str) and e):
+        return True
+    st = t.get("status")
+    return (isinstance(st, int) and not isinstance(st, bool) and
+            400 <= st <= 599 and any(k in t for k in ("title", "type",
+                                                        "detail")))
+
+
+def text_of(content):
+    """a message's content as text: a string, or its text blocks'"""
+    if isinstance(content, list):
+        return "".join(b.get("text", "") for b in content
+                       if isinstance(b, dict) and b.get("type") == "text")
+    return content if isinstance(content, str) else ""
 
 
 def inspect_sample(s):
@@ -45,7 +79,23 @@ def inspect_sample(s):
     v = (first or {}).get("value")
     ok = v == "C" or v is True or (isinstance(v, (int, float)) and
                                    not isinstance(v, bool) and v == 1)
-    return len(ids) + plain, int(ok)
+    # the answer of an id: its tool message, else its tool event
+    answered, errors = set(), set()
+    for m in s.get("messages") or []:
+        i = m.get("tool_call_id")
+        if m.get("role") == "tool" and i in ids and i not in answered:
+            answered.add(i)
+            if m.get("error") or error_text(text_of(m.get("content"))):
+                errors.add(i)
+    for ev in s.get("events") or []:
+        i = ev.get("id")
+        if ev.get("event") == "tool" and i in ids and i not in answered:
+            answered.add(i)
+            r = ev.get("result")
+            if ev.get("error") or error_text(text_of(r) if isinstance(
+                    r, list) else r):
+                errors.add(i)
+    return len(ids) + plain, int(ok), len(errors)
 
 
 def inspect_eval(path):
@@ -118,9 +168,15 @@ def traces(spans):
             h = head(i) if any_agent else t
             if h is None:
                 continue
-            e = eps.setdefault(h, [0, 0])
+            e = eps.setdefault(h, [0, 0, 0])
             if kind(s) == "tool":
                 e[0] += 1
+                st = s.get("status") or {}
+                if (st.get("code") in (2, "STATUS_CODE_ERROR") or
+                        attrs(s, "error") is True or
+                        attrs(s, "otel.status_code") == "ERROR" or
+                        error_text(attrs(s, "gen_ai.tool.call.result"))):
+                    e[2] += 1
             # a call only a model's span shows, in OpenLLMetry's or
             # OpenInference's flattened answer: once a call id
             for kv in s.get("attributes") or []:
@@ -132,7 +188,7 @@ def traces(spans):
                     seen.setdefault(h, set()).add(attrs(s, kv["key"]))
             if attrs(s, "tasks.success") is True:
                 e[1] = 1
-        out += [(v[0] + len(seen.get(h, ())), v[1])
+        out += [(v[0] + len(seen.get(h, ())), v[1], v[2])
                 for h, v in eps.items()]
     return out
 
@@ -174,12 +230,18 @@ def messages(path):
                         for c in m.get("tool_calls") or []
                         if c.get("requestor", "assistant") != "user")
             r = (sim.get("reward_info") or {}).get("reward")
-            out.append((calls, int(r == 1)))
+            errors = sum(1 for m in sim["messages"] if m.get("role") == "tool"
+                         and m.get("requestor", "assistant") != "user" and
+                         (m.get("error") is True or
+                          error_text(text_of(m.get("content")))))
+            out.append((calls, int(r == 1), errors))
         return out
     for rec in d:
         calls = sum(len(m.get("tool_calls") or []) for m in rec["traj"]
                     if m.get("role") == "assistant")
-        out.append((calls, int(rec.get("reward") == 1)))
+        errors = sum(1 for m in rec["traj"] if m.get("role") == "tool" and
+                     error_text(text_of(m.get("content"))))
+        out.append((calls, int(rec.get("reward") == 1), errors))
     return out
 
 
@@ -199,5 +261,6 @@ def read(path):
 
 for f in sys.argv[1:]:
     eps = read(f)
-    print("%s|%d|%d|%d" % (f, len(eps), sum(c for c, _ in eps),
-                           sum(s for _, s in eps)))
+    print("%s|%d|%d|%d|%d" % (f, len(eps), sum(e[0] for e in eps),
+                              sum(e[1] for e in eps),
+                              sum(e[2] for e in eps)))

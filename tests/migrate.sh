@@ -69,9 +69,9 @@ got=$(cd "$TOP_SRCDIR" && "$CARD" --db "$TEST_TMP/m.db" 2>"$TEST_TMP/err")
 # cards added may change)
 [ "${UPDATE_GOLDEN:-}" = 1 ] && printf '%s\n' "$got" > "$dir/card.gold"
 if check_eq "card of a migrated database" "$(cat "$dir/card.gold")" "$got" &&
-   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 8" \
+   check_eq "what card says" "card: $TEST_TMP/m.db: migrated from schema version 1 to 9" \
        "$(cat "$TEST_TMP/err")" &&
-   check_eq "its version now" 8 \
+   check_eq "its version now" 9 \
        "$(sqlite3 "$TEST_TMP/m.db" "SELECT value FROM meta WHERE key = 'schema_version'")"
 then ok; else ko "card migrates"; fi
 got=$("$CARD" --db "$TEST_TMP/m.db" --compare careful sloppy 2>&1)
@@ -111,7 +111,7 @@ v1_now=$(printf '%s\n' "$v1" | runs_now)
 # too): every episode unchanged, nothing written.
 load r
 got=$(cd "$TOP_SRCDIR" && "$REPLAY" --db "$TEST_TMP/r.db" tests/migrate/night 2>&1)
-want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 8
+want="replay: $TEST_TMP/r.db: migrated from schema version 1 to 9
 tests/migrate/night/careful.jsonl:7: episode \"careful-base-s1\" of run \"careful\" is already open (its episode line is tests/migrate/night/careful.jsonl:2); end it before starting it again
 tests/migrate/night/sloppy.jsonl:141: not JSON: the text ends early; expected a key in double quotes after ',' (column 31)
 replay: 268 lines: 2 used, 264 unchanged, 2 problems, 0 blank
@@ -189,7 +189,7 @@ sqlite3 "$TEST_TMP/v2/v2.db" "UPDATE meta SET value = '2' WHERE key = 'schema_ve
     LEFT JOIN episode_rows e ON e.run_id = r.run_id GROUP BY r.run_id"
 "$CARD" --db "$TEST_TMP/v2/v2.db" --list > /dev/null 2> "$TEST_TMP/v2/err"
 if check_eq "what card says of a version 2 database" \
-       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 8" \
+       "card: $TEST_TMP/v2/v2.db: migrated from schema version 2 to 9" \
        "$(cat "$TEST_TMP/v2/err")" &&
    check_eq "run_summary after it: NULL where nothing was measured" \
        "blind|0|0||0|0
@@ -254,8 +254,8 @@ schema_of() {
 (cd "$v3" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v3/v3.db" --list > /dev/null 2> "$v3/err"
 if check_eq "what card says of a version 3 database" \
-       "card: $v3/v3.db: migrated from schema version 3 to 8" "$(cat "$v3/err")" &&
-   check_eq "its version now" 8 \
+       "card: $v3/v3.db: migrated from schema version 3 to 9" "$(cat "$v3/err")" &&
+   check_eq "its version now" 9 \
        "$(sqlite3 "$v3/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" &&
    check_eq "its runs: keys, names and tool files as they were, tools_found NULL" \
        "1|beside|../tools/shop.json|NULL
@@ -330,7 +330,7 @@ v4_before=$(v4_rows "$v4/v4.db")
 (cd "$v4" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v4/v4.db" --list > /dev/null 2> "$v4/err"
 if check_eq "what card says of a version 4 database" \
-       "card: $v4/v4.db: migrated from schema version 4 to 8" "$(cat "$v4/err")" &&
+       "card: $v4/v4.db: migrated from schema version 4 to 9" "$(cat "$v4/err")" &&
    check_eq "its problems: as they were, place NULL" \
        "night/beside.jsonl|7|NULL" \
        "$(sqlite3 "$v4/v4.db" "SELECT source_file, source_line, quote(place) FROM problems")" &&
@@ -373,7 +373,7 @@ v5_before=$(v5_rows "$v5/v5.db")
 (cd "$v5" && "$REPLAY" --quiet --db new.db --tools-dir tools night) 2>/dev/null
 "$CARD" --db "$v5/v5.db" --list > /dev/null 2> "$v5/err"
 if check_eq "what card says of a version 5 database" \
-       "card: $v5/v5.db: migrated from schema version 5 to 8" "$(cat "$v5/err")" &&
+       "card: $v5/v5.db: migrated from schema version 5 to 9" "$(cat "$v5/err")" &&
    check_eq "every row of version 5, as it was" "$v5_before" "$(v5_rows "$v5/v5.db")" &&
    check_eq "3 episodes and 2 calls, their usage NULL" "3|0|0|0|0
 2|0" \
@@ -421,7 +421,7 @@ all_rows() {
 v6_before=$(all_rows "$v6/v6.db")
 "$CARD" --db "$v6/v6.db" --list > /dev/null 2> "$v6/err"
 if check_eq "what card says of a version 6 database" \
-       "card: $v6/v6.db: migrated from schema version 6 to 8" "$(cat "$v6/err")" &&
+       "card: $v6/v6.db: migrated from schema version 6 to 9" "$(cat "$v6/err")" &&
    check_eq "its usage, kept" "1|1" \
        "$(sqlite3 "$v6/v6.db" "SELECT count(input_tokens), count(duration) FROM episode_rows")" &&
    check_eq "every row of version 6, as it was" "$v6_before" "$(all_rows "$v6/v6.db")" &&
@@ -460,7 +460,7 @@ v7_rows=$(all_rows "$v7/v7.db")
 if check_eq "a version 7 database: its views grouped by run_id" "4" \
        "$(printf '%s\n' "$old_views" | grep -c '^GROUP BY [re]\.run_id')" &&
    check_eq "what card says of a version 7 database" \
-       "card: $v7/v7.db: migrated from schema version 7 to 8" "$(cat "$v7/err")" &&
+       "card: $v7/v7.db: migrated from schema version 7 to 9" "$(cat "$v7/err")" &&
    check_eq "its usage, kept" "1|1" \
        "$(sqlite3 "$v7/v7.db" "SELECT count(input_tokens), count(duration) FROM episode_rows")" &&
    check_eq "every row of version 7, as it was" "$v7_rows" "$(all_rows "$v7/v7.db")" &&
@@ -471,6 +471,26 @@ if check_eq "a version 7 database: its views grouped by run_id" "4" \
        "$(sqlite3 "$v7/v7.db" "EXPLAIN QUERY PLAN SELECT * FROM trials WHERE run = 'used'" |
            grep SCAN | grep -v 'SCAN trials$')"
 then ok; else ko "migrating version 7"; fi
+
+# Version 8 to 9: the view run_interval (each run's rate, clustered by
+# task where trials repeat); nothing else.  A database as version 8 wrote
+# it lacks the view; opened, it gets it, with every row as it was.
+v8=$TEST_TMP/v8
+mkdir -p "$v8" && cp "$v7/v7.db" "$v8/v8.db" || exit 99
+sqlite3 "$v8/v8.db" "DROP VIEW run_interval;
+    UPDATE meta SET value = '8' WHERE key = 'schema_version'" || exit 99
+v8_rows=$(all_rows "$v8/v8.db")
+"$CARD" --db "$v8/v8.db" --list > /dev/null 2> "$v8/err"
+if check_eq "what card says of a version 8 database" \
+       "card: $v8/v8.db: migrated from schema version 8 to 9" "$(cat "$v8/err")" &&
+   check_eq "every row of version 8, as it was" "$v8_rows" "$(all_rows "$v8/v8.db")" &&
+   check_eq "its schema, as a new database's" "$(schema_of "$v5/new.db")" \
+       "$(schema_of "$v8/v8.db")" &&
+   check_eq "run_interval, one row a run and kind measured" \
+       "$(sqlite3 "$v8/v8.db" "SELECT count(*) FROM (SELECT DISTINCT run, seed IS NULL
+            FROM episodes WHERE (seed IS NULL AND success IS NOT NULL) OR seed IS NOT NULL)")" \
+       "$(sqlite3 "$v8/v8.db" "SELECT count(*) FROM run_interval")"
+then ok; else ko "migrating version 8"; fi
 
 echo "migrate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

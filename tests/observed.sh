@@ -56,10 +56,23 @@ if [ -n "${PYTHON3:-}" ]; then
         "$TOP_SRCDIR/samples/observed/steady.jsonl" \
         "$TOP_SRCDIR/samples/observed/erratic.jsonl" \
         "$TEST_TMP/cards.jsonl" "$TEST_TMP/compare.json")
-    ok "success^k and the paired compare, from the transcripts" \
-        "steady: success^k agrees (k = 1..3)
-erratic: success^k agrees (k = 1..3)
+    ok "success^k, the rates and the paired compare, from the transcripts" \
+        "steady: success^k and its intervals agree (k = 1..3)
+steady: success 44 of 48, 95% CI 0.8045-0.9671 clustered by 16 tasks: agrees
+erratic: success^k and its intervals agree (k = 1..3)
+erratic: success 42 of 48, 95% CI 0.6910-0.9564 clustered by 16 tasks: agrees
 paired: 16 tasks; first trials 3/2 discordant; interval and p agree" "$got"
+    # the view run_interval gives the card's figures
+    ok "run_interval, as the cards" "$("$PYTHON3" -c '
+import json, sys
+for line in open(sys.argv[1]):
+    c = json.loads(line)
+    s = c["harness"]["observed"]["success"]
+    print("%s|observed|success|%d|%s|%d|%.6f|%.6f" % (c["run"], s["count"],
+          s["ci_method"], s["tasks"], s["ci95"][0], s["ci95"][1]))' \
+        "$TEST_TMP/cards.jsonl")" "$(sqlite3 "$db" "SELECT run, kind, measure,
+        passed, ci_method, tasks, printf('%.6f', ci_low), printf('%.6f', ci_high)
+        FROM run_interval ORDER BY run DESC")"
 fi
 
 # Runs that mix both kinds pair each kind apart: careful's episodes and
@@ -147,6 +160,117 @@ ok "the gate refuses another contract unasked" 5 \
 ok "--across-contracts alone" "card: --across-contracts goes with --compare RUN_A RUN_B
 Try 'card --help'.
 exit 2" "$("$CARD" --db "$c/c.db" --across-contracts steady 2>&1; echo "exit $?")"
+
+# A logged answer that is an error, in every idiom the logs write, is an
+# error of the call (calls.error: its code, or the idiom's), and nothing
+# else is: per tool on the card, in its headline, and in the failed
+# episode's class.
+mkdir -p "$TEST_TMP/errs"
+"$PYTHON3" - "$TEST_TMP/errs/errs.jsonl" <<'PY'
+import json, sys
+answers = [
+    {"error": {"code": "not_found", "message": "no such order"}},    # OpenAI
+    {"error": {"type": "timeout", "message": "no answer in time"}},  # type
+    {"error": {"code": "bad code\u001b[2J", "message": "m"}},        # no name
+    {"error": "upstream down"},                                       # string
+    {"content": [{"type": "text", "text": "boom"}], "isError": True}, # MCP
+    {"type": "about:blank", "title": "Not Found", "status": 404},     # RFC 9457
+    "Error: refunds are closed",                                      # tau-bench
+    "  Error: leading spaces",
+    json.dumps({"error": {"code": "rate_limited", "message": "slow"}}),  # as text
+    {"content": [{"type": "text", "text": "Error: in a block"}]},
+    # none of these is an error
+    {"id": "A-1", "error": None},
+    {"status": 404, "items": []},
+    {"status": 200, "title": "fine"},
+    "No error: all good",
+    {"error": ""},
+    {"content": [{"type": "text", "text": "{\"id\": \"A-1\"}"}],
+     "isError": False},
+]
+out = [{"type": "run", "run": "errs", "tools": "../tools/shop.json"},
+       {"type": "episode", "run": "errs", "episode": "e1", "task_name": "t1"}]
+for a in answers:
+    out.append({"type": "call", "run": "errs", "episode": "e1",
+                "call": {"name": "get_order", "arguments": {"order_id": "A-0001"}},
+                "answer": a})
+out.append({"type": "end", "run": "errs", "episode": "e1", "success": False})
+open(sys.argv[1], "w").write("".join(json.dumps(o) + "\n" for o in out))
+PY
+mkdir -p "$TEST_TMP/tools" && cp "$TOP_SRCDIR/samples/tools/shop.json" "$TEST_TMP/tools/"
+(cd "$TEST_TMP" && "$REPLAY" --quiet --db errs/errs.db errs/errs.jsonl)
+ok "errors of every idiom, and none elsewhere" "1|not_found
+2|timeout
+3|error
+4|error
+5|is_error
+6|http_404
+7|error_text
+8|error_text
+9|rate_limited
+10|error_text
+11|
+12|
+13|
+14|
+15|
+16|" "$(sqlite3 "$TEST_TMP/errs/errs.db" "SELECT seq, error FROM calls ORDER BY seq")"
+ok "errors per tool, and in the headline" "get_order 16 10|10 of 16 calls answered an error" \
+    "$("$CARD" --db "$TEST_TMP/errs/errs.db" --json errs | "$PYTHON3" -c '
+import json, re, sys
+c = json.load(sys.stdin)
+t = c["tools"][0]
+print(t["tool"], t["calls"], t["errors"], end="|")
+print(re.search(r"\d+ of \d+ calls answered an error", c["headline"]).group(0))')"
+ok "the failed episode points at its last error" "failed|10|error_text" \
+    "$(sqlite3 "$TEST_TMP/errs/errs.db" "SELECT class, seq, error FROM episode_outcomes")"
+
+# A run narrowed to some trials (RUN@1, RUN@2-3) is the run its trials'
+# lines would make alone: steady's first trials, and its second and third,
+# written as two runs of their own, give the same compare, cards and gate.
+mkdir -p "$TEST_TMP/halves"
+"$PYTHON3" - "$TOP_SRCDIR/samples/observed/steady.jsonl" "$TEST_TMP/halves" <<'PY'
+import json, sys
+src, out = sys.argv[1], sys.argv[2]
+runs = {"first": [], "rest": []}
+for line in open(src):
+    rec = json.loads(line)
+    if rec["type"] == "run":
+        for r in runs:
+            runs[r].append(dict(rec, run=r))
+        continue
+    r = "first" if rec["episode"].endswith("-t1") else "rest"
+    runs[r].append(dict(rec, run=r))
+for r, recs in runs.items():
+    open("%s/%s.jsonl" % (out, r), "w").write(
+        "".join(json.dumps(x) + "\n" for x in recs))
+PY
+(cd "$TEST_TMP" && "$REPLAY" --quiet --db halves.db halves >/dev/null 2>&1)
+ok "steady@1 against steady@2-3: the runs its trials make" \
+    "$(rows "$TEST_TMP/halves.db" first rest)" "$(rows "$db" steady@1 steady@2-3)"
+figures() { "$CARD" --db "$1" --json "$2" | "$PYTHON3" -c '
+import json, sys
+c = json.load(sys.stdin)
+h = c["harness"]["observed"]
+print(c["episodes"], h["judged"], h["success"], c["success_hat_k"],
+      c["observed_calls"], c["observed_errors"], c["flaky_tasks"])'; }
+ok "steady@2-3's card: the run its trials make" \
+    "$(figures "$TEST_TMP/halves.db" rest)" "$(figures "$db" steady@2-3)"
+gated() { "$CARD" --db "$1" --json --gate --compare "$2" "$3" | "$PYTHON3" -c '
+import json, sys
+g = json.load(sys.stdin)["gate"]
+print(g["outcome"], g["measure"], g["tasks"], g["method"], g["drop"], g["ci95"],
+      g["exit"])'; }
+ok "the gate on two epochs" "$(gated "$TEST_TMP/halves.db" first rest)" \
+    "$(gated "$db" steady@1 steady@2-3)"
+ok "named by the run's beginning, trials as said" \
+    "compare: steady@1 (A) and steady@3 (B)" \
+    "$("$CARD" --db "$db" --compare stead@1 steady@3-3 | head -n 1)"
+ok "trials a run has not" "card: steady@4: steady has at most 3 trials of a task
+exit 2" "$("$CARD" --db "$db" steady@4 2>&1; echo "exit $?")"
+ok "a narrowed run of no such run" "card: no run is named \"nope\"; did you mean steady? The runs: erratic, steady
+exit 2" "$("$CARD" --db "$db" nope@1 2>&1; echo "exit $?")"
+ok "the database is not written" "$(sqlite3 "$db" "SELECT count(*) FROM runs")" "2"
 
 echo "observed: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

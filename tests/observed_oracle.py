@@ -1,4 +1,5 @@
-"""success^k and the paired compare of two observed runs, computed from
+"""success^k, the runs' rates with their intervals (clustered by task),
+and the paired compare of two observed runs, computed from
 their transcripts (not from the database), checked against the card:
 
     observed_oracle.py A.jsonl B.jsonl CARDS.jsonl COMPARE.json
@@ -11,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stats_oracle import mean, mcnemar, tango  # noqa: E402
+from stats_oracle import by_task, mean, mcnemar, mean_of_tasks, tango  # noqa: E402
 
 
 def trials(path):
@@ -32,7 +33,9 @@ def success_hat_k(t):
     for k in range(1, top + 1):
         vals = [math.comb(sum(v), k) / math.comb(len(v), k)
                 for v in t.values() if len(v) >= k]
-        rows.append((k, sum(vals) / len(vals), len(vals)))
+        lo, hi = mean_of_tasks(vals, sum(len(v) for v in t.values()
+                                         if len(v) >= k))
+        rows.append((k, sum(vals) / len(vals), len(vals), lo, hi))
     return rows
 
 
@@ -42,13 +45,23 @@ cards = {c["run"]: c for c in map(json.loads, open(cards_path))}
 for path, t in ((a_path, ta), (b_path, tb)):
     run = os.path.basename(path)[:-len(".jsonl")]
     want = success_hat_k(t)
-    got = [(r["k"], r["rate"], r["tasks"]) for r in cards[run]["success_hat_k"]]
+    got = [(r["k"], r["rate"], r["tasks"], r["ci95"][0], r["ci95"][1])
+           for r in cards[run]["success_hat_k"]]
     same = len(want) == len(got) and all(
-        w[0] == g[0] and abs(w[1] - g[1]) < 1e-6 and w[2] == g[2]
+        w[0] == g[0] and abs(w[1] - g[1]) < 1e-6 and w[2] == g[2] and
+        abs(w[3] - g[3]) < 1e-6 and abs(w[4] - g[4]) < 1e-6
         for w, g in zip(want, got))
-    print("%s: success^k %s (k = 1..%d)" % (run, "agrees" if same else
-                                            "DIFFERS %s %s" % (want, got),
-                                            len(want)))
+    print("%s: success^k and its intervals %s (k = 1..%d)"
+          % (run, "agree" if same else "DIFFER %s %s" % (want, got),
+             len(want)))
+    rate = cards[run]["harness"]["observed"]["success"]
+    lo, hi = by_task([[1 if s else 0 for s in v] for v in t.values()])
+    same = (rate["ci_method"] == "clustered_by_task" and
+            rate["tasks"] == len(t) and abs(rate["ci95"][0] - lo) < 1e-6 and
+            abs(rate["ci95"][1] - hi) < 1e-6)
+    print("%s: success %d of %d, 95%% CI %.4f-%.4f clustered by %d tasks: %s"
+          % (run, rate["count"], sum(len(v) for v in t.values()), lo, hi,
+             len(t), "agrees" if same else "DIFFERS %s" % rate))
 
 shared = sorted(set(ta) & set(tb))
 diffs = [sum(ta[t]) / len(ta[t]) - sum(tb[t]) / len(tb[t]) for t in shared]

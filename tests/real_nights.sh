@@ -264,7 +264,7 @@ ok "a card of no episodes" "result: 0 episodes
   pass             -  no episodes
   reached          -  no episodes" \
     "$("$CARD" --db "$T/zero.db" z | grep -A2 '^result')"
-ok "a card of no episodes, --json" '{"count": null, "rate": null, "ci95": null}' \
+ok "a card of no episodes, --json" '{"count": null, "rate": null, "ci95": null, "ci_method": null, "tasks": null}' \
     "$("$CARD" --db "$T/zero.db" --json z | "$PYTHON3" -c \
         'import json, sys; print(json.dumps(json.load(sys.stdin)["pass"]))')"
 ok "card --compare A A" "card: --compare takes two runs, and \"z\" is one run named twice; card z shows its card
@@ -310,6 +310,36 @@ for line in sys.stdin:
 sqlite3 "$T/many.db" "SELECT DISTINCT e.seed, e.task_id, t.task FROM episodes e
     JOIN tasks t USING (task_id) ORDER BY e.seed" > "$T/many.got"
 ok "tasks shared by many episodes" "$(cat "$T/many.want")" "$(cat "$T/many.got")"
+# their pass rate's interval is clustered by task (stats_oracle.by_task)
+sqlite3 "$T/many.db" "SELECT seed || arm, pass FROM episodes" > "$T/many.pass"
+ok "trials: the pass rate clustered by task" "$("$PYTHON3" -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from stats_oracle import by_task
+runs = {}
+for line in open(sys.argv[2]):
+    seed, passed = line.split("|")
+    runs.setdefault(seed, []).append(int(passed))
+lo, hi = by_task(list(runs.values()))
+print("clustered_by_task %d %.6f %.6f" % (len(runs), lo, hi))' "$TOP_SRCDIR/tests" \
+    "$T/many.pass")" \
+    "$("$CARD" --db "$T/many.db" --json m | "$PYTHON3" -c '
+import json, sys
+p = json.load(sys.stdin)["pass"]
+print("%s %d %.6f %.6f" % (p["ci_method"], p["tasks"], p["ci95"][0], p["ci95"][1]))')"
+# narrowed to trials: the k-th episode of each task in the order written
+ok "a simulated run narrowed to trials: episodes of each" "$("$PYTHON3" -c '
+import json, sys
+seen, by = {}, {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "episode":
+        k = seen[r["seed"]] = seen.get(r["seed"], 0) + 1
+        by[k] = by.get(k, 0) + 1
+print(by[1], by[2], by[3], by[2] + by[3])' "$T/trials-many.jsonl")" \
+    "$(for r in m@1 m@2 m@3 m@2-3; do "$CARD" --db "$T/many.db" --json "$r" |
+        "$PYTHON3" -c 'import json, sys; print(json.load(sys.stdin)["episodes"])'
+       done | paste -sd' ')"
 ok "tasks shared by many episodes: one task a seed" "450 901" \
     "$(sqlite3 -separator ' ' "$T/many.db" 'SELECT count(DISTINCT task_id),
         count(*) FROM episodes')"

@@ -105,8 +105,8 @@ exit 3" "$cn_got"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 }
 night=$cases/unfinished.jsonl
 sqlite3 "$TEST_TMP/newer.db" "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
-    INSERT INTO meta VALUES ('schema_version', '9')"
-cannot "replay: newer.db: has schema version 9, newer than this replay writes (8); use a newer replay or another --db" \
+    INSERT INTO meta VALUES ('schema_version', '10')"
+cannot "replay: newer.db: has schema version 10, newer than this replay writes (9); use a newer replay or another --db" \
     --db newer.db "$night"
 # A version 1 database that lacks its tables: the migration fails whole,
 # and leaves the file as it was.

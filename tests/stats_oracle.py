@@ -109,6 +109,54 @@ def wilson(x, n):
     return (0.0 if x == 0 else max(0.0, c - h)), (1.0 if x == n else min(1.0, c + h))
 
 
+def wilson_at(p, n):
+    """Wilson's interval of rate p at an effective size n (a real)"""
+    den = 1 + Z * Z / n
+    c = (p + Z * Z / (2 * n)) / den
+    h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / den
+    return (0.0 if p == 0 else max(0.0, c - h)), (1.0 if p == 1 else min(1.0, c + h))
+
+
+def by_task(groups):
+    """The interval of a rate whose trials fall in tasks: groups is a list
+    of lists of 0/1 outcomes, a task each.  Wilson's over the trials when
+    each task has one; else the variance of x/n clustered by task gives the
+    effective size at which Wilson's is taken (docs/card.md)."""
+    x = sum(sum(g) for g in groups)
+    n = sum(len(g) for g in groups)
+    m = len(groups)
+    if max(len(g) for g in groups) == 1:
+        return wilson(x, n)
+    if m < 2:
+        return 0.0, 1.0
+    p = x / n
+    var = m / (m - 1) * sum((sum(g) - p * len(g)) ** 2 for g in groups) / n ** 2
+    if p in (0.0, 1.0):
+        size = m
+    elif var == 0:
+        size = n
+    else:
+        size = min(n, p * (1 - p) / var)
+    return wilson_at(p, size)
+
+
+def mean_of_tasks(values, n):
+    """The interval of a mean of per-task values in [0, 1] (pass^k), from
+    n trials in all"""
+    m = len(values)
+    if m < 2:
+        return 0.0, 1.0
+    mu = sum(values) / m
+    var = sum((v - mu) ** 2 for v in values) / (m - 1) / m
+    if mu in (0.0, 1.0):
+        size = m
+    elif var == 0:
+        size = n
+    else:
+        size = min(n, mu * (1 - mu) / var)
+    return wilson_at(mu, size)
+
+
 def close(a, b, tol):
     return abs(a - b) <= tol * max(1.0, abs(b)) or (a == b)
 

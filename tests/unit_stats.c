@@ -38,6 +38,69 @@ START_TEST(wilson_known_values)
 }
 END_TEST
 
+/* 50 tasks of 4 trials: 10 passed 4, 8 passed 3, 7 passed 2, 6 passed 1,
+ * 19 none (84 of 200); the values from the formulas in Python. */
+START_TEST(clustered_known_values)
+{
+    cluster_sums s = {0};
+    static const int passed[] = {4, 3, 2, 1, 0}, tasks[] = {10, 8, 7, 6, 19};
+    for (int i = 0; i < 5; i++) {
+        double x = passed[i], n = 4, m = tasks[i];
+        s.m += m;
+        s.n += m * n;
+        s.x += m * x;
+        s.xx += m * x * x;
+        s.xn += m * x * n;
+        s.nn += m * n * n;
+    }
+    double ne;
+    interval r = clustered_rate(&s, &ne);
+    NEAR(ne, 76.4663677130044, 1e-9);
+    NEAR(r.lo, 0.3158126170207175, 1e-12);
+    NEAR(r.hi, 0.5318408513626304, 1e-12);
+    /* wider than Wilson's over the 200 trials as if independent */
+    interval w = wilson(84, 200);
+    ck_assert(r.lo < w.lo && r.hi > w.hi);
+    /* every trial passed: Wilson's over the 6 tasks */
+    s = (cluster_sums){6, 24, 24, 96, 96, 96};
+    r = clustered_rate(&s, &ne);
+    ck_assert(ne == 6.0 && r.hi == 1.0);
+    NEAR(r.lo, 0.6096657120978346, 1e-12);
+    /* pass^1 of tasks of equal trials is the rate: the same interval */
+    s = (cluster_sums){0};
+    double v1[50], m1 = 0, sq1 = 0;
+    for (int i = 0, t = 0; i < 5; i++)
+        for (int j = 0; j < tasks[i]; j++, t++) {
+            v1[t] = passed[i] / 4.0;
+            m1 += v1[t] / 50;
+            sq1 += v1[t] * v1[t];
+        }
+    r = mean_rate_interval(m1, sq1, 50, 200, &ne);
+    NEAR(ne, 76.4663677130044, 1e-9);
+    NEAR(r.lo, 0.3158126170207175, 1e-12);
+    NEAR(r.hi, 0.5318408513626304, 1e-12);
+    /* one task: nothing known */
+    s = (cluster_sums){1, 3, 2, 4, 6, 9};
+    r = clustered_rate(&s, &ne);
+    ck_assert(ne == 0.0 && r.lo == 0.0 && r.hi == 1.0);
+    /* pass^k's: the mean of per-task values */
+    double v[] = {1, 1, 0.5, 0, 1.0 / 3}, mean = 0, sq = 0;
+    for (int i = 0; i < 5; i++) {
+        mean += v[i] / 5;
+        sq += v[i] * v[i];
+    }
+    r = mean_rate_interval(mean, sq, 5, 15, &ne);
+    NEAR(ne, 6.5, 1e-12);
+    NEAR(r.lo, 0.23887148587978146, 1e-12);
+    NEAR(r.hi, 0.8449335827950938, 1e-12);
+    r = mean_rate_interval(1.0, 3.0, 3, 9, &ne);
+    ck_assert(ne == 3.0 && r.hi == 1.0);
+    NEAR(r.lo, 0.4385029682449546, 1e-12);
+    r = mean_rate_interval(0.5, 0.25, 1, 2, &ne);
+    ck_assert(ne == 0.0 && r.lo == 0.0 && r.hi == 1.0);
+}
+END_TEST
+
 START_TEST(newcombe_known_values)
 {
     double d;
@@ -90,6 +153,7 @@ Suite *stats_suite(void)
     TCase *tc = tcase_create("stats");
     tcase_set_timeout(tc, 120); /* room for a busy machine, under ASan */
     tcase_add_test(tc, wilson_known_values);
+    tcase_add_test(tc, clustered_known_values);
     tcase_add_test(tc, newcombe_known_values);
     tcase_add_test(tc, holm_known_values);
     suite_add_tcase(s, tc);

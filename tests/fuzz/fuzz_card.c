@@ -131,6 +131,16 @@ static void make_card(card *c, struct input *in)
         h->mean_reward = mean(in);
         h->unfinished = number(in, 0);
     }
+    /* the run's rates, as card_load makes them: clustered or not */
+    c->rate[0] = card_rate_plain(c->pass, c->simulated);
+    c->rate[1] = card_rate_plain(c->harness[1].successes, c->harness[1].judged);
+    for (int k = 0; k < 2; k++)
+        if (byte(in) & 1) {
+            c->rate[k].clustered = 1;
+            c->rate[k].tasks = number(in, c->rate[k].n);
+            c->rate[k].ci.lo = (double)byte(in) / 510.0;
+            c->rate[k].ci.hi = 0.5 + (double)byte(in) / 510.0;
+        }
     c->narms = (size_t)number(in, 6);
     c->arms = calloc(c->narms + 1, sizeof *c->arms);
     for (size_t i = 0; c->arms && i < c->narms; i++) {
@@ -167,6 +177,9 @@ static void make_card(card *c, struct input *in)
             unsigned f = byte(in) % 4;
             t[i].kind_from = f < 3 ? from[f] : NULL;
             t[i].calls = number(in, 0);
+            t[i].errors = number(in, t[i].calls);
+            c->observed_calls += t[i].calls;
+            c->observed_errors += t[i].errors;
             t[i].args_checked = number(in, t[i].calls);
             t[i].invalid = number(in, t[i].args_checked);
             t[i].answers_checked = number(in, t[i].calls);
@@ -187,7 +200,9 @@ static void make_card(card *c, struct input *in)
         c->passk[k] = calloc(n + 1, sizeof *c->passk[k]);
         for (size_t i = 0; c->passk[k] && i < n; i++)
             c->passk[k][i] = (card_passk){(long)i + 1, number(in, 0),
-                                          (double)byte(in) / 255.0};
+                                          (double)byte(in) / 255.0,
+                                          {(double)byte(in) / 510.0,
+                                           0.5 + (double)byte(in) / 510.0}};
         c->npassk[k] = n;
         c->passk_largest[k] = (long)n;
     }
