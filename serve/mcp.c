@@ -18,9 +18,18 @@
 #include "utf8.h"
 #include "vbuild.h"
 
-/* The revisions spoken, newest first: a client asking for another gets
- * the newest, and decides. */
-static const char *const revisions[] = {"2025-11-25", "2025-06-18"};
+/* The revisions spoken, newest first: a client asking for one of them
+ * gets it; asking for another, the newest, and decides.  2025-03-26 has
+ * no output schemas and no structured content: a session of it gets
+ * neither. */
+static const char *const revisions[] = {"2025-11-25", "2025-06-18",
+                                        "2025-03-26"};
+#define REV_2025_03_26 2 /* its index */
+
+/* The levels logging/setLevel takes (RFC 5424's, as MCP names them). */
+static const char *const log_levels[] = {"debug",    "info",  "notice",
+                                         "warning",  "error", "critical",
+                                         "alert",    "emergency"};
 
 struct mcp_server {
     const toolset *ts;
@@ -28,6 +37,7 @@ struct mcp_server {
     arm arm;
     char *run, *model, *tools_name, *version;
     buf tools;      /* the tools/list result: {"tools":[...]} */
+    buf tools_old;  /* the same, as 2025-03-26 has it: no outputSchema */
     size_t ntools;
 };
 
@@ -44,6 +54,10 @@ enum state { NEW, STARTED };
 struct mcp_session {
     const mcp_server *srv;
     enum state state;
+    int rev;        /* the revision agreed (index in revisions) */
+    int log_level;  /* what logging/setLevel set (index in log_levels; no
+                       message is ever sent: none could keep from saying
+                       what the agent must not learn) */
     unsigned long long seed;
     arm arm;
     arena *task_arena; /* the task's */
@@ -229,12 +243,12 @@ static value *mcp_schema(struct bundle *b, const value *schema, int input)
 /* Appends tool t in MCP form to out, or nothing (with a note) when its
  * schemas cannot be written as JSON.  0, or -1 out of memory. */
 static int put_tool(buf *out, const toolset *ts, const tool *t, int first,
-                    buf *notes)
+                    int with_output, buf *notes)
 {
     struct bundle b = {.root = ts->doc->root, .a = arena_new()};
     value *o = b.a ? vb_object(b.a) : NULL;
     value *in = o ? mcp_schema(&b, t->input_schema, 1) : NULL;
-    value *outs = in && t->output_schema
+    value *outs = in && t->output_schema && with_output
                       ? mcp_schema(&b, t->output_schema, 0)
                       : NULL;
     value *ann = in ? vb_object(b.a) : NULL;
@@ -301,16 +315,26 @@ int mcp_server_new(mcp_server **out, const mcp_options *o, buf *notes)
     srv->tools_name = dup_or_null(o->tools_name, &failed);
     srv->version = dup_or_null(o->version, &failed);
     srv->tools = (buf)BUF_INIT;
+    srv->tools_old = (buf)BUF_INIT;
     failed |= buf_puts(&srv->tools, "{\"tools\":[") < 0;
+    failed |= buf_puts(&srv->tools_old, "{\"tools\":[") < 0;
+    size_t nold = 0;
+    buf unsaid = BUF_INIT; /* the notes are the newest form's */
     for (size_t i = 0; !failed && i < o->ts->ntools; i++) {
         int rc = put_tool(&srv->tools, o->ts, &o->ts->tools[i],
-                          srv->ntools == 0, notes);
-        if (rc < 0)
+                          srv->ntools == 0, 1, notes);
+        int old = put_tool(&srv->tools_old, o->ts, &o->ts->tools[i],
+                           nold == 0, 0, &unsaid);
+        if (rc < 0 || old < 0)
             failed = 1;
-        else if (rc == 0)
+        if (rc == 0)
             srv->ntools++;
+        if (old == 0)
+            nold++;
     }
+    buf_free(&unsaid);
     failed |= buf_puts(&srv->tools, "]}") < 0;
+    failed |= buf_puts(&srv->tools_old, "]}") < 0;
     if (failed) {
         mcp_server_free(srv);
         return -1;
@@ -328,6 +352,7 @@ void mcp_server_free(mcp_server *srv)
     free(srv->tools_name);
     free(srv->version);
     buf_free(&srv->tools);
+    buf_free(&srv->tools_old);
     free(srv);
 }
 
@@ -497,10 +522,10 @@ static int initialize(mcp_session *s, const value *params, buf *result,
         return buf_puts(why, "initialize needs params.protocolVersion, a "
                              "string");
     }
-    const char *rev = revisions[0];
+    int rev = 0;
     for (size_t i = 0; i < sizeof revisions / sizeof revisions[0]; i++)
         if (strcmp(pv->u.str.ptr, revisions[i]) == 0)
-            rev = revisions[i];
+            rev = (int)i;
     /* _meta may choose the task: {"taskreplay/seed": 7,
      * "taskreplay/arm": "landed:l1"} */
     const value *meta = value_getz(params, "_meta");
@@ -546,19 +571,20 @@ static int initialize(mcp_session *s, const value *params, buf *result,
                           strerror(errno));
     }
     s->state = STARTED;
+    s->rev = rev;
     s->seed = seed;
     s->arm = arm;
     /* nothing of the task's seed or arm: the agent under test must not
      * learn which dial it is tested on */
     static const char instructions[] =
         "The prompt 'task' holds the request to carry out with these tools.";
-    int rc = buf_puts(result, "{\"capabilities\":{\"prompts\":{\"listChanged\""
-                              ":false},\"tools\":{\"listChanged\":false}},"
-                              "\"instructions\":");
+    int rc = buf_puts(result, "{\"capabilities\":{\"logging\":{},\"prompts\":"
+                              "{\"listChanged\":false},\"tools\":"
+                              "{\"listChanged\":false}},\"instructions\":");
     rc |= canon_write_string(result, instructions, strlen(instructions));
     rc |= buf_printf(result, ",\"protocolVersion\":\"%s\",\"serverInfo\":"
                              "{\"name\":\"taskreplay\",\"version\":",
-                     rev);
+                     revisions[rev]);
     rc |= canon_write_string(result, s->srv->version,
                              strlen(s->srv->version));
     return rc | buf_puts(result, "}}");
@@ -715,11 +741,28 @@ static int tools_call(mcp_session *s, arena *a, const value *params,
     }
     rc |= canon_write_string(result, ans, alen);
     rc |= buf_puts(result, ",\"type\":\"text\"}]");
-    if (alen && ans[0] == '{') {
+    if (alen && ans[0] == '{' && s->rev != REV_2025_03_26) {
         rc |= buf_puts(result, ",\"structuredContent\":");
         rc |= buf_append(result, ans, alen);
     }
     return rc | buf_putc(result, '}');
+}
+
+/* logging/setLevel: the level kept (none is ever sent). */
+static int set_level(mcp_session *s, const value *params, buf *result,
+                     int *code, buf *why)
+{
+    const value *lv = params ? value_getz(params, "level") : NULL;
+    for (size_t i = 0; lv && lv->kind == V_STRING &&
+                       i < sizeof log_levels / sizeof *log_levels; i++)
+        if (strcmp(lv->u.str.ptr, log_levels[i]) == 0) {
+            s->log_level = (int)i;
+            return buf_puts(result, "{}");
+        }
+    *code = MCP_INVALID_PARAMS;
+    return buf_puts(why, "logging/setLevel needs params.level, one of "
+                         "debug, info, notice, warning, error, critical, "
+                         "alert, emergency");
 }
 
 static const char prompt_description[] =
@@ -847,9 +890,13 @@ int mcp_handle(mcp_session *s, const char *msg, size_t len, buf *out,
                             ? m
                             : "a request");
     } else if (strcmp(m, "tools/list") == 0) {
+        const buf *tl = s->rev == REV_2025_03_26 ? &s->srv->tools_old
+                                                 : &s->srv->tools;
         rc = no_cursor(params, &code, &why);
         if (rc == 0)
-            rc = buf_append(&result, s->srv->tools.data, s->srv->tools.len);
+            rc = buf_append(&result, tl->data, tl->len);
+    } else if (strcmp(m, "logging/setLevel") == 0) {
+        rc = set_level(s, params, &result, &code, &why);
     } else if (strcmp(m, "tools/call") == 0) {
         rc = tools_call(s, a, params, &result, &code, &why);
     } else if (strcmp(m, "prompts/list") == 0) {

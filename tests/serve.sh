@@ -63,6 +63,57 @@ ok "nothing the client sees names the arm or the task's id" 0 \
 gold session-transcript "$(norm night.jsonl)"
 gold session-report "$(norm report.jsonl)"
 
+# --- the revision asked for: each the server speaks is agreed; another
+# gets the newest, and the client decides.  A session of 2025-03-26 (SDKs
+# before June 2025) gets its rules: no outputSchema, no structuredContent.
+cp "$TOP_SRCDIR/samples/tools/shop-mcp.json" "$T/shop-mcp.json"
+for asked in 2025-11-25 2025-06-18 2025-03-26 2024-11-05 1999-01-01; do
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"$asked\"}}" \
+        '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+        '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_orders","arguments":{"query":"maple"}}}' |
+        "$REPLAY" serve shop-mcp.json --seed 3 2>/dev/null > "rev-$asked.jsonl"
+done
+ok "revisions: asked, agreed; tools with an outputSchema; structured answers" \
+    "2025-11-25 2025-11-25 3 True
+2025-06-18 2025-06-18 3 True
+2025-03-26 2025-03-26 0 False
+2024-11-05 2025-11-25 3 True
+1999-01-01 2025-11-25 3 True" \
+    "$(for asked in 2025-11-25 2025-06-18 2025-03-26 2024-11-05 1999-01-01; do
+        "$PYTHON3" -c '
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+print(sys.argv[2], r[0]["result"]["protocolVersion"],
+      sum("outputSchema" in t for t in r[1]["result"]["tools"]),
+      "structuredContent" in r[2]["result"])' "rev-$asked.jsonl" "$asked"
+      done)"
+ok "revisions: the answers' text is the same in each" 1 \
+    "$(for asked in 2025-11-25 2025-03-26 1999-01-01; do
+        sed -n 3p "rev-$asked.jsonl" | "$PYTHON3" -c '
+import json, sys; print(json.load(sys.stdin)["result"]["content"])'
+      done | sort -u | wc -l)"
+# logging: declared, and setLevel takes the eight levels, nothing else; no
+# message is ever sent
+printf '%s\n' "$init" \
+    '{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"debug"}}' \
+    '{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"emergency"}}' \
+    '{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":"loud"}}' \
+    '{"jsonrpc":"2.0","id":5,"method":"logging/setLevel"}' \
+    '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"get_order","arguments":{"order_id":"A-0001"}}}' |
+    "$REPLAY" serve shop.json --seed 3 2>/dev/null > logging.jsonl
+ok "logging: the capability, setLevel, and no notifications/message" \
+    '{}|{"result":{},"id":2}|{"result":{},"id":3}|-32602 logging/setLevel needs params.level, one of debug, info, notice, warning, error, critical, alert, emergency|-32602|0' \
+    "$("$PYTHON3" -c '
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+out = [json.dumps(r[0]["result"]["capabilities"]["logging"])]
+out += [json.dumps({"result": m["result"], "id": m["id"]}, separators=(",", ":"))
+        for m in r[1:3]]
+out.append("%d %s" % (r[3]["error"]["code"], r[3]["error"]["message"]))
+out.append(str(r[4]["error"]["code"]))
+out.append(str(sum(m.get("method") == "notifications/message" for m in r)))
+print("|".join(out))' logging.jsonl)"
+
 "$REPLAY" --quiet --db r.db night.jsonl 2>/dev/null
 ok "the transcript replays: calls, diverged, reached, pass" "8|0|1|0" \
     "$(sqlite3 r.db "SELECT (SELECT count(*) FROM calls),

@@ -17,8 +17,10 @@ if [ ! -f "$suite" ]; then
 fi
 tmpdir
 cd "$TEST_TMP" || exit 99
-cp "$TOP_SRCDIR/samples/tools/shop.json" . || exit 99
-"$REPLAY" serve shop.json --http 127.0.0.1:0 --transcript night.jsonl \
+# the shop's MCP tools, and the suite's json_schema_2020_12_tool (its
+# $schema, $defs and additionalProperties kept as the file has them)
+cp "$TOP_SRCDIR/tests/serve/conformance-tools.json" . || exit 99
+"$REPLAY" serve conformance-tools.json --http 127.0.0.1:0 --transcript night.jsonl \
     2> serve.err &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$TEST_TMP"' EXIT
