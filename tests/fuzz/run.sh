@@ -90,7 +90,7 @@ for s in ${FUZZ_LIB_SOURCES:?} replay/night.c replay/writer.c replay/taskcache.c
     logs/detect.c logs/dialects.c \
     report/carddata.c report/dbread.c report/classes.c report/episode.c \
     report/usagepair.c report/gate.c report/junit.c report/trend.c \
-    report/flaky.c \
+    report/flaky.c report/rates.c \
     report/shown.c \
     report/text.c report/markdown.c report/json.c report/html.c \
     report/plot.c report/folder.c; do
