@@ -39,6 +39,18 @@ interval wilson_at(double p, double n_eff)
     return r;
 }
 
+/* The effective sample size of a rate p of variance v (clustered by m
+ * tasks, n trials in all): p(1 - p)/v at most n; n when v is 0; m when p
+ * is 0 or 1, where v says nothing of how alike a task's trials are. */
+static double effective_n(double p, double v, double m, double n)
+{
+    if (p <= 0.0 || p >= 1.0)
+        return m;
+    if (v <= 0.0)
+        return n;
+    return fmin(n, p * (1.0 - p) / v);
+}
+
 interval clustered_rate(const cluster_sums *s, double *n_eff)
 {
     interval r = {0.0, 1.0};
@@ -47,12 +59,7 @@ interval clustered_rate(const cluster_sums *s, double *n_eff)
         double p = s->x / s->n;
         double ss = s->xx - 2.0 * p * s->xn + p * p * s->nn;
         double v = s->m / (s->m - 1.0) * (ss > 0.0 ? ss : 0.0) / (s->n * s->n);
-        if (p <= 0.0 || p >= 1.0)
-            ne = s->m;
-        else if (v <= 0.0)
-            ne = s->n;
-        else
-            ne = fmin(s->n, p * (1.0 - p) / v);
+        ne = effective_n(p, v, s->m, s->n);
         r = wilson_at(p, ne);
     }
     if (n_eff)
@@ -69,12 +76,7 @@ interval mean_rate_interval(double mean, double sumsq, unsigned long m,
         double dm = (double)m;
         double ss = sumsq - dm * mean * mean;
         double v = (ss > 0.0 ? ss : 0.0) / (dm - 1.0) / dm;
-        if (mean <= 0.0 || mean >= 1.0)
-            ne = dm;
-        else if (v <= 0.0)
-            ne = n;
-        else
-            ne = fmin(n, mean * (1.0 - mean) / v);
+        ne = effective_n(mean, v, dm, n);
         r = wilson_at(mean, ne);
     }
     if (n_eff)

@@ -117,6 +117,16 @@ def wilson_at(p, n):
     return (0.0 if p == 0 else max(0.0, c - h)), (1.0 if p == 1 else min(1.0, c + h))
 
 
+def effective(p, var, m, n):
+    """the size Wilson's interval is taken at: p(1-p)/var, at most n; n
+    with no variance; m (the tasks) when p is 0 or 1"""
+    if p in (0.0, 1.0):
+        return m
+    if var == 0:
+        return n
+    return min(n, p * (1 - p) / var)
+
+
 def by_task(groups):
     """The interval of a rate whose trials fall in tasks: groups is a list
     of lists of 0/1 outcomes, a task each.  Wilson's over the trials when
@@ -131,13 +141,7 @@ def by_task(groups):
         return 0.0, 1.0
     p = x / n
     var = m / (m - 1) * sum((sum(g) - p * len(g)) ** 2 for g in groups) / n ** 2
-    if p in (0.0, 1.0):
-        size = m
-    elif var == 0:
-        size = n
-    else:
-        size = min(n, p * (1 - p) / var)
-    return wilson_at(p, size)
+    return wilson_at(p, effective(p, var, m, n))
 
 
 def mean_of_tasks(values, n):
@@ -148,13 +152,7 @@ def mean_of_tasks(values, n):
         return 0.0, 1.0
     mu = sum(values) / m
     var = sum((v - mu) ** 2 for v in values) / (m - 1) / m
-    if mu in (0.0, 1.0):
-        size = m
-    elif var == 0:
-        size = n
-    else:
-        size = min(n, mu * (1 - mu) / var)
-    return wilson_at(mu, size)
+    return wilson_at(mu, effective(mu, var, m, n))
 
 
 def close(a, b, tol):
