@@ -149,7 +149,8 @@ static const char usage_text[] =
     "generators; 7 --gate: not judged (NEW has none of BASE's tasks); 2\n"
     "usage error, or no such run or episode (or an episode name several\n"
     "runs have); 3 the database cannot be read, or the page (or --junit\n"
-    "FILE) cannot be written.  See docs/card.md.\n";
+    "FILE) cannot be written.  See docs/card.md; the words a card uses\n"
+    "are explained in docs/glossary.md.\n";
 
 /* Says "card: " and the message on stderr, made safe (it may quote the
  * command line), then a hint to --help. */
