@@ -105,7 +105,10 @@ static const char usage_text[] =
     "                      version and fingerprint\n"
     "\n"
     "A FILE of '-' is standard input (not for sim).  Exit status: 0 done,\n"
-    "1 some input refused (one line each on stderr), 2 usage error.\n"
+    "1 some input refused (one line each on stderr), 2 usage error, 3\n"
+    "could not run at all (the database, an input path or the tool file\n"
+    "cannot be opened or written: the line says which), 130 interrupted\n"
+    "(Ctrl-C: the episodes finished are kept; run the same command again).\n"
     "See replay(1) for the rules and the limits.\n";
 
 int main(int argc, char **argv)
