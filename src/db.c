@@ -152,8 +152,8 @@ static int exec(db *d, const char *sql, err *e, const char *doing)
 /* The page size of a new database.  A night is loaded in key order, rows
  * appended at the end of each table: with pages four times the default,
  * SQLite looks up, logs and copies a quarter as many pages, each with its
- * own system calls, and the file is no larger (README.md, "Speed and
- * memory", has the figures). */
+ * own system calls, and the file is no larger (docs/speed.md has the
+ * figures). */
 #define PAGE_SIZE_TEXT "16384"
 
 /* The log is copied into the database at about this size, when nothing

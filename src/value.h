@@ -29,7 +29,7 @@
 
 #include "arena.h"
 
-/* Documented limits (README, "Limits"). */
+/* Documented limits (docs/guide.md, "Limits"). */
 #define VALUE_MAX_DEPTH 256             /* nesting of arrays and objects */
 #define DOC_MAX_BYTES (64u << 20)        /* size of a tool file */
 #define DOC_MAX_EXPANDED 4000000u        /* values after alias expansion */

@@ -247,7 +247,7 @@ def lines(b):
 
 
 # Known differences between libyaml's syntax and PyYAML's, documented in
-# README.md ("Known differences"): counted as skipped, and listed.
+# docs/guide.md ("Known differences"): counted as skipped, and listed.
 KNOWN = [
     ("found a tab character where an indentation space is expected",
      "libyaml refuses a tab right after a block scalar's indentation"),

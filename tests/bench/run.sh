@@ -29,7 +29,7 @@
 # The fastest single run of each size is shown too, and the largest
 # night is replayed once more with its reading thread sampled each second,
 # to see whether it slows as the night goes on.
-# The last section checks the figures against the goals README.md states.
+# The last section checks the figures against the goals docs/speed.md states.
 # Make passes REPLAY, NIGHTGEN, FLOOR and TOP_SRCDIR.  Build without
 # sanitizers (-O2) for figures that mean something.
 set -eu
@@ -201,7 +201,7 @@ printf '%-9s %8s %8s %8s %10s %10s' episodes reading writing copying \
 echo "$threads"
 
 echo
-echo "== the goals (README.md, \"Speed and memory\")"
+echo "== the goals (docs/speed.md)"
 echo "$figures" | awk -v percall="$percall" '
     NF >= 11 { n[++k] = $1; cps[$1] = $5; ratio[$1] = $9; peak[$1] = $7; fps[$1] = $10 }
     function say(what, ok) { printf "%-52s %s\n", what, ok ? "met" : "NOT MET" }
