@@ -439,6 +439,31 @@ static void html_observed(buf *b, const card *c)
     }
 }
 
+/* The words a card uses, each explained where it first appears (its
+ * title shown on hover and read by screen readers; docs/glossary.md says
+ * them all). */
+#define TERM(word, says) "<abbr title=\"" says "\">" word "</abbr>"
+static const char term_pass[] =
+    TERM("pass", "reached, with no side effect and no duplicate write");
+static const char term_reached[] =
+    TERM("reached", "every write step of the task was done");
+static const char term_side[] =
+    TERM("side effects", "writes the task did not ask for, accepted");
+static const char term_dup[] =
+    TERM("duplicate writes", "writes the task asked for, made again");
+static const char term_diverged[] =
+    TERM("diverged", "a logged answer differs from the simulator's answer "
+                     "to the same call: the agent saw something else");
+static const char term_arm[] =
+    TERM("arm", "one setting of the tasks: base, a depth, or one dial at a "
+                "level (faults:f2)");
+static const char term_dial[] =
+    TERM("dial", "a way the simulator makes a task harder: faults, "
+                 "timeouts, rate limits, a write that lands but times out, "
+                 "bad data, a lagging read");
+static const char term_fired[] =
+    TERM("fired", "events the agent came to (the planned call was made)");
+
 /* The result table. */
 static void result_table(buf *b, const card *c)
 {
@@ -453,8 +478,8 @@ static void result_table(buf *b, const card *c)
     }
     int sim = c->simulated || !c->observed; /* simulator figures apply */
     if (sim) {
-        rate_row(b, "pass", c->rate[0], 1);
-        rate_row(b, "reached", PLAIN(c->reached, c->simulated), 1);
+        rate_row(b, term_pass, c->rate[0], 1);
+        rate_row(b, term_reached, PLAIN(c->reached, c->simulated), 1);
     }
     for (int k = 0; k < 2; k++)
         if (c->harness[k].judged)
@@ -464,8 +489,8 @@ static void result_table(buf *b, const card *c)
                        : PLAIN(c->harness[k].successes, c->harness[k].judged),
                      !c->simulated);
     if (sim && c->simulated) { /* none: nothing was measured */
-        count_row(b, "side effects", NULL, c->side_effects, 1);
-        count_row(b, "duplicate writes", NULL, c->duplicates, 1);
+        count_row(b, term_side, NULL, c->side_effects, 1);
+        count_row(b, term_dup, NULL, c->duplicates, 1);
         count_row(b, "errors", NULL, c->errors, 0);
         for (int i = 0; i < CARD_CODES; i++)
             if (c->by_code[i])
@@ -479,11 +504,14 @@ static void result_table(buf *b, const card *c)
                   f->planned_errors, 0);
     }
     count_row(b, "unfinished", NULL, c->unfinished, 0);
+    char diverged[sizeof term_diverged + 16];
+    snprintf(diverged, sizeof diverged, "%s episodes", term_diverged);
     if (sim && c->simulated && !c->compared_episodes) {
-        buf_puts(b, "<tr><td>diverged episodes</td><td>-</td><td></td>"
-                    "<td>no call had an answer logged</td></tr>\n");
+        buf_printf(b, "<tr><td>%s</td><td>-</td><td></td>"
+                      "<td>no call had an answer logged</td></tr>\n",
+                   diverged);
     } else if (sim && c->simulated) {
-        count_row(b, "diverged episodes", NULL, c->diverged_episodes, 1);
+        count_row(b, diverged, NULL, c->diverged_episodes, 1);
         count_row(b, "episodes compared", NULL, c->compared_episodes, 0);
         count_row(b, "diverged calls", NULL, c->diverged_calls, 0);
         count_row(b, "calls compared", NULL, c->compared_calls, 0);
@@ -523,8 +551,9 @@ static void arms_table(buf *b, const card *c)
 static void dials_table(buf *b, const card *c)
 {
     table_open(b, "dials");
-    buf_puts(b, "<thead><tr><th>dial</th><th>events</th><th>fired</th>"
-                "<th>outcomes</th></tr></thead><tbody>\n");
+    buf_printf(b, "<thead><tr><th>dial</th><th>events</th><th>%s</th>",
+               term_fired);
+    buf_puts(b, "<th>outcomes</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < c->ndials; i++) {
         const card_dial *d = &c->dials[i];
         buf_puts(b, "<tr><td>");
@@ -630,12 +659,12 @@ void html_card_linked(buf *b, const card *c, int n, const html_links *l)
 
     result_table(b, c);
     if (c->narms) {
-        buf_puts(b, "<h3>Per arm</h3>\n");
+        buf_printf(b, "<h3>Per %s</h3>\n", term_arm);
         arm_plot(b, c, n);
         arms_table(b, c);
     }
     if (c->ndials) {
-        buf_puts(b, "<h3>Per dial</h3>\n");
+        buf_printf(b, "<h3>Per %s</h3>\n", term_dial);
         plot_dials(b, c, n);
         dials_table(b, c);
     }
