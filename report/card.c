@@ -17,6 +17,7 @@
 #include "html.h"
 #include "json.h"
 #include "junit.h"
+#include "progress.h"
 #include "split.h"
 #include "markdown.h"
 #include "shown.h"
@@ -310,13 +311,19 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
         status = EXIT_DB;
         goto done;
     }
-    for (; loaded < n; loaded++)
+    progress pr;
+    progress_start(&pr, "reading the runs", n);
+    for (; loaded < n; loaded++) {
         if (card_load(&cards[loaded], db, l.runs[loaded].run, &e) < 0) {
             loaded++; /* freed below, as a failed card_load needs */
+            progress_end(&pr);
             fprintf(stderr, "card: %s\n", shown_safe(e.msg));
             status = e.code == ERR_VALUE ? EXIT_USAGE : EXIT_DB;
             goto done;
         }
+        progress_add(&pr, 1);
+    }
+    progress_end(&pr);
     for (size_t i = 0; baseline && i < n; i++)
         if (strcmp(cards[i].run, baseline) == 0)
             base = (long)i;
@@ -426,16 +433,22 @@ static int write_night(sqlite3 *db, const char *db_path, const char *dir,
             goto done;
         }
     }
-    for (size_t i = 0; i < n; i++)
+    progress_start(&pr, "writing pages", n + compares + epages_count(&ep));
+    for (size_t i = 0; i < n; i++) {
         if (night_page(dir, names[i].data, &cards[i], NULL, NULL, NULL,
                        &links[i]) < 0 ||
             (entries[i].vs &&
              night_page(dir, names[n + i].data, NULL, &vs[i], names[i].data,
                         names[base].data, &links[n + i]) < 0)) {
+            progress_end(&pr);
             status = EXIT_DB;
             goto done;
         }
-    if (epages_write(&ep, db, dir, &episodes, &e) < 0) {
+        progress_add(&pr, entries[i].vs ? 2 : 1);
+    }
+    int written = epages_write(&ep, db, dir, &episodes, &pr, &e);
+    progress_end(&pr);
+    if (written < 0) {
         fprintf(stderr, "card: %s; the pages written before it are whole, "
                         "and the index is the last run's\n",
                 shown_safe(e.msg));

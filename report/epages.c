@@ -41,8 +41,18 @@ static int by_name(const void *x, const void *y)
     return strcmp(a->name.data, b->name.data);
 }
 
+size_t epages_count(epages *p)
+{
+    size_t n = 0;
+    if (p->n)
+        qsort(p->v, p->n, sizeof *p->v, by_name);
+    for (size_t i = 0; i < p->n; i++)
+        n += !i || strcmp(p->v[i]->name.data, p->v[i - 1]->name.data) != 0;
+    return n;
+}
+
 int epages_write(epages *p, sqlite3 *db, const char *dir, size_t *written,
-                 err *e)
+                 progress *pr, err *e)
 {
     *written = 0;
     if (p->n)
@@ -66,6 +76,8 @@ int epages_write(epages *p, sqlite3 *db, const char *dir, size_t *written,
         if (rc < 0)
             return -1;
         (*written)++;
+        if (pr)
+            progress_add(pr, 1);
     }
     return 0;
 }

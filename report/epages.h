@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "progress.h"
 
 /* How many of a compare's flipped tasks get pages (their trials shown
  * in each run); the table lists every one, the rest unlinked. */
@@ -35,9 +36,15 @@ typedef struct epages {
  * alive as long as p; NULL out of memory. */
 const char *epages_add(epages *p, const char *run, const char *episode);
 
+/* How many pages epages_write will write (an episode linked twice is one
+ * page). */
+size_t epages_count(epages *p);
+
 /* Writes each page once into dir (which exists), each with a link back
- * to the index; *written counts them.  0, or -1 with e set. */
+ * to the index; *written counts them, and so does pr (when not NULL).
+ * 0, or -1 with e set. */
 int epages_write(epages *p, sqlite3 *db, const char *dir, size_t *written,
+                 progress *pr,
                  err *e);
 
 void epages_free(epages *p);

@@ -332,6 +332,31 @@ cp "$db" "$T/r2.db"
 sqlite3 "$T/r2.db" "UPDATE runs SET run = 'sloppy 2/..' WHERE run = 'sloppy'"
 echo '<p>notes</p>' > "$N/notes.html"
 echo '<html>mine</html>' > "$N/run-mine.html"
+# On a terminal (script(1) gives one), a line of progress: how many of
+# how many, redrawn, cleared before the closing line; the pages the same.
+if command -v script >/dev/null 2>&1; then
+    script -qfc "'$CARD' --db '$db' --html --all -o '$T/tty' --baseline careful" \
+        "$T/tty.out" >/dev/null 2>&1 </dev/null
+    ok "card --html --all on a terminal: its progress, then the closing line" \
+        "card: reading the runs: 1 of 3
+card: writing pages: 1 of 196
+card: $T/tty: index.html, 3 run pages, 1 compare page, 192 episode pages; 0 pages gone removed
+the same pages" \
+        "$(tr '\r' '\n' < "$T/tty.out" | sed 's/\x1b\[K//g; s/, [0-9]* a second.*//' |
+           grep -a -m1 '^card: reading the runs'
+           tr '\r' '\n' < "$T/tty.out" | sed 's/\x1b\[K//g; s/, [0-9]* a second.*//' |
+           grep -a -m1 '^card: writing pages'
+           tr '\r' '\n' < "$T/tty.out" | sed 's/\x1b\[K//g' | grep -a "^card: $T/tty:" | tr -d '\n'
+           echo
+           pages() { ls "$1" | grep -E '^(index|run-|compare-|episode-).*\.html$'; }
+           pages "$T/tty" > "$T/tty.pages"; pages "$N" > "$T/night.pages"
+           # (the night's folder holds a file of the user's too)
+           [ "$(wc -l < "$T/tty.pages")" -eq 197 ] &&
+               [ -z "$(comm -23 "$T/tty.pages" "$T/night.pages")" ] &&
+               echo "the same pages")"
+else
+    echo "skipped: the progress line on a terminal (no script(1): apt-get install bsdutils)"
+fi
 cp "$N/run-careful-4ac3998497.html" "$N/run-old-0000000000.html"
 head -c 300 "$N/index.html" > "$N/index.html.tmp"
 : > "$N/run-empty.html.tmp"
