@@ -33,7 +33,7 @@ serve_start full.err --connections 6 --timeout 3
 ok "--connections 6, --timeout 3" "a request past 6 connections: 503 Service Unavailable: 6 connections are open, the most this server serves (--connections); retry in a moment
 stalled connections closed by the server: 6 of 6, 0 bytes sent to them
 each closed after the timeout, within 10 s more: yes
-then a request: 200" "$(load "$url" full 6 3 2>&1)"
+then a request (retried while 503): 200" "$(load "$url" full 6 3 2>&1)"
 ok "a slow sender" "a slow sender: closed, 0 bytes answered, after the timeout" \
     "$(load "$url" slow 3 2>&1)"
 serve_stop
