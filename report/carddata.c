@@ -1448,8 +1448,6 @@ void card_headline_figure(const card *c, card_figure *f)
     f->x = r->x;
     f->n = r->n;
     f->ci = r->ci;
-    f->clustered = r->clustered;
-    f->tasks = r->tasks;
 }
 
 /* "x of n episodes (p%, 95% CI lo-hi%)" */

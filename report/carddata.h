@@ -358,9 +358,7 @@ void card_verdict_text(buf *out, const card_compared *x);
 typedef struct card_figure {
     const char *measure; /* "pass", "success", or NULL */
     long x, n;
-    interval ci;   /* the run's (card_rate) */
-    int clustered; /* ci is clustered by task */
-    long tasks;
+    interval ci; /* the run's (card_rate) */
 } card_figure;
 
 void card_headline_figure(const card *c, card_figure *f);

@@ -58,16 +58,32 @@ static int run_sql(sqlite3 *db, const char *sql, err *e)
     return -1;
 }
 
-/* Whether the database holds a run of exactly this name. */
-static int run_exists(sqlite3 *db, const char *name, int *yes, err *e)
+/* The first column of sql's first row (run bound to its parameter, when
+ * not NULL), into *v (0 when there is no row): 0, or -1 with e set. */
+static int first_value(sqlite3 *db, const char *sql, const char *run,
+                       long long *v, err *e)
 {
     sqlite3_stmt *s;
-    if (rd_prepare(db, "SELECT 1 FROM main.runs WHERE run = ?", name, &s,
-                   e) < 0)
+    if (rd_prepare(db, sql, run, &s, e) < 0)
         return -1;
     int rc = sqlite3_step(s);
-    *yes = rc == SQLITE_ROW;
+    *v = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
     return rd_finish(db, s, rc, 0, e);
+}
+
+/* Whether name asks for a narrowed run: it ends in "@N" or "@A-B", and no
+ * run of the database has it for its whole name. */
+static int narrowing(sqlite3 *db, const char *name, int *yes, err *e)
+{
+    long long whole = 0;
+    *yes = 0;
+    if (!split_named(name))
+        return 0;
+    if (first_value(db, "SELECT count(*) FROM main.runs WHERE run = ?", name,
+                    &whole, e) < 0)
+        return -1;
+    *yes = whole == 0;
+    return 0;
 }
 
 /* The TEMP tables and views: the database's own definitions, made in
@@ -124,10 +140,9 @@ static int make_shadows(sqlite3 *db, err *e)
 
 /* Copies run (its name in the database) into the TEMP tables as `as`,
  * its episodes those of trials from to to (0: every one), their ids moved
- * up by shift; the count of episodes copied into *copied. */
+ * up by shift and its run id run_id (0: as they are). */
 static int copy_run(sqlite3 *db, const char *run, const char *as, long from,
-                    long to, long long shift, long long run_id,
-                    long *copied, err *e)
+                    long to, long long shift, long long run_id, err *e)
 {
     static const char *const steps[] = {
         "INSERT INTO temp.runs SELECT CASE WHEN ?5 = 0 THEN run_id "
@@ -160,7 +175,6 @@ static int copy_run(sqlite3 *db, const char *run, const char *as, long from,
         "?2, episode, message, line, place FROM main.problems "
         "WHERE run = ?1",
     };
-    *copied = 0;
     for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
         sqlite3_stmt *s;
         if (rd_prepare(db, steps[i], run, &s, e) < 0)
@@ -175,41 +189,29 @@ static int copy_run(sqlite3 *db, const char *run, const char *as, long from,
             return rd_failed(db, e);
         }
         int rc = sqlite3_step(s);
-        if (i == 2)
-            *copied = sqlite3_changes(db);
         if (rd_finish(db, s, rc, 0, e) < 0)
             return -1;
     }
     return run_sql(db, "DROP TABLE temp.chosen", e);
 }
 
-/* The most trials of one task that run has. */
-static int most_trials(sqlite3 *db, const char *run, long *most, err *e)
-{
-    sqlite3_stmt *s;
-    if (rd_prepare(db, "SELECT coalesce(max(n), 0) FROM (SELECT count(*) "
-                       "AS n FROM main.episode_rows e JOIN main.runs r "
-                       "ON r.run_id = e.run_id WHERE r.run = ? GROUP BY "
-                       "coalesce(e.task_id, e.task_name, e.episode_id))",
-                   run, &s, e) < 0)
-        return -1;
-    int rc = sqlite3_step(s);
-    *most = rc == SQLITE_ROW ? (long)sqlite3_column_int64(s, 0) : 0;
-    return rd_finish(db, s, rc, 0, e);
-}
-
 int split_prepare(sqlite3 *db, const char *const *names, int n,
                   char **named, err *e)
 {
-    int any = 0;
-    for (int i = 0; i < n && !any; i++) {
-        int whole = 0;
-        if (split_named(names[i]) && run_exists(db, names[i], &whole, e) < 0)
+    int any = 0, *narrow = calloc((size_t)n + 1, sizeof *narrow);
+    if (!narrow)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    for (int i = 0; i < n; i++) {
+        if (narrowing(db, names[i], &narrow[i], e) < 0) {
+            free(narrow);
             return -1;
-        any = split_named(names[i]) && !whole;
+        }
+        any |= narrow[i];
     }
-    if (!any)
+    if (!any) {
+        free(narrow);
         return 0;
+    }
     for (int i = 0; i < n; i++)
         named[i] = NULL;
     /* each name's run in the database, before anything is shadowed */
@@ -221,20 +223,25 @@ int split_prepare(sqlite3 *db, const char *const *names, int n,
         rc = err_set(e, ERR_NOMEM, "out of memory");
     for (int i = 0; rc == 0 && i < n; i++) {
         size_t at;
-        int whole = 0;
-        rc = run_exists(db, names[i], &whole, e);
-        if (rc == 0 && !whole && parse(names[i], &at, &from[i], &to[i])) {
+        if (narrow[i] && parse(names[i], &at, &from[i], &to[i])) {
             char *base = strndup(names[i], at);
             if (!base)
                 rc = err_set(e, ERR_NOMEM, "out of memory");
             else
                 rc = card_run_named(db, base, &full[i], e);
             free(base);
-            long most = 0;
-            if (rc == 0 && (rc = most_trials(db, full[i], &most, e)) == 0 &&
+            long long most = 0;
+            if (rc == 0 &&
+                (rc = first_value(db, "SELECT coalesce(max(n), 0) FROM ("
+                                      "SELECT count(*) AS n FROM "
+                                      "main.episode_rows e JOIN main.runs r "
+                                      "ON r.run_id = e.run_id WHERE r.run = ? "
+                                      "GROUP BY coalesce(e.task_id, "
+                                      "e.task_name, e.episode_id))",
+                                  full[i], &most, e)) == 0 &&
                 from[i] > most)
                 rc = err_set(e, ERR_VALUE,
-                             "%s: %s has at most %ld trial%s of a task",
+                             "%s: %s has at most %lld trial%s of a task",
                              shown_tx(names[i]), shown_tx(full[i]), most,
                              most == 1 ? "" : "s");
             /* named by the whole run's name, and the trials as said */
@@ -250,29 +257,21 @@ int split_prepare(sqlite3 *db, const char *const *names, int n,
             }
             if (rc < 0)
                 buf_free(&as);
-        } else if (rc == 0) {
+        } else {
             from[i] = to[i] = 0;
             rc = card_run_named(db, names[i], &full[i], e);
             if (rc == 0 && !(named[i] = strdup(full[i])))
                 rc = err_set(e, ERR_NOMEM, "out of memory");
         }
     }
+    /* narrowed copies' episode and run ids, past every id there is */
     long long stride = 0, top = 0;
-    if (rc == 0) {
-        sqlite3_stmt *s;
-        rc = rd_prepare(db, "SELECT coalesce(max(episode_id), 0) + 1, "
-                            "(SELECT coalesce(max(run_id), 0) + 1 FROM "
-                            "main.runs) FROM main.episode_rows",
-                        NULL, &s, e);
-        if (rc == 0) {
-            int step = sqlite3_step(s);
-            if (step == SQLITE_ROW) {
-                stride = sqlite3_column_int64(s, 0);
-                top = sqlite3_column_int64(s, 1);
-            }
-            rc = rd_finish(db, s, step, 0, e);
-        }
-    }
+    if (rc == 0)
+        rc = first_value(db, "SELECT coalesce(max(episode_id), 0) + 1 "
+                             "FROM main.episode_rows", NULL, &stride, e);
+    if (rc == 0)
+        rc = first_value(db, "SELECT coalesce(max(run_id), 0) + 1 "
+                             "FROM main.runs", NULL, &top, e);
     if (rc == 0)
         rc = make_shadows(db, e);
     /* a run named twice (whole, or narrowed alike) is copied once */
@@ -281,17 +280,17 @@ int split_prepare(sqlite3 *db, const char *const *names, int n,
         const char *as = named[i];
         for (int j = 0; j < i; j++)
             seen |= strcmp(named[j], as) == 0;
-        long copied;
         if (!seen)
             rc = copy_run(db, full[i], as, from[i], to[i],
                           from[i] ? stride * (i + 1) : 0,
-                          from[i] ? top + i : 0, &copied, e);
+                          from[i] ? top + i : 0, e);
     }
     for (int i = 0; full && i < n; i++)
         free(full[i]);
     free(full);
     free(from);
     free(to);
+    free(narrow);
     if (rc < 0) {
         for (int i = 0; i < n; i++) {
             free(named[i]);

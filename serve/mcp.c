@@ -55,9 +55,6 @@ struct mcp_session {
     const mcp_server *srv;
     enum state state;
     int rev;        /* the revision agreed (index in revisions) */
-    int log_level;  /* what logging/setLevel set (index in log_levels; no
-                       message is ever sent: none could keep from saying
-                       what the agent must not learn) */
     unsigned long long seed;
     arm arm;
     arena *task_arena; /* the task's */
@@ -748,17 +745,16 @@ static int tools_call(mcp_session *s, arena *a, const value *params,
     return rc | buf_putc(result, '}');
 }
 
-/* logging/setLevel: the level kept (none is ever sent). */
-static int set_level(mcp_session *s, const value *params, buf *result,
-                     int *code, buf *why)
+/* logging/setLevel: a level is taken, and nothing more is done with it:
+ * no message is ever sent at any level, since none could keep from saying
+ * what the agent must not learn (its dial, its task). */
+static int set_level(const value *params, buf *result, int *code, buf *why)
 {
     const value *lv = params ? value_getz(params, "level") : NULL;
     for (size_t i = 0; lv && lv->kind == V_STRING &&
                        i < sizeof log_levels / sizeof *log_levels; i++)
-        if (strcmp(lv->u.str.ptr, log_levels[i]) == 0) {
-            s->log_level = (int)i;
+        if (strcmp(lv->u.str.ptr, log_levels[i]) == 0)
             return buf_puts(result, "{}");
-        }
     *code = MCP_INVALID_PARAMS;
     return buf_puts(why, "logging/setLevel needs params.level, one of "
                          "debug, info, notice, warning, error, critical, "
@@ -896,7 +892,7 @@ int mcp_handle(mcp_session *s, const char *msg, size_t len, buf *out,
         if (rc == 0)
             rc = buf_append(&result, tl->data, tl->len);
     } else if (strcmp(m, "logging/setLevel") == 0) {
-        rc = set_level(s, params, &result, &code, &why);
+        rc = set_level(params, &result, &code, &why);
     } else if (strcmp(m, "tools/call") == 0) {
         rc = tools_call(s, a, params, &result, &code, &why);
     } else if (strcmp(m, "prompts/list") == 0) {

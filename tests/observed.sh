@@ -138,6 +138,9 @@ ok "no contract, as JSON" "not_checked|No contract could be checked: B's log rec
         "$PYTHON3" -c 'import json, sys
 x = json.load(sys.stdin)
 print(x["contract"], x["pairing"], sep="|")')"
+ok "no contract on A's side" "No contract could be checked: A's log recorded no tool definitions; observed episodes, paired by the harness's names of their tasks." \
+    "$("$CARD" --db "$c/c.db" --json --compare erratic-none steady |
+        "$PYTHON3" -c 'import json, sys; print(json.load(sys.stdin)["pairing"])')"
 gold compare-other-contract \
     "$("$CARD" --db "$c/c.db" --compare steady erratic-less 2>&1)"
 ok "another contract: refused, exit 5" 5 \
@@ -271,6 +274,12 @@ exit 2" "$("$CARD" --db "$db" steady@4 2>&1; echo "exit $?")"
 ok "a narrowed run of no such run" "card: no run is named \"nope\"; did you mean steady? The runs: erratic, steady
 exit 2" "$("$CARD" --db "$db" nope@1 2>&1; echo "exit $?")"
 ok "the database is not written" "$(sqlite3 "$db" "SELECT count(*) FROM runs")" "2"
+# a run whose whole name ends in @1 is that run, not a narrowing
+cp "$db" "$TEST_TMP/at.db" &&
+    sqlite3 "$TEST_TMP/at.db" "UPDATE runs SET run = 'steady@1' WHERE run = 'erratic'" || exit 99
+ok "a run named x@1 is itself" "card: steady@1
+  The harness's success: 42 of 48 observed episodes (87.5%, 95% CI 69.1-95.6%," \
+    "$("$CARD" --db "$TEST_TMP/at.db" steady@1 | head -n 2)"
 
 echo "observed: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
