@@ -1501,21 +1501,35 @@ int night_open(night **out, const night_opts *o, err *e)
     return 0;
 }
 
+unsigned night_shard_of_n(const char *run, size_t run_len,
+                          const char *episode, size_t episode_len,
+                          unsigned shards)
+{
+    /* XXH3-64 of run, a NUL and episode laid end to end: in one call
+     * when they fit here, else fed in three parts (the same value), with
+     * nothing to allocate */
+    char key[256];
+    if (run_len + episode_len + 1 <= sizeof key) {
+        memcpy(key, run, run_len);
+        key[run_len] = '\0';
+        memcpy(key + run_len + 1, episode, episode_len);
+        return (unsigned)(XXH3_64bits(key, run_len + episode_len + 1) %
+                          shards);
+    }
+    XXH3_state_t st;
+    XXH3_INITSTATE(&st);
+    XXH3_64bits_reset(&st);
+    XXH3_64bits_update(&st, run, run_len);
+    XXH3_64bits_update(&st, "", 1);
+    XXH3_64bits_update(&st, episode, episode_len);
+    return (unsigned)(XXH3_64bits_digest(&st) % shards);
+}
+
 unsigned night_shard_of(const char *run, const char *episode,
                         unsigned shards)
 {
-    size_t lr = strlen(run), le = strlen(episode);
-    char small[512];
-    char *key = lr + le + 1 <= sizeof small ? small : malloc(lr + le + 1);
-    if (!key) /* out of memory: a hash of the episode alone still splits */
-        return (unsigned)(XXH3_64bits(episode, le) % shards);
-    memcpy(key, run, lr);
-    key[lr] = '\0';
-    memcpy(key + lr + 1, episode, le);
-    unsigned s = (unsigned)(XXH3_64bits(key, lr + le + 1) % shards);
-    if (key != small)
-        free(key);
-    return s;
+    return night_shard_of_n(run, strlen(run), episode, strlen(episode),
+                            shards);
 }
 
 /* A line's "run" or "episode" when it names one as a string (for the
@@ -1542,6 +1556,23 @@ static int take_line(night *n, const char *file, const char *dir,
         n->c.blank++;
         return 0;
     }
+    /* A shard passes over the lines of other shards' episodes without
+     * reading them: their type, run and episode are found by a scan of
+     * the line's top level (tline_route), at the speed of reading. */
+    int routed = 0;
+    if (!root && n->o.shards > 1) {
+        enum tline_type rt;
+        const char *rr, *re;
+        size_t rrl, rel;
+        if (tline_route(text + i, len - i, &rt, &rr, &rrl, &re, &rel)) {
+            if (night_shard_of_n(rr, rrl, re, rel, n->o.shards) !=
+                n->o.shard) {
+                n->c.other_shards++;
+                return 0;
+            }
+            routed = 1;
+        }
+    }
     if (!n->line_arena && !(n->line_arena = arena_new()))
         return nomem(e);
     arena *a = n->line_arena;
@@ -1559,7 +1590,7 @@ static int take_line(night *n, const char *file, const char *dir,
             rc = problem(n, file, line, name_in(tl.root, "run"),
                          name_in(tl.root, "episode"), pe.msg, text, len, e);
     } else {
-        if (n->o.shards > 1 && tl.type != TL_RUN &&
+        if (n->o.shards > 1 && !routed && tl.type != TL_RUN &&
             night_shard_of(tl.run, tl.episode, n->o.shards) != n->o.shard) {
             n->c.other_shards++;
             return 0;

@@ -133,6 +133,10 @@ const night_counts *night_get_counts(night *n);
 /* The shard (0-based, of shards) an episode belongs to. */
 unsigned night_shard_of(const char *run, const char *episode,
                         unsigned shards);
+/* The same, of names given with their lengths (not NUL-terminated). */
+unsigned night_shard_of_n(const char *run, size_t run_len,
+                          const char *episode, size_t episode_len,
+                          unsigned shards);
 
 void night_free(night *n);
 

@@ -283,9 +283,10 @@ static int same_key(const value *a, const value *b)
 
 /* Sets f->member to the member of key k in the open object f, adding one
  * when the key is new: a repeated key keeps its first place and takes the
- * last value, as a Python dict does.  Keys compare as bytes, which is how
- * Python compares them, lone surrogates included: they are decoded to one
- * 3-byte form each, never to '?'. */
+ * last value, as a Python dict does, and the object is flagged
+ * VF_REPEATED.  Keys compare as bytes, which is how Python compares them,
+ * lone surrogates included: they are decoded to one 3-byte form each,
+ * never to '?'. */
 static int find_member(struct loader *L, struct frame *f, value *k)
 {
     size_t n = L->nmembers - f->base;
@@ -294,6 +295,7 @@ static int find_member(struct loader *L, struct frame *f, value *k)
         for (size_t i = 0; i < n; i++) {
             if (same_key(m[i].key, k)) {
                 f->member = i;
+                f->node->flags |= VF_REPEATED;
                 return 0;
             }
         }
@@ -311,6 +313,7 @@ static int find_member(struct loader *L, struct frame *f, value *k)
             return -1;
         if (r == 1) {
             f->member = at;
+            f->node->flags |= VF_REPEATED;
             return 0;
         }
     }

@@ -6,7 +6,8 @@
  *    with 'surrogatepass': a lone surrogate survives into its string, which
  *    is then flagged VF_UNENCODABLE; invalid code units refuse the input;
  *  - NaN, Infinity and -Infinity are read as floats;
- *  - duplicate keys: the last value wins, at the first key's place;
+ *  - duplicate keys: the last value wins, at the first key's place (the
+ *    object is flagged VF_REPEATED);
  *  - raw control characters in strings, and anything after the value but
  *    whitespace, refuse the input;
  *  - integers keep their digits ("-0" becomes "0"); floats are read with

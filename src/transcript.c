@@ -82,6 +82,256 @@ int tline_names(arena *a, const char *text, size_t len, const char **run,
     }
 }
 
+/* The first byte from i on that is not printable ASCII or is a quote or
+ * a backslash (len when none): eight bytes at a time where the machine
+ * reads words from their low byte, each word's stops flagged by the
+ * classic zero-byte test (exact for its lowest flag, which is all that is
+ * taken). */
+static size_t plain_until(const char *p, size_t len, size_t i)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w, q, b, del;
+        memcpy(&w, p + i, 8);
+        q = w ^ (ones * '"');
+        b = w ^ (ones * '\\');
+        del = w ^ (ones * 0x7f);
+        uint64_t stop = ((q - ones) & ~q) | ((b - ones) & ~b) |
+                        ((del - ones) & ~del) |
+                        ((w - ones * 0x20) & ~w) | w;
+        stop &= highs;
+        if (stop)
+            return i + (size_t)__builtin_ctzll(stop) / 8;
+    }
+#endif
+    for (; i < len; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c == '"' || c == '\\' || c < 0x20 || c > 0x7e)
+            return i;
+    }
+    return len;
+}
+
+/* The offset past the string that starts at i (its quote), or 0 when it
+ * does not end within len; *plain says whether it holds printable ASCII
+ * only, with no escape. */
+static size_t route_string(const char *p, size_t len, size_t i, int *plain)
+{
+    i = plain_until(p, len, i + 1);
+    if (i < len && p[i] == '"') {
+        *plain = 1;
+        return i + 1;
+    }
+    *plain = 0;
+    for (; i < len; i++) {
+        char c = p[i];
+        if (c == '"')
+            return i + 1;
+        if (c == '\\')
+            i++;
+    }
+    return 0;
+}
+
+/* The offset past the object or array that starts at i, by its brackets
+ * and strings alone; 0 when it does not close within len. */
+static size_t route_nested(const char *p, size_t len, size_t i)
+{
+    size_t depth = 0;
+    int plain;
+    for (; i < len; i++) {
+        char c = p[i];
+        if (c == '"') {
+            if (!(i = route_string(p, len, i, &plain)))
+                return 0;
+            i--; /* its closing quote */
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+/* The next member of the top-level object of text, from *i (the
+ * object's '{', or the ',' after the member before): its key from *k
+ * (its quote) to *kend, its value from *v to *vend, and in *plain
+ * whether the key is plain (printable ASCII, no escape) and, bit 1,
+ * whether the value is a plain string; *i becomes the ',' after it, or
+ * len after the last member (then nothing but blanks follow its '}').
+ * 1, or -1 when the text is not plainly an object of members, or is an
+ * empty one (values are skipped by their nesting, not read). */
+static int next_member(const char *text, size_t len, size_t *i, size_t *k,
+                       size_t *kend, size_t *v, size_t *vend, int *plain)
+{
+    int kp, vp = 0;
+    size_t j = skip_blanks(text, len, *i);
+    if (j == len || (text[j] != '{' && text[j] != ','))
+        return -1;
+    j = skip_blanks(text, len, j + 1);
+    if (j == len || text[j] != '"' ||
+        !(*kend = route_string(text, len, j, &kp)))
+        return -1;
+    *k = j;
+    j = skip_blanks(text, len, *kend);
+    if (j == len || text[j] != ':')
+        return -1;
+    j = skip_blanks(text, len, j + 1);
+    if (j == len)
+        return -1;
+    *v = j;
+    if (text[j] == '"') {
+        *vend = route_string(text, len, j, &vp);
+    } else if (text[j] == '{' || text[j] == '[') {
+        *vend = route_nested(text, len, j);
+    } else {
+        size_t e = j;
+        while (e < len && !strchr(",} \t\r\n", text[e]))
+            e++;
+        *vend = e > j ? e : 0;
+    }
+    if (!*vend)
+        return -1;
+    j = skip_blanks(text, len, *vend);
+    if (j == len || (text[j] != '}' && text[j] != ','))
+        return -1;
+    if (text[j] == '}') { /* the last member: nothing but blanks after */
+        if (skip_blanks(text, len, j + 1) != len)
+            return -1;
+        j = len;
+    }
+    *i = j;
+    *plain = kp | vp << 1;
+    return 1;
+}
+
+/* "type", "run" and "episode": the members that say whose a line is */
+static const char *const route_keys[3] = {"type", "run", "episode"};
+static const size_t route_key_lens[3] = {4, 3, 7};
+
+/* tline_route for a line laid out as replay sim, replay serve and most
+ * writers lay it out: {"type":"T","run":"R","episode":"E", or } at the
+ * end.  1 when it is, with what tline_route gives; else 0. */
+static int route_written(const char *text, size_t len, enum tline_type *type,
+                         const char **run, size_t *run_len,
+                         const char **episode, size_t *episode_len)
+{
+    static const char open[] = "{\"type\":\"", runk[] = ",\"run\":\"",
+                      epk[] = ",\"episode\":\"";
+    size_t i = sizeof open - 1;
+    if (len < i + 40 || memcmp(text, open, i) != 0)
+        return 0;
+    if (memcmp(text + i, "call\"", 5) == 0) {
+        *type = TL_CALL;
+        i += 5;
+    } else if (memcmp(text + i, "episode\"", 8) == 0) {
+        *type = TL_EPISODE;
+        i += 8;
+    } else if (memcmp(text + i, "end\"", 4) == 0) {
+        *type = TL_END;
+        i += 4;
+    } else {
+        return 0;
+    }
+    if (memcmp(text + i, runk, sizeof runk - 1) != 0)
+        return 0;
+    i += sizeof runk - 1;
+    size_t e = plain_until(text, len, i);
+    if (e == len || text[e] != '"' || len - e < sizeof epk + 1 ||
+        memcmp(text + e + 1, epk, sizeof epk - 1) != 0)
+        return 0;
+    *run = text + i;
+    *run_len = e - i;
+    i = e + sizeof epk;
+    e = plain_until(text, len, i);
+    if (e + 1 >= len || text[e] != '"')
+        return 0;
+    if (text[e + 1] != ',' &&
+        (text[e + 1] != '}' || skip_blanks(text, len, e + 2) != len))
+        return 0;
+    *episode = text + i;
+    *episode_len = e - i;
+    return 1;
+}
+
+int tline_route(const char *text, size_t len, enum tline_type *type,
+                const char **run, size_t *run_len, const char **episode,
+                size_t *episode_len)
+{
+    if (route_written(text, len, type, run, run_len, episode, episode_len))
+        return 1;
+    const char *at[3] = {NULL, NULL, NULL};
+    size_t n[3] = {0, 0, 0}, found = 0;
+    size_t i = skip_blanks(text, len, 0), k, kend, v, vend;
+    int plain;
+    while (found < 3) {
+        if (i >= len ||
+            next_member(text, len, &i, &k, &kend, &v, &vend, &plain) != 1 ||
+            !(plain & 1)) /* a key that may need decoding */
+            return 0;
+        size_t klen = kend - k - 2;
+        for (int m = 0; m < 3; m++) {
+            if (klen != route_key_lens[m] ||
+                memcmp(text + k + 1, route_keys[m], klen) != 0)
+                continue;
+            if (at[m] || !(plain & 2))
+                return 0;
+            at[m] = text + v + 1;
+            n[m] = vend - v - 2;
+            found++;
+        }
+    }
+    for (int t = TL_EPISODE; t <= TL_END; t++) {
+        if (n[0] == strlen(type_names[t]) &&
+            memcmp(at[0], type_names[t], n[0]) == 0) {
+            *type = (enum tline_type)t;
+            *run = at[1];
+            *run_len = n[1];
+            *episode = at[2];
+            *episode_len = n[2];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Of an object text that json_load read and flagged VF_REPEATED: the
+ * first of "type", "run" and "episode" given more than once at its top
+ * level (keys compared decoded), or NULL.  -1 out of memory. */
+static int repeated_route_key(arena *a, const char *text, size_t len,
+                              const char **which, err *e)
+{
+    unsigned seen[3] = {0, 0, 0};
+    size_t i = skip_blanks(text, len, 0), k, kend, v, vend;
+    int plain;
+    *which = NULL;
+    while (i < len &&
+           next_member(text, len, &i, &k, &kend, &v, &vend, &plain) == 1) {
+        const char *key = text + k + 1;
+        size_t klen = kend - k - 2;
+        if (memchr(key, '\\', klen)) {
+            value *d = NULL;
+            err le;
+            if (json_load(&d, a, text + k, kend - k, &le) < 0) {
+                if (le.code == ERR_NOMEM)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+                continue;
+            }
+            key = d->u.str.ptr;
+            klen = d->u.str.len;
+        }
+        for (int m = 0; m < 3; m++)
+            if (klen == route_key_lens[m] &&
+                memcmp(key, route_keys[m], klen) == 0 && seen[m]++) {
+                *which = route_keys[m];
+                return 0;
+            }
+    }
+    return 0;
+}
+
 const char *tline_type_name(enum tline_type t)
 {
     return type_names[t];
@@ -189,6 +439,20 @@ int tline_parse(tline *out, arena *a, const char *text, size_t len,
             return err_set(e, ERR_VALUE, "not JSON: %s (column %u)", why,
                            e->col);
         return err_set(e, ERR_VALUE, "not JSON: %s", why);
+    }
+    /* A line that gives its type, run or episode twice is refused rather
+     * than read as JSON reads it (the last one): readers differ, and
+     * replay's shards route a line by the first (tline_route). */
+    if (v->kind == V_OBJECT && (v->flags & VF_REPEATED)) {
+        const char *which;
+        if (repeated_route_key(a, text, len, &which, e) < 0)
+            return -1;
+        if (which)
+            return err_set(e, ERR_VALUE, "\"%s\" is given more than once on "
+                                         "this line; give it once (readers "
+                                         "of JSON differ on which one "
+                                         "counts)",
+                           which);
     }
     return tline_read(out, a, v, text, answer_at, answer_len, default_run,
                       e);

@@ -7,6 +7,7 @@
  *   no "type": a line's type is run, episode, call or end
  *   unknown type "x": a line's type is run, episode, call or end
  *   no "run" (a string) on this episode line
+ *   "run" is given more than once on this line; give it once (...)
  *   "seed" must be a non-negative integer, not a string
  *   no "arm" ...; give both seed and arm, or neither (observed)
  *   "success" must be true or false, not a string
@@ -92,6 +93,22 @@ int tline_read(tline *out, arena *a, const value *root, const char *text,
  * of memory (ERR_NOMEM in e). */
 int tline_names(arena *a, const char *text, size_t len, const char **run,
                 const char **episode, err *e);
+
+/* The type, run and episode of a line found without reading it whole,
+ * for a reader that only needs to know whose line it is (replay's shards
+ * pass over the lines of other shards' episodes so).  1 when the members
+ * of the line's top-level object, up to the last of "type" (episode,
+ * call or end), "run" and "episode", give each of these once, as a
+ * string of printable ASCII without escapes, and no key among them holds
+ * an escape; values before them are skipped by their nesting, and
+ * nothing after them is looked at.  tline_parse then reads these very
+ * names, or refuses the line (it refuses one that gives any of the three
+ * twice).  0 otherwise (a run line, a name that needs decoding, anything
+ * not plainly an object): the line must be read whole to know.  The
+ * names point into text and are not NUL-terminated. */
+int tline_route(const char *text, size_t len, enum tline_type *type,
+                const char **run, size_t *run_len, const char **episode,
+                size_t *episode_len);
 
 /* "run", "episode", "call", "end" */
 const char *tline_type_name(enum tline_type t);

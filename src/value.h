@@ -50,8 +50,10 @@ enum value_flags {
     VF_UNENCODABLE = 1, /* V_STRING holding a lone surrogate */
     VF_DATE = 2,        /* V_TIMESTAMP: a date, no time */
     VF_AWARE = 4,       /* V_TIMESTAMP: a datetime with a UTC offset */
-    VF_INDEXED = 8      /* V_OBJECT: value_index sorted its members (see
+    VF_INDEXED = 8,     /* V_OBJECT: value_index sorted its members (see
                            there); only value_index sets it */
+    VF_REPEATED = 16    /* V_OBJECT: json_load read a key of it more than
+                           once (the last value kept, at the first place) */
 };
 
 typedef struct value value;

@@ -20,5 +20,6 @@ Suite *keymap_suite(void);
 Suite *taskcache_suite(void);
 Suite *stats_suite(void);
 Suite *db_suite(void);
+Suite *transcript_suite(void);
 
 #endif

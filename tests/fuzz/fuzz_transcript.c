@@ -10,7 +10,9 @@
  * resolves, and the folder above it (samples) is the one tool files may
  * be read from (TASKREPLAY_TOOLS_DIR, for the engines that confine run
  * lines' tool paths).  Checks that nothing crashes, leaks or reads out of
- * bounds.
+ * bounds, and that a line tline_route finds the type, run and episode
+ * of (as replay's shards route it) is read by tline_parse with those
+ * very names, or refused: else it aborts.
  * Problems and notes go to /dev/null.
  *
  * night_open computes the generator's fingerprint, the same every time
@@ -24,6 +26,7 @@
 
 #include "generator.h"
 #include "night.h"
+#include "transcript.h"
 
 #ifndef FUZZ_NIGHT_DIR
 #error "FUZZ_NIGHT_DIR: the samples/night folder, where tool paths start"
@@ -43,6 +46,27 @@ int __wrap_generator_fingerprint(char hex[SHA256_HEX_LEN + 1], err *e)
         return -1;
     memcpy(hex, once, sizeof once);
     return 0;
+}
+
+/* Aborts when text routes (tline_route) otherwise than tline_parse
+ * reads it. */
+static void route_as_read(const char *text, size_t len)
+{
+    enum tline_type t;
+    const char *r, *ep;
+    size_t rl, el;
+    if (!tline_route(text, len, &t, &r, &rl, &ep, &el))
+        return;
+    arena *a = arena_new();
+    tline tl;
+    err e;
+    err_clear(&e);
+    if (a && tline_parse(&tl, a, text, len, NULL, &e) == 0 &&
+        (tl.type != t || strlen(tl.run) != rl || memcmp(tl.run, r, rl) ||
+         !tl.episode || strlen(tl.episode) != el ||
+         memcmp(tl.episode, ep, el)))
+        abort();
+    arena_free(a);
 }
 
 /* Once: /dev/null for the diagnostics, and samples/ trusted. */
@@ -82,6 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         memcpy(copy, text + at, keep);
         line++;
+        if (len <= LINE_LIMIT)
+            route_as_read(copy, len);
         rc = len > LINE_LIMIT
                  ? night_long_line(n, file, line, copy, keep, len, &e)
                  : night_line(n, file, FUZZ_NIGHT_DIR, line, copy, len, &e);
