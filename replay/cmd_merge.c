@@ -21,6 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,65 @@ static int same_file(const char *path, const struct stat *st, int have_st)
            other.st_ino == st->st_ino;
 }
 
+/* The shards' checks (db_check_shard), made by as many threads as the
+ * machine has cores, up to one a shard: each reads its shard whole. */
+struct checks {
+    pthread_mutex_t lock;
+    int next, end;    /* the next argument to check; past the last */
+    char **argv;
+    const char *skip; /* nonzero for the arguments not to check */
+    err *errs;        /* each argument's error; code 0 when it passed */
+};
+
+static void *check_some(void *arg)
+{
+    struct checks *c = arg;
+    for (;;) {
+        pthread_mutex_lock(&c->lock);
+        int i = c->next < c->end ? c->next++ : -1;
+        pthread_mutex_unlock(&c->lock);
+        if (i < 0)
+            return NULL;
+        if (!c->skip[i])
+            db_check_shard(c->argv[i], &c->errs[i]);
+    }
+}
+
+/* Checks argv[first..argc) but those skip marks, in threads; the first
+ * in their order that fails is said and -1 returned; else 0. */
+static int check_shards(int argc, char **argv, int first, const char *skip)
+{
+    struct checks c = {.next = first, .end = argc, .argv = argv,
+                       .skip = skip};
+    c.errs = calloc((size_t)argc, sizeof *c.errs);
+    if (!c.errs || pthread_mutex_init(&c.lock, NULL) != 0) {
+        free(c.errs);
+        say("replay: out of memory");
+        return -1;
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int want = (int)(cores < 1 ? 1 : cores > 16 ? 16 : cores);
+    if (want > argc - first)
+        want = argc - first;
+    pthread_t t[16];
+    int started = 0;
+    while (started < want - 1 &&
+           pthread_create(&t[started], NULL, check_some, &c) == 0)
+        started++;
+    check_some(&c); /* this thread too, and alone if none could start */
+    for (int k = 0; k < started; k++)
+        pthread_join(t[k], NULL);
+    pthread_mutex_destroy(&c.lock);
+    int rc = 0;
+    for (int i = first; i < argc && rc == 0; i++)
+        if (c.errs[i].code) {
+            say("replay merge: %s", c.errs[i].msg);
+            rc = -1;
+        }
+    free(c.errs);
+    return rc;
+}
+
 /* Opens the database being merged into: path; fresh, built as new. */
 static int open_out(db **d, const char *path, int fresh, err *e)
 {
@@ -151,12 +211,11 @@ int cmd_merge(int argc, char **argv)
             free(partial);
             return EXIT_CANNOT;
         }
-        if (db_check_shard(argv[i], &e) < 0) {
-            say("replay merge: %s", e.msg);
-            free(is_out);
-            free(partial);
-            return EXIT_CANNOT;
-        }
+    }
+    if (check_shards(argc, argv, first + 1, is_out) < 0) {
+        free(is_out);
+        free(partial);
+        return EXIT_CANNOT;
     }
     int fresh = access(out, F_OK) != 0 && errno == ENOENT;
     if (fresh)

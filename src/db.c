@@ -1495,20 +1495,21 @@ static void objs_diff(const schema_objs *theirs, const schema_objs *ours,
 /* Checks that database `schema` of h (read from the file shard) is a
  * results database of this version, exactly (see the top of this part);
  * -1 with e set when it is not, or cannot be read. */
-/* Whether the shard's pages hold what its schema says: PRAGMA
- * integrity_check, not quick_check.  The schema text can be exact while
- * an index is not: a unique index pointed at an empty b-tree finds no
- * episode, so every later replay into the merged database writes every
- * episode again.  quick_check reads every page but skips the one test
- * that sees this, that each index holds exactly its table's rows;
- * integrity_check makes it.  It reads the whole shard, so it is made
- * once, by db_check_shard, before anything is written.  The first thing
- * found is said, in one line. */
+/* Whether the shard's pages are whole: PRAGMA quick_check, which reads
+ * every page of every b-tree.  It does not test that each index holds
+ * exactly its table's rows (integrity_check does, at twice the cost), and
+ * need not: a merge reads none of a shard's indexes (every shard table
+ * it reads is NOT INDEXED) and rebuilds those of a shard it copies whole
+ * (db_copy_from), so an index that lies, such as a unique index of
+ * episodes pointed at an empty b-tree, never reaches the merged
+ * database.  It reads the whole shard, so it is made once, by
+ * db_check_shard, before anything is written.  The first thing found is
+ * said, in one line. */
 static int check_whole(sqlite3 *h, const char *schema, const char *shard,
                        err *e)
 {
     char sql[96];
-    snprintf(sql, sizeof sql, "PRAGMA \"%s\".integrity_check(1)", schema);
+    snprintf(sql, sizeof sql, "PRAGMA \"%s\".quick_check(1)", schema);
     sqlite3_stmt *s = NULL;
     int rc = sqlite3_prepare_v2(h, sql, -1, &s, NULL);
     if (rc == SQLITE_OK)
@@ -1533,8 +1534,8 @@ static int check_whole(sqlite3 *h, const char *schema, const char *shard,
             said = nl + 4;
         buf shown = BUF_INIT;
         put_shown(&shown, said, 200);
-        err_set(e, ERR_VALUE, "%s: damaged: SQLite's integrity check says "
-                              "\"%s\"; replay its shard again",
+        err_set(e, ERR_VALUE, "%s: damaged: SQLite's check says \"%s\"; "
+                              "replay its shard again",
                 shard, shown.failed || !shown.data ? "?" : shown.data);
         buf_free(&shown);
     }
@@ -1729,8 +1730,9 @@ int db_copy_from(db *d, const char *shard, err *e)
         return -1;
     }
     sqlite3_close(src);
-    /* the copy has the shard's pages, and their size */
-    if (read_page_size(d, e) < 0)
+    /* the copy has the shard's pages, and their size; its indexes are
+     * made again from its rows, which is all a shard is trusted for */
+    if (read_page_size(d, e) < 0 || exec(d, "REINDEX", e, "merge") < 0)
         return -1;
     sqlite3_wal_autocheckpoint(d->h, auto_frames(d));
     /* and its problems' keys, made from its own folder */
@@ -1797,9 +1799,9 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
     int ok = 0;
     if (check_shard(d->h, "shard", shard, e) < 0) {
         /* e says why */
-    } else if (count_of(d, "SELECT count(*) FROM shard.runs r JOIN main.runs "
-                           "m ON m.run = r.run WHERE r.file_sha256 <> "
-                           "m.file_sha256") != 0) {
+    } else if (count_of(d, "SELECT count(*) FROM shard.runs r NOT INDEXED "
+                           "JOIN main.runs m ON m.run = r.run WHERE "
+                           "r.file_sha256 <> m.file_sha256") != 0) {
         err_set(e, ERR_VALUE, "%s: a run of it is recorded in %s with "
                               "another tool file; merge refused",
                 shard, d->path);
@@ -1815,27 +1817,29 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
         "INSERT OR IGNORE INTO main.tool_files (file_sha256, contract_sha256, "
         "format, path, tools, refused, contract) SELECT file_sha256, "
         "contract_sha256, format, path, tools, refused, contract "
-        "FROM shard.tool_files ORDER BY file_id",
+        "FROM shard.tool_files NOT INDEXED ORDER BY file_id",
         "INSERT INTO main.runs (run, model, meta, file_sha256, tools_path, "
         "generator_version, generator_fingerprint, replayed_at, tools_found) "
         "SELECT run, model, meta, file_sha256, tools_path, generator_version, "
         "generator_fingerprint, replayed_at, tools_found FROM shard.runs "
-        "WHERE true "
+        "NOT INDEXED WHERE true "
         "ORDER BY run_id ON CONFLICT(run) DO UPDATE SET "
         "replayed_at = min(replayed_at, excluded.replayed_at)",
         "INSERT OR IGNORE INTO main.task_rows (task_id, file_id, seed, arm, "
         "depth, generator, request, steps, events, baddata) SELECT t.task_id, "
         "m.file_id, t.seed, t.arm, t.depth, t.generator, t.request, t.steps, "
-        "t.events, t.baddata FROM shard.task_rows t "
-        "JOIN shard.tool_files f ON f.file_id = t.file_id "
+        "t.events, t.baddata FROM shard.task_rows t NOT INDEXED "
+        "JOIN shard.tool_files f NOT INDEXED ON f.file_id = t.file_id "
         "JOIN main.tool_files m ON m.file_sha256 = f.file_sha256 "
         "ORDER BY t.task_key",
         /* each shard episode: its run's key here, and the episode here of
          * the same name, if any */
-        "CREATE TEMP TABLE pick AS SELECT s.episode_id AS sid, "
-        "mr.run_id AS run_id, m.episode_id AS mid, "
-        "m.content_xxh3 IS s.content_xxh3 AS same "
-        "FROM shard.episode_rows s JOIN shard.runs sr ON sr.run_id = s.run_id "
+        "CREATE TEMP TABLE pick (sid INTEGER PRIMARY KEY, run_id INTEGER, "
+        "mid INTEGER, same INTEGER)",
+        "INSERT INTO temp.pick SELECT s.episode_id, mr.run_id, m.episode_id, "
+        "m.content_xxh3 IS s.content_xxh3 "
+        "FROM shard.episode_rows s NOT INDEXED "
+        "JOIN shard.runs sr NOT INDEXED ON sr.run_id = s.run_id "
         "JOIN main.runs mr ON mr.run = sr.run "
         "LEFT JOIN main.episode_rows m ON m.run_id = mr.run_id "
         "AND m.episode = s.episode",
@@ -1856,24 +1860,24 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
         "s.err_timeout, s.err_rate_limited, s.unfinished, s.diverged, "
         "s.success, s.reward, s.status, s.final, s.content_xxh3, "
         "s.source_file, s.source_line, s.input_tokens, s.output_tokens, "
-        "s.cost, s.duration FROM shard.episode_rows s "
+        "s.cost, s.duration FROM shard.episode_rows s NOT INDEXED "
         "JOIN temp.pick p ON p.sid = s.episode_id ORDER BY s.episode_id",
         "INSERT INTO main.call_rows SELECT c.episode_id + (SELECT by FROM "
         "temp.shift), c.seq, c.step, c.tool, c.kind, c.arguments, "
         "c.arguments_raw, c.arguments_valid, c.arguments_rule, c.answer, "
         "c.error, c.effect, c.dial, c.diverged, c.logged_answer, "
         "c.answer_valid, c.source_file, c.source_line, c.duration "
-        "FROM shard.call_rows c "
+        "FROM shard.call_rows c NOT INDEXED "
         "WHERE c.episode_id IN (SELECT sid FROM temp.pick) "
         "ORDER BY c.episode_id, c.seq",
         "INSERT INTO main.outcome_rows SELECT o.episode_id + (SELECT by FROM "
         "temp.shift), o.event, o.dial, o.step, o.seq, o.outcome "
-        "FROM shard.outcome_rows o "
+        "FROM shard.outcome_rows o NOT INDEXED "
         "WHERE o.episode_id IN (SELECT sid FROM temp.pick) "
         "ORDER BY o.episode_id, o.event",
         "INSERT OR IGNORE INTO main.problems SELECT tr_rekey(source_file), "
         "source_line, run, episode, message, line, place FROM "
-        "shard.problems",
+        "shard.problems NOT INDEXED",
     };
     rekey_between(d, shard);
     size_t nsteps = sizeof steps / sizeof steps[0];
@@ -1885,7 +1889,7 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
             ok = 0;
             exec(d, "ROLLBACK", e, "roll back");
         }
-        if (ok && i == 5)
+        if (ok && i == 6)
             c->replaced = (unsigned long)count_of(d, "SELECT count(*) FROM "
                                                      "temp.pick WHERE mid IS "
                                                      "NOT NULL");

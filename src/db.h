@@ -244,10 +244,11 @@ typedef struct db_merge_counts {
  * Anything else is refused in one sentence that says what differs
  * (ERR_VALUE: `SHARD: not a results database of this version: it has a
  * trigger "x" that replay does not make; ...`); ERR_IO when it cannot be
- * opened or read.  Its pages must then pass SQLite's integrity_check
- * (ERR_VALUE: `SHARD: damaged: SQLite's integrity check says "..."`; see
- * db.c for why not quick_check).  db_copy_from and db_merge check the
- * schema again, on the connection they copy from. */
+ * opened or read.  Its pages must then pass SQLite's quick_check
+ * (ERR_VALUE: `SHARD: damaged: SQLite's check says "..."`; db.c says why
+ * that is enough).  It may run in several threads at once, a connection
+ * each.  db_copy_from and db_merge check the schema again, on the
+ * connection they copy from. */
 int db_check_shard(const char *shard, err *e);
 
 /* db_open, for the database merged into: db_merge needs it (it attaches

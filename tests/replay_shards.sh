@@ -360,15 +360,15 @@ then ok; else ko "a shard named with URI characters"; fi
 # A shard whose schema text is exact but whose pages are not: its unique
 # index of episodes pointed at another index's empty b-tree (which finds
 # no episode, so every later replay into the merged database would write
-# every episode again).  SQLite's integrity check finds it, before
-# anything is written: one line, exit 3.
+# every episode again).  SQLite's quick check finds the page used twice,
+# before anything is written: one line, exit 3.
 cp "$TEST_TMP/s0.db" "$TEST_TMP/damaged.db" || exit 99
 page=$(sqlite3 "$TEST_TMP/damaged.db" "SELECT rootpage FROM sqlite_master
     WHERE name = 'problems_by_run'; SELECT count(*) FROM problems")
 sqlite3 "$TEST_TMP/damaged.db" "PRAGMA writable_schema = ON;
     UPDATE sqlite_master SET rootpage = (SELECT rootpage FROM sqlite_master
         WHERE name = 'problems_by_run') WHERE name = 'episode_rows_by_name'"
-want="replay merge: $TEST_TMP/damaged.db: damaged: SQLite's integrity check says \"2nd reference to page ${page%?0}\"; replay its shard again
+want="replay merge: $TEST_TMP/damaged.db: damaged: SQLite's check says \"2nd reference to page ${page%?0}\"; replay its shard again
 exit 3"
 got_new=$("$REPLAY" merge --quiet "$TEST_TMP/damaged-out.db" \
     "$TEST_TMP/s1.db" "$TEST_TMP/damaged.db" 2>&1; echo "exit $?")
@@ -383,6 +383,40 @@ if check_eq "an empty problems table" "0" "${page##*
    check_eq "the database after a damaged shard" "$one" \
        "$(db_dump "$TEST_TMP/merged.db")"
 then ok; else ko "a damaged shard"; fi
+
+# A shard whose pages are whole but whose unique index of episodes lies:
+# it was built over other columns (run_id, source_line) under the schema's
+# text.  The quick check does not compare an index with its table, and
+# need not: a merge reads no shard's index and builds again those of the
+# shard it copies whole, so merged first or after another, the shard
+# gives what one process gives, and a replay of the night into the merged
+# database finds every episode there (nothing written again).
+cp "$TEST_TMP/s0.db" "$TEST_TMP/lying.db" || exit 99
+sqlite3 "$TEST_TMP/lying.db" "PRAGMA writable_schema = ON;
+    UPDATE sqlite_master SET sql = replace(sql, 'episode)', 'source_line)')
+        WHERE name = 'episode_rows_by_name'" &&
+    sqlite3 "$TEST_TMP/lying.db" "REINDEX episode_rows_by_name" &&
+    sqlite3 "$TEST_TMP/lying.db" "PRAGMA writable_schema = ON;
+        UPDATE sqlite_master SET sql = replace(sql, 'source_line)', 'episode)')
+            WHERE name = 'episode_rows_by_name'" || exit 99
+rm -f "$TEST_TMP"/lying-*.db
+"$REPLAY" merge --quiet "$TEST_TMP/lying-first.db" "$TEST_TMP/lying.db" \
+    "$TEST_TMP/s1.db" "$TEST_TMP/s2.db"
+"$REPLAY" merge --quiet "$TEST_TMP/lying-after.db" "$TEST_TMP/s1.db" \
+    "$TEST_TMP/lying.db" "$TEST_TMP/s2.db"
+again=$("$REPLAY" --db "$TEST_TMP/lying-first.db" "$night" 2>&1 | tail -n 1)
+if check_eq "the lying index is not the table's" "1" \
+       "$(sqlite3 "$TEST_TMP/lying.db" "PRAGMA integrity_check" | grep -c 'missing from index episode_rows_by_name' | sed 's/^[1-9][0-9]*$/1/')" &&
+   check_eq "a lying index, merged first" "$one" \
+       "$(db_dump "$TEST_TMP/lying-first.db")" &&
+   check_eq "a lying index, merged after another" "$one" \
+       "$(db_dump "$TEST_TMP/lying-after.db")" &&
+   check_eq "the merged database's indexes" "ok" \
+       "$(sqlite3 "$TEST_TMP/lying-first.db" "PRAGMA integrity_check")" &&
+   check_eq "a replay into it writes nothing again" \
+       "replay: 3 runs; 0 episodes written (0 replaced, 0 unfinished), $(sqlite3 "$TEST_TMP/one.db" "SELECT count(*) FROM episodes") unchanged; 0 calls; into $TEST_TMP/lying-first.db" \
+       "$again"
+then ok; else ko "a shard with a lying index"; fi
 
 # The output named another way (./OUT, a link to it) is the output,
 # skipped as such: not merged into itself, not counted.
