@@ -1731,8 +1731,13 @@ int db_copy_from(db *d, const char *shard, err *e)
     }
     sqlite3_close(src);
     /* the copy has the shard's pages, and their size; its indexes are
-     * made again from its rows, which is all a shard is trusted for */
-    if (read_page_size(d, e) < 0 || exec(d, "REINDEX", e, "merge") < 0)
+     * made again from its rows, which is all a shard is trusted for (the
+     * tables with a rowid: a WITHOUT ROWID table is its own key, and a
+     * bare REINDEX would sort it whole again) */
+    if (read_page_size(d, e) < 0 ||
+        exec(d, "REINDEX meta; REINDEX tool_files; REINDEX runs; "
+                "REINDEX task_rows; REINDEX episode_rows; REINDEX problems",
+             e, "merge") < 0)
         return -1;
     sqlite3_wal_autocheckpoint(d->h, auto_frames(d));
     /* and its problems' keys, made from its own folder */
@@ -1796,6 +1801,10 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
     if (rc != SQLITE_DONE)
         return err_set(e, ERR_IO, "%s: cannot read it: %s", shard,
                        sqlite3_errmsg(d->h));
+    /* a cache that holds the lookup indexes every shard's rows go into
+     * (those of a million episodes), rather than read them again from
+     * the file for each row; 64 MiB at most, taken as pages are used */
+    sqlite3_exec(d->h, "PRAGMA main.cache_size = -65536", NULL, NULL, NULL);
     int ok = 0;
     if (check_shard(d->h, "shard", shard, e) < 0) {
         /* e says why */
