@@ -20,38 +20,47 @@ import os
 import sys
 import zipfile
 
-night, out = sys.argv[1], sys.argv[2]
-runs = {}   # run -> model
-eps = {}    # (run, episode) -> record
-order = []
-for path in sorted(glob.glob(night + "/*.jsonl")):
-    for line in open(path):
-        d = json.loads(line)
-        t = d["type"]
-        key = (d["run"], d.get("episode"))
-        if t == "run":
-            runs[d["run"]] = d.get("model", "")
-        elif t == "episode":
-            eps[key] = {"seed": d["seed"], "arm": d["arm"], "calls": [],
-                        "name": d["episode"]}
-            order.append(key)
-        elif t == "call":
-            # the call in any of the transcript's shapes
-            c = d["call"]
-            c = c.get("function") or c.get("params") or c
-            args = c.get("arguments", c.get("input", {}))
-            if isinstance(args, str):
-                args = json.loads(args)
-            eps[key]["calls"].append((c["name"], args, d.get("answer")))
+
+def read_night(night):
+    """The night's runs ({run: model}) and its episodes in their order,
+    each {"seed", "arm", "name", "run", "calls": [(tool, args, answer)]}."""
+    runs, eps, order = {}, {}, []
+    for path in sorted(glob.glob(night + "/*.jsonl")):
+        for line in open(path):
+            d = json.loads(line)
+            t = d["type"]
+            key = (d["run"], d.get("episode"))
+            if t == "run":
+                runs[d["run"]] = d.get("model", "")
+            elif t == "episode":
+                eps[key] = {"seed": d["seed"], "arm": d["arm"], "calls": [],
+                            "name": d["episode"], "run": d["run"]}
+                order.append(key)
+            elif t == "call":
+                # the call in any of the transcript's shapes
+                c = d["call"]
+                c = c.get("function") or c.get("params") or c
+                args = c.get("arguments", c.get("input", {}))
+                if isinstance(args, str):
+                    args = json.loads(args)
+                eps[key]["calls"].append((c["name"], args, d.get("answer")))
+    return runs, [eps[k] for k in order]
+
 
 dumps = lambda v: json.dumps(v, separators=(",", ":"), sort_keys=True)
 zi = lambda n: zipfile.ZipInfo(n, date_time=(2026, 1, 1, 0, 0, 0))
-by_run = {}
-for key in order:
-    by_run.setdefault(key[0], []).append(eps[key])
 
-for run, episodes in by_run.items():
-    model = runs[run]
+
+def main(night, out):
+    runs, episodes_all = read_night(night)
+    by_run = {}
+    for e in episodes_all:
+        by_run.setdefault(e["run"], []).append(e)
+    for run, episodes in by_run.items():
+        write_run(out, run, runs[run], episodes)
+
+
+def write_run(out, run, model, episodes):
     with zipfile.ZipFile(os.path.join(out, run + ".eval"), "w",
                          zipfile.ZIP_DEFLATED) as z:
         z.writestr(zi("header.json"), dumps({
@@ -109,3 +118,7 @@ for run, episodes in by_run.items():
                              "content": dumps(answer)})
             f.write(dumps({"id": e["name"], "model": model, "seed": e["seed"],
                            "arm": e["arm"], "messages": traj}) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

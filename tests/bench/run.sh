@@ -7,7 +7,14 @@
 # B/ep" is the database's size per episode.
 #
 #   BENCH_SIZES   episodes of each night (default: 10000 100000)
-#   BENCH_SHARDS  the size for the shards run (default: the largest)
+#   BENCH_SHARDS  episodes of the night cut into 8 shards and into 2
+#                 (default: 1000000; 0: none)
+#   BENCH_CARDS   episodes of the database of runs of 100 whose cards
+#                 are timed (default: 1000000; 0: none)
+#   BENCH_REAL    episodes written as an Inspect .eval and as OTLP GenAI
+#                 spans (tests/bench/reallogs.py; default: 10000)
+#   BENCH_LOGS    episodes of the night read as each log format
+#                 (tests/bench/logs.py; default: the smallest size)
 #   BENCH_DIR     where the nights and databases go (default: a temporary
 #                 folder, removed at the end)
 #   BENCH_REPEAT  rounds (default: 3), each running replay and the floor
@@ -29,7 +36,8 @@
 # The fastest single run of each size is shown too, and the largest
 # night is replayed once more with its reading thread sampled each second,
 # to see whether it slows as the night goes on.
-# The last section checks the figures against the goals docs/speed.md states.
+# The goals docs/speed.md states are checked after the rounds; those of
+# shards and merge, cards and real logs at the end, each with its figure.
 # Make passes REPLAY, NIGHTGEN, FLOOR and TOP_SRCDIR.  Build without
 # sanitizers (-O2) for figures that mean something.
 set -eu
@@ -276,29 +284,113 @@ awk -v tick="$(getconf CLK_TCK)" '
         printf "first third %.0f MB a CPU second, last third %.0f: %+.1f%%\n", a, z, 100 * (z / a - 1)
     }' "$dir/samples"
 
-n=${BENCH_SHARDS:-$(echo "$sizes" | tr ' ' '\n' | sort -n | tail -1)}
+# The night of BENCH_SHARDS episodes (default: a million; 0: none) split into 8
+# shards, each replayed on its own, one after the other (a machine of the
+# cluster each), and merged; then into 2 shards replayed at once on the
+# two cores, and merged.  Each beside one process replaying the whole
+# night, measured just before; the figures go to $dir/goals for the end.
+# wall CMD...: CMD's wall seconds into $dir/wall (its output kept)
+wall() {
+    sync
+    /usr/bin/time -f '%e' -o "$dir/wall" "$@"
+}
+n=${BENCH_SHARDS:-1000000}
 night=$dir/night-$n
-if [ -d "$night" ]; then
+: > "$dir/goals"
+if [ "$n" -gt 0 ]; then
+    if [ ! -d "$night" ]; then
+        # shellcheck disable=SC2086
+        "$NIGHTGEN" --seed 1 --episodes "$n" --runs 12 --files 4 "$night" \
+            $tools > /dev/null
+    fi
     echo
-    echo "== two shards on two cores, then the merge ($n episodes)"
+    echo "== shards of the night of $n episodes, one after the other, and their"
+    echo "== merge; then 2 shards at once on two cores and theirs (seconds)"
     rm -f "$dir"/*.db "$dir"/*.db-wal "$dir"/*.db-shm
+    wall "$REPLAY" --quiet --db "$dir/one.db" "$night" 2>/dev/null
+    one=$(cat "$dir/wall")
+    shards=""
+    i=0
+    while [ "$i" -lt 8 ]; do
+        wall "$REPLAY" --quiet --shard "$i/8" --db "$dir/s$i.db" "$night" \
+            2>/dev/null
+        shards="$shards $(cat "$dir/wall")"
+        i=$((i + 1))
+    done
+    wall "$REPLAY" merge --quiet "$dir/m8.db" "$dir"/s[0-7].db
+    merge8=$(cat "$dir/wall")
+    rm -f "$dir"/s[0-7].db "$dir/m8.db"
     sync
     start=$(date +%s.%N)
-    "$REPLAY" --quiet --db "$dir/one.db" "$night" 2>/dev/null
-    one=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-    sync
-    start=$(date +%s.%N)
-    "$REPLAY" --quiet --shard 0/2 --db "$dir/s0.db" "$night" 2>/dev/null &
-    "$REPLAY" --quiet --shard 1/2 --db "$dir/s1.db" "$night" 2>/dev/null &
+    "$REPLAY" --quiet --shard 0/2 --db "$dir/t0.db" "$night" 2>/dev/null &
+    "$REPLAY" --quiet --shard 1/2 --db "$dir/t1.db" "$night" 2>/dev/null &
     wait
     two=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-    sync
-    start=$(date +%s.%N)
-    "$REPLAY" merge --quiet "$dir/merged.db" "$dir/s0.db" "$dir/s1.db"
-    merge=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-    awk -v one="$one" -v two="$two" -v merge="$merge" 'BEGIN {
-        printf "one process %.2f s; two shards %.2f s + merge %.2f s = %.2f s; speed-up %.2fx\n",
-            one, two, merge, two + merge, one / (two + merge) }'
+    wall "$REPLAY" merge --quiet "$dir/m2.db" "$dir/t0.db" "$dir/t1.db"
+    merge2=$(cat "$dir/wall")
+    rm -f "$dir"/t[01].db "$dir/m2.db"
+    [ -n "${BENCH_DIR:-}" ] || rm -rf "$night"
+    echo "one process $one"
+    echo "8 shards:$shards; merged in $merge8"
+    awk -v one="$one" -v two="$two" -v merge="$merge2" 'BEGIN {
+        printf "2 shards at once %.2f, merged in %.2f: %.2f in all\n",
+            two, merge, two + merge }'
+    awk -v one="$one" -v s="$shards" -v m8="$merge8" -v two="$two" \
+        -v m2="$merge2" 'BEGIN {
+        k = split(s, t, " "); top = 0; sum = 0
+        for (i = 1; i <= k; i++) { sum += t[i]; if (t[i] > top) top = t[i] }
+        printf "a shard of 8 costs <= 0.25x one process: at most %.2fx|%d\n",
+            top / one, top / one <= 0.25
+        printf "8 shards together cost <= 1.3x one process: %.2fx|%d\n",
+            sum / one, sum / one <= 1.3
+        printf "merging 8 shards <= 0.3x one process: %.2fx|%d\n",
+            m8 / one, m8 / one <= 0.3
+        printf "merging 2 shards <= 0.3x one process: %.2fx|%d\n",
+            m2 / one, m2 / one <= 0.3
+        printf "2 shards at once and their merge <= one process: %.2fx|%d\n",
+            (two + m2) / one, two + m2 <= one }' >> "$dir/goals"
+fi
+
+# Cards in a database of runs of 100 episodes (BENCH_CARDS episodes,
+# default a million; 0: none): card RUN, card --compare and the
+# documented views filtered by run, each the fastest of BENCH_REPEAT
+# runs.  A card costs what its run holds, not what the database holds.
+cn=${BENCH_CARDS:-1000000}
+if [ -n "${CARD:-}" ] && [ "$cn" -ge 200 ]; then
+    echo
+    echo "== cards of runs of 100 episodes in a database of $cn (seconds,"
+    echo "== the fastest of $repeat)"
+    rm -rf "$dir/cards" "$dir/cards.db"
+    "$NIGHTGEN" --seed 2 --episodes "$cn" --runs $((cn / 100)) --files 4 \
+        --same-tasks "$dir/cards" "$TOP_SRCDIR/samples/tools/shop.json" \
+        > /dev/null
+    "$REPLAY" --quiet --db "$dir/cards.db" "$dir/cards" 2>/dev/null
+    a=$(sqlite3 "$dir/cards.db" "SELECT run FROM runs ORDER BY run LIMIT 1 OFFSET $((cn / 200))")
+    b=$(sqlite3 "$dir/cards.db" "SELECT run FROM runs ORDER BY run LIMIT 1 OFFSET $((cn / 200 + 1))")
+    # fastest_of WHAT CMD...: the fastest of $repeat runs of CMD, said
+    fastest_of() {
+        what=$1
+        shift
+        f=""
+        j=0
+        while [ "$j" -lt "$repeat" ]; do
+            s0=$(date +%s.%N)
+            "$@" > /dev/null 2>&1 || true
+            t=$(awk -v a="$s0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+            f=$(awk -v f="$f" -v t="$t" 'BEGIN { print (f == "" || t < f) ? t : f }')
+            j=$((j + 1))
+        done
+        printf '%-44s %.3f\n' "$what" "$f"
+        printf '%s under 100 ms: %.0f ms|%d\n' "$what" "$(awk -v f="$f" 'BEGIN { print 1000 * f }')" \
+            "$(awk -v f="$f" 'BEGIN { print f < 0.1 }')" >> "$dir/goals"
+    }
+    fastest_of "card RUN" "$CARD" --db "$dir/cards.db" "$a"
+    fastest_of "card --compare" "$CARD" --db "$dir/cards.db" --compare "$a" "$b"
+    fastest_of "sqlite3: run_summary WHERE run = ?" sqlite3 "$dir/cards.db" \
+        "SELECT * FROM run_summary WHERE run = '$a'"
+    fastest_of "sqlite3: run_interval WHERE run = ?" sqlite3 "$dir/cards.db" \
+        "SELECT * FROM run_interval WHERE run = '$a'"
+    [ -n "${BENCH_DIR:-}" ] || rm -rf "$dir/cards" "$dir/cards.db"
 fi
 
 # Logs of other harnesses (docs/logs.md): the same episodes, a night of
@@ -358,4 +450,78 @@ if command -v "$py" >/dev/null 2>&1; then
         $1 != "jsonl" { r = ($2 < 0.01 ? 0.01 : $2) / j
             printf "%-52s %s\n", sprintf("%s costs <= 2x the JSONL: %.2fx (%d episodes)", $1, r, $3),
                 r <= 2 && $3 == je ? "met" : "NOT MET" }' "$dir/logs.figures"
+fi
+
+# Logs as real harnesses write them (tests/bench/reallogs.py), of a night
+# of BENCH_REAL episodes (default 10000) on the shop's tools: an Inspect
+# .eval, its members in deflate and in Zstandard, and OTLP JSON Lines of
+# GenAI spans.  Each read once a round, the fastest kept: the samples'
+# JSON (uncompressed) a CPU second of replay's reading thread (which
+# reads, unpacks, parses and answers: replay --timings), its peak memory,
+# and the spans a second.
+real_n=${BENCH_REAL:-10000}
+if command -v "$py" >/dev/null 2>&1 && [ "$real_n" -gt 0 ]; then
+    echo
+    echo "== logs as harnesses write them: $real_n episodes as an Inspect .eval"
+    echo "== (deflate, zstd) and as OTLP GenAI spans, the fastest of $repeat runs"
+    rdir=$dir/real
+    rm -rf "$rdir" && mkdir -p "$rdir/night" "$rdir/logs"
+    shop=$TOP_SRCDIR/samples/tools/shop.json
+    "$NIGHTGEN" --seed 3 --episodes "$real_n" --runs 4 --files 1 \
+        "$rdir/night" "$shop" > /dev/null
+    read -r eps sample_bytes spans <<EOF2
+$("$py" "$TOP_SRCDIR/tests/bench/reallogs.py" "$rdir/night" "$shop" "$rdir/logs")
+EOF2
+    printf '%-10s %9s %9s %9s %9s %8s\n' log "file MB" seconds "read cpu" "MB/cpu s" "peak MB"
+    rm -f "$dir"/real-*.all
+    round=0
+    while [ "$round" -lt "$repeat" ]; do
+        for f in eval zstd otlp; do
+            case $f in
+            eval) set -- --from inspect "$rdir/logs/night.eval" ;;
+            zstd) set -- --from inspect "$rdir/logs/night-zstd.eval" ;;
+            otlp) set -- --from otlp "$rdir/logs/night-genai.jsonl" ;;
+            esac
+            run "real-$f" 1 "$REPLAY" --quiet --timings --tools "$shop" \
+                --db "$dir/replay.db" "$@" 2> "$dir/real-$f.err"
+            cpu=$(sed -n 's/.*CPU seconds: \([0-9.]*\) reading.*/\1/p' "$dir/real-$f.err")
+            echo "$(cat "$dir/real-$f.time") $cpu" >> "$dir/real-$f.rounds"
+        done
+        round=$((round + 1))
+    done
+    for f in eval zstd otlp; do
+        case $f in
+        eval) file=$rdir/logs/night.eval ;;
+        zstd) file=$rdir/logs/night-zstd.eval ;;
+        otlp) file=$rdir/logs/night-genai.jsonl ;;
+        esac
+        # the fastest round: wall, peak KiB, ..., reading CPU
+        sort -n "$dir/real-$f.rounds" | head -n 1 | awk -v f="$f" \
+            -v size="$(stat -c %s "$file")" -v sb="$sample_bytes" \
+            -v spans="$spans" -v goals="$dir/goals" '{
+            cpu = $5 < 0.01 ? 0.01 : $5; w = $1 < 0.01 ? 0.01 : $1
+            body = f == "otlp" ? size : sb
+            printf "%-10s %9.1f %9.2f %9.2f %9.0f %8.1f\n", f, size / 1e6, w,
+                cpu, body / 1e6 / cpu, $2 / 1024
+            how = f == "eval" ? "deflate" : "zstd"
+            if (f != "otlp") {
+                rate = sb / 1e6 / cpu
+                printf ".eval (%s) read at >= 100 MB/s of samples a CPU second: %.0f|%d\n",
+                    how, rate, (rate >= 100) >> goals
+                printf ".eval (%s) peak memory < 256 MiB: %.1f MiB|%d\n",
+                    how, $2 / 1024, ($2 < 262144) >> goals
+            } else {
+                m = w * 1e6 / spans
+                printf "a million OTLP spans in < 10 s: %.1f s (%d spans in %.2f s)|%d\n",
+                    m, spans, w, (m < 10) >> goals
+            }
+        }'
+    done
+    echo "($eps episodes: $((sample_bytes / 1000000)) MB of samples' JSON; $spans spans)"
+fi
+
+if [ -s "$dir/goals" ]; then
+    echo
+    echo "== the goals of shards, cards and logs (docs/speed.md, docs/cluster.md)"
+    awk -F'|' '{ printf "%-62s %s\n", $1, $2 ? "met" : "NOT MET" }' "$dir/goals"
 fi
