@@ -7,7 +7,9 @@
 #  - every note and problem comes out in input order (FILE:LINE rising),
 #    as many as the summary counts, the same text on every one of 5 runs;
 #  - the database equals, table by table, the one --batch 1 (a commit
-#    after each episode) gives.
+#    after each episode) gives;
+#  - a merge, whose shards are checked by a thread each, gives the night
+#    replayed whole.
 # Run with a ThreadSanitizer build as REPLAY, the same script finds races.
 set -u
 . "$TOP_SRCDIR/tests/lib.sh"
@@ -152,6 +154,22 @@ replay: $TEST_TMP/full.db: cannot commit (is the disk full?): disk I/O error" \
        2>/dev/null &&
    [ "$(db_dump "$TEST_TMP/full.db")" = "$(db_dump "$TEST_TMP/big.db")" ]
 then ok; else ko "the failed write"; fi
+
+# A merge checks its shards at once, a thread each (as many as the
+# machine has cores): 4 shards of the big night, merged, are the night
+# replayed whole, and nothing is said (a race would be, under TSan).
+for i in 0 1 2 3; do
+    rm -f "$TEST_TMP/part$i.db"*
+    "$REPLAY" --quiet --shard "$i/4" --db "$TEST_TMP/part$i.db" \
+        "$TEST_TMP/big/night.jsonl" 2>/dev/null
+done
+rm -f "$TEST_TMP"/parts.db*
+"$REPLAY" merge --quiet "$TEST_TMP/parts.db" "$TEST_TMP"/part[0-3].db \
+    2>"$TEST_TMP/parts.err"
+if check_eq "a merge of 4 shards" "exit 0" "exit $?" &&
+   check_eq "what it says" "" "$(cat "$TEST_TMP/parts.err")" &&
+   [ "$(db_dump "$TEST_TMP/parts.db")" = "$(db_dump "$TEST_TMP/big.db")" ]
+then ok; else ko "a merge of 4 shards"; fi
 
 echo "threads: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
