@@ -220,6 +220,15 @@ def sample(e, n, model, tools, system):
     return dumps(s).encode()
 
 
+def span_text(trace, span, parent, name, kind, start, end, attrs):
+    """A span as OTLP JSON writes it (attrs: its attributes' texts)."""
+    return ('{"traceId":"%s","spanId":"%s","parentSpanId":"%s","name":%s,'
+            '"kind":%d,"startTimeUnixNano":"%d","endTimeUnixNano":"%d",'
+            '"attributes":[%s],"status":{}}' % (
+                trace, span, parent, json.dumps(name), kind, start, end,
+                ",".join(attrs)))
+
+
 def spans_of(e, n, model, run):
     """One episode as OTLP spans (JSON texts) of the GenAI conventions."""
     rng = random.Random(e["seed"] * 104729 + n)
@@ -240,19 +249,16 @@ def spans_of(e, n, model, run):
             parts.append({"type": "tool_call", "id": "c%d" % i,
                           "name": c[0], "arguments": c[1]})
         span = "%016x" % (((n + 1) << 8) + 2 * i + 1)
-        out.append(
-            '{"traceId":"%s","spanId":"%s","parentSpanId":"%s","name":'
-            '"chat %s","kind":3,"startTimeUnixNano":"%d","endTimeUnixNano":'
-            '"%d","attributes":[%s],"status":{}}' % (
-                trace, span, agent, model, at, at + 800000000, ",".join([
-                    kv("gen_ai.operation.name", sv("chat")),
-                    kv("gen_ai.request.model", sv(model)),
-                    kv("gen_ai.response.model", sv(model)),
-                    kv("gen_ai.usage.input_tokens", iv(300 + 100 * i)),
-                    kv("gen_ai.usage.output_tokens", iv(40 + i)),
-                    kv("gen_ai.input.messages", sv(dumps(history))),
-                    kv("gen_ai.output.messages", sv(dumps(
-                        [{"role": "assistant", "parts": parts}])))])))
+        out.append(span_text(
+            trace, span, agent, "chat " + model, 3, at, at + 800000000, [
+                kv("gen_ai.operation.name", sv("chat")),
+                kv("gen_ai.request.model", sv(model)),
+                kv("gen_ai.response.model", sv(model)),
+                kv("gen_ai.usage.input_tokens", iv(300 + 100 * i)),
+                kv("gen_ai.usage.output_tokens", iv(40 + i)),
+                kv("gen_ai.input.messages", sv(dumps(history))),
+                kv("gen_ai.output.messages", sv(dumps(
+                    [{"role": "assistant", "parts": parts}])))]))
         at += 800000000
         history = history + [{"role": "assistant", "parts": parts}]
         if c is None:
@@ -260,30 +266,24 @@ def spans_of(e, n, model, run):
         name, args, answer = c
         tool = "%016x" % (((n + 1) << 8) + 2 * i + 2)
         result = dumps(answer)
-        out.append(
-            '{"traceId":"%s","spanId":"%s","parentSpanId":"%s","name":'
-            '"execute_tool %s","kind":1,"startTimeUnixNano":"%d",'
-            '"endTimeUnixNano":"%d","attributes":[%s],"status":{}}' % (
-                trace, tool, agent, name, at, at + 50000000, ",".join([
-                    kv("gen_ai.operation.name", sv("execute_tool")),
-                    kv("gen_ai.tool.name", sv(name)),
-                    kv("gen_ai.tool.call.id", sv("c%d" % i)),
-                    kv("gen_ai.tool.call.arguments", sv(dumps(args))),
-                    kv("gen_ai.tool.call.result", sv(result))])))
+        out.append(span_text(
+            trace, tool, agent, "execute_tool " + name, 1, at, at + 50000000, [
+                kv("gen_ai.operation.name", sv("execute_tool")),
+                kv("gen_ai.tool.name", sv(name)),
+                kv("gen_ai.tool.call.id", sv("c%d" % i)),
+                kv("gen_ai.tool.call.arguments", sv(dumps(args))),
+                kv("gen_ai.tool.call.result", sv(result))]))
         at += 50000000
         history = history + [{"role": "tool", "parts": [
             {"type": "tool_call_response", "id": "c%d" % i,
              "response": result}]}]
     # the agent's span ends last, and is sent last
-    out.append(
-        '{"traceId":"%s","spanId":"%s","parentSpanId":"","name":'
-        '"invoke_agent %s","kind":1,"startTimeUnixNano":"%d",'
-        '"endTimeUnixNano":"%d","attributes":[%s],"status":{}}' % (
-            trace, agent, run, t0, at + 1000, ",".join([
-                kv("gen_ai.operation.name", sv("invoke_agent")),
-                kv("gen_ai.agent.name", sv(run)),
-                kv("tasks.seed", iv(e["seed"])),
-                kv("tasks.arm", sv(e["arm"]))])))
+    out.append(span_text(
+        trace, agent, "", "invoke_agent " + run, 1, t0, at + 1000, [
+            kv("gen_ai.operation.name", sv("invoke_agent")),
+            kv("gen_ai.agent.name", sv(run)),
+            kv("tasks.seed", iv(e["seed"])),
+            kv("tasks.arm", sv(e["arm"]))]))
     return out
 
 
