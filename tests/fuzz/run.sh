@@ -3,7 +3,8 @@
 # tests/fuzz with clang (the library's sources too, instrumented for
 # coverage under AddressSanitizer and UndefinedBehaviorSanitizer; no gcc
 # object is reused), builds the seed folders (seeds.sh), and runs each
-# harness for FUZZ_SECONDS, one at a time, on one core.  New corpus
+# harness for FUZZ_SECONDS on one core, as many at once as FUZZ_JOBS
+# (the machine's cores), and so the compiles.  New corpus
 # entries go to OUT/corpus/HARNESS, findings (crash-*, timeout-*, oom-*,
 # leak-*, slow-unit-*) to OUT/artifacts/HARNESS.  Prints one line per
 # harness: its executions, and whether it found anything.  Exit status 1
@@ -25,6 +26,8 @@
 #   FUZZ_RSS_MB       memory limit, and largest single allocation (2048)
 #   FUZZ_LOGS_RSS_MB  the same for the log readers' harnesses (512)
 #   FUZZ_ARGS         more libFuzzer options
+#   FUZZ_JOBS         harnesses run (and sources compiled) at once: the
+#                     machine's cores
 #   CORPUS            real tool files for the seeds (../shared/corpus)
 set -u
 top=${TOP_SRCDIR:?}
@@ -34,7 +37,21 @@ targets=${FUZZ_TARGETS:-doc tools transcript mcp card regex inspect otlp message
 cc=${FUZZ_CC:-clang}
 timeout=${FUZZ_TIMEOUT:-10}
 rss=${FUZZ_RSS_MB:-2048}
+jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
 mkdir -p "$out/obj" "$out/log" || exit 99
+rm -f "$out/obj/failed"
+
+# at_once: called after a job is put in the background; when FUZZ_JOBS
+# run, waits for them all
+running=0
+at_once() {
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+        wait
+        running=0
+    fi
+}
 
 if ! command -v "$cc" >/dev/null 2>&1; then
     echo "fuzz: no $cc (apt-get install clang libclang-rt-14-dev)" >&2
@@ -64,18 +81,31 @@ stale() {
     return 1
 }
 
-# compile SOURCE OBJECT FLAGS...
+# compile SOURCE OBJECT FLAGS..., in the background (at_once); a failure
+# is said and leaves obj/failed
 compile() {
     c_src=$1
     c_obj=$2
     shift 2
     stale "$c_obj" || return 0
-    if ! "$cc" "$@" -MMD -MF "${c_obj%.o}.d" -c "$c_src" -o "$c_obj" \
-        >> "$out/log/build.log" 2>&1; then
-        echo "fuzz: cannot compile $c_src:" >&2
-        tail -n 30 "$out/log/build.log" >&2
-        exit 99
-    fi
+    (
+        if ! "$cc" "$@" -MMD -MF "${c_obj%.o}.d" -c "$c_src" -o "$c_obj" \
+            > "${c_obj%.o}.log" 2>&1; then
+            echo "fuzz: cannot compile $c_src:" >&2
+            tail -n 30 "${c_obj%.o}.log" >&2
+            : > "$out/obj/failed"
+        fi
+        cat "${c_obj%.o}.log" >> "$out/log/build.log"
+    ) &
+    at_once
+}
+
+# compiled: after the compiles put in the background, waits for them;
+# exit 99 when one failed
+compiled() {
+    wait
+    running=0
+    [ ! -f "$out/obj/failed" ] || exit 99
 }
 
 : > "$out/log/build.log"
@@ -106,10 +136,14 @@ for s in ${FUZZ_LIB_SOURCES:?} replay/night.c replay/writer.c replay/taskcache.c
 done
 compile "${SCHEMA_SQL:?}" "$out/obj/schema_sql.o" $lib_flags
 lib_objs="$lib_objs $out/obj/schema_sql.o"
-
 for t in $targets; do
+    # shellcheck disable=SC2086
     compile "$top/tests/fuzz/fuzz_$t.c" "$out/obj/fuzz_$t.o" \
         $base -fsanitize=fuzzer $night_dir
+done
+compiled
+
+for t in $targets; do
     extra=""
     [ "$t" = transcript ] &&
         extra="$out/obj/replay_night.o $out/obj/replay_writer.o $out/obj/replay_taskcache.o
@@ -132,11 +166,14 @@ if ! sh "$top/tests/fuzz/seeds.sh" "$out/seeds"; then
     exit 99
 fi
 
-status=0
-for t in $targets; do
+# run_harness T: harness T for FUZZ_SECONDS; its line into log/T.said,
+# and log/T.found when it found something
+run_harness() {
+    t=$1
     corpus="$out/corpus/$t"
     artifacts="$out/artifacts/$t"
     mkdir -p "$corpus" "$artifacts"
+    rm -f "$out/log/$t.found"
     # the log readers: each its format's keys, and memory held to 512 MB
     # (their limits hold on what an input expands to: docs/logs.md)
     limit=$rss
@@ -165,17 +202,30 @@ for t in $targets; do
     new=$(cd "$artifacts" && find . -type f -newer "$log.start" |
         sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
     if [ "$rc" -ne 0 ]; then
-        status=1
+        : > "$out/log/$t.found"
         kind=$(grep -m 1 -E 'ERROR: |runtime error: ' "$log" |
             sed -e 's/^==[0-9]*== *//' -e 's/ on address.*//' | cut -c 1-100)
-        echo "fuzz_$t: ${execs:-0} executions; FOUND (exit $rc) ${kind:-?}; in $artifacts: $new"
-        echo "fuzz_$t: the log is $log; its first stack:"
-        sed -n '/^==[0-9]*== *ERROR\|^ *#[0-9]* 0x/p' "$log" | head -n 16 |
-            sed 's/ (BuildId: [0-9a-f]*)//'
+        {
+            echo "fuzz_$t: ${execs:-0} executions; FOUND (exit $rc) ${kind:-?}; in $artifacts: $new"
+            echo "fuzz_$t: the log is $log; its first stack:"
+            sed -n '/^==[0-9]*== *ERROR\|^ *#[0-9]* 0x/p' "$log" | head -n 16 |
+                sed 's/ (BuildId: [0-9a-f]*)//'
+        } > "$out/log/$t.said"
     elif [ -n "$new" ]; then
-        echo "fuzz_$t: ${execs:-0} executions; nothing crashed; slow inputs in $artifacts: $new"
+        echo "fuzz_$t: ${execs:-0} executions; nothing crashed; slow inputs in $artifacts: $new" > "$out/log/$t.said"
     else
-        echo "fuzz_$t: ${execs:-0} executions; nothing found"
+        echo "fuzz_$t: ${execs:-0} executions; nothing found" > "$out/log/$t.said"
     fi
+}
+
+for t in $targets; do
+    run_harness "$t" &
+    at_once
+done
+wait
+status=0
+for t in $targets; do
+    cat "$out/log/$t.said"
+    [ ! -f "$out/log/$t.found" ] || status=1
 done
 exit $status
