@@ -13,73 +13,12 @@
 
 static const char *const type_names[] = {"run", "episode", "call", "end"};
 
-/* The offset past the JSON string that starts at i (its quote), or 0
- * when it does not end within len. */
-static size_t string_end(const char *p, size_t len, size_t i)
-{
-    for (i++; i < len; i++) {
-        if (p[i] == '\\')
-            i++;
-        else if (p[i] == '"')
-            return i + 1;
-    }
-    return 0;
-}
-
 static size_t skip_blanks(const char *p, size_t len, size_t i)
 {
     while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' ||
                        p[i] == '\n'))
         i++;
     return i;
-}
-
-int tline_names(arena *a, const char *text, size_t len, const char **run,
-                const char **episode, err *e)
-{
-    *run = *episode = NULL;
-    size_t i = skip_blanks(text, len, 0);
-    if (i == len || text[i] != '{')
-        return 0;
-    for (i++;;) {
-        /* "key" : "value", each string decoded as JSON text of its own */
-        const value *kv[2];
-        for (int k = 0; k < 2; k++) {
-            i = skip_blanks(text, len, i);
-            if (k == 1) {
-                if (i == len || text[i] != ':')
-                    return 0;
-                i = skip_blanks(text, len, i + 1);
-            }
-            size_t end = i < len && text[i] == '"'
-                             ? string_end(text, len, i)
-                             : 0;
-            value *v = NULL;
-            err le;
-            if (!end) /* not a string, or cut short */
-                return 0;
-            if (json_load(&v, a, text + i, end - i, &le) < 0) {
-                if (le.code == ERR_NOMEM)
-                    return err_set(e, ERR_NOMEM, "out of memory");
-                return 0;
-            }
-            kv[k] = v;
-            i = end;
-        }
-        const value *key = kv[0], *val = kv[1];
-        int named = !memchr(val->u.str.ptr, 0, val->u.str.len);
-        /* a key given twice: the last one, as a reader of the line would
-         * take it (as far as the line can be seen) */
-        if (key->u.str.len == 3 && memcmp(key->u.str.ptr, "run", 3) == 0)
-            *run = named ? val->u.str.ptr : NULL;
-        else if (key->u.str.len == 7 &&
-                 memcmp(key->u.str.ptr, "episode", 7) == 0)
-            *episode = named ? val->u.str.ptr : NULL;
-        i = skip_blanks(text, len, i);
-        if (i == len || text[i] != ',')
-            return 0;
-        i++;
-    }
 }
 
 /* The first byte from i on that is not printable ASCII or is a quote or
@@ -221,7 +160,10 @@ static int route_written(const char *text, size_t len, enum tline_type *type,
     static const char open[] = "{\"type\":\"", runk[] = ",\"run\":\"",
                       epk[] = ",\"episode\":\"";
     size_t i = sizeof open - 1;
-    if (len < i + 40 || memcmp(text, open, i) != 0)
+    /* room for the longest type and the run's key: the comparisons up to
+     * the run's name stay within the line */
+    if (len < i + sizeof "episode\"" - 1 + sizeof runk - 1 ||
+        memcmp(text, open, i) != 0)
         return 0;
     if (memcmp(text + i, "call\"", 5) == 0) {
         *type = TL_CALL;
@@ -328,6 +270,41 @@ static int repeated_route_key(arena *a, const char *text, size_t len,
                 *which = route_keys[m];
                 return 0;
             }
+    }
+    return 0;
+}
+
+int tline_names(arena *a, const char *text, size_t len, const char **run,
+                const char **episode, err *e)
+{
+    size_t i = skip_blanks(text, len, 0), k, kend, v, vend;
+    int plain;
+    *run = *episode = NULL;
+    while (i < len &&
+           next_member(text, len, &i, &k, &kend, &v, &vend, &plain) == 1) {
+        if (text[v] != '"') /* no name: skipped */
+            continue;
+        /* key and value, each decoded as JSON text of its own */
+        value *kv[2] = {NULL, NULL};
+        size_t from[2] = {k, v}, to[2] = {kend, vend};
+        for (int m = 0; m < 2; m++) {
+            err le;
+            if (json_load(&kv[m], a, text + from[m], to[m] - from[m], &le) <
+                0) {
+                if (le.code == ERR_NOMEM)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+                return 0;
+            }
+        }
+        const value *key = kv[0], *val = kv[1];
+        int named = !memchr(val->u.str.ptr, 0, val->u.str.len);
+        /* a key given twice: the last one, as a reader of the line would
+         * take it (as far as the line can be seen) */
+        if (key->u.str.len == 3 && memcmp(key->u.str.ptr, "run", 3) == 0)
+            *run = named ? val->u.str.ptr : NULL;
+        else if (key->u.str.len == 7 &&
+                 memcmp(key->u.str.ptr, "episode", 7) == 0)
+            *episode = named ? val->u.str.ptr : NULL;
     }
     return 0;
 }

@@ -86,11 +86,12 @@ int tline_read(tline *out, arena *a, const value *root, const char *text,
 
 /* The run and episode a line names, read from its first len bytes only
  * (a line too long to be read whole: its start is all there is): the
- * members at the start of its object, as far as they are strings, as
- * every line replay sim and replay serve write begins
- * ({"type":..,"run":..,"episode":..}).  *run and *episode are NULL when
- * not among them (or holding a NUL); the names are in a.  0, or -1 out
- * of memory (ERR_NOMEM in e). */
+ * members of its object as far as they are whole there, their values
+ * read when they are strings and skipped by their nesting otherwise (the
+ * walk tline_route makes), as every line replay sim and replay serve
+ * write begins ({"type":..,"run":..,"episode":..}).  *run and *episode
+ * are NULL when not among them (or holding a NUL); the names are in a.
+ * 0, or -1 out of memory (ERR_NOMEM in e). */
 int tline_names(arena *a, const char *text, size_t len, const char **run,
                 const char **episode, err *e);
 

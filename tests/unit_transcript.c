@@ -197,6 +197,40 @@ START_TEST(changed_lines_route_as_read)
 }
 END_TEST
 
+/* tline_names of text's first len bytes: "RUN EPISODE" ("-" for none). */
+static void names(const char *text, size_t len, char *out, size_t cap)
+{
+    arena *a = arena_new();
+    ck_assert_ptr_nonnull(a);
+    const char *run, *episode;
+    err e;
+    err_clear(&e);
+    ck_assert_int_eq(tline_names(a, text, len, &run, &episode, &e), 0);
+    snprintf(out, cap, "%s %s", run ? run : "-", episode ? episode : "-");
+    arena_free(a);
+}
+
+/* A line too long to read: the names its whole members give, decoded,
+ * nested values skipped, the last of a name given twice. */
+START_TEST(names_from_a_line_start)
+{
+    char got[128];
+    const char *line = "{\"type\":\"call\",\"call\":{\"run\":\"x\"},"
+                       "\"r\\u0075n\":\"r\\u002d1\",\"seed\":3,"
+                       "\"episode\":\"e1\",\"answer\":\"aaaa";
+    names(line, strlen(line), got, sizeof got);
+    ck_assert_str_eq(got, "r-1 e1");
+    /* cut inside the episode's name: not read */
+    names(line, (size_t)(strstr(line, "e1") - line) + 1, got, sizeof got);
+    ck_assert_str_eq(got, "r-1 -");
+    const char *nul = "{\"run\":\"a\",\"run\":\"b\",\"episode\":\"n\\u0000\",";
+    names(nul, strlen(nul), got, sizeof got);
+    ck_assert_str_eq(got, "b -");
+    names("[\"run\",\"a\"]", 11, got, sizeof got);
+    ck_assert_str_eq(got, "- -");
+}
+END_TEST
+
 Suite *transcript_suite(void)
 {
     Suite *s = suite_create("transcript");
@@ -207,6 +241,7 @@ Suite *transcript_suite(void)
     tcase_add_loop_test(tc, parse_agrees_with_route, 0, n);
     tcase_add_test(tc, names_given_twice_are_refused);
     tcase_add_test(tc, changed_lines_route_as_read);
+    tcase_add_test(tc, names_from_a_line_start);
     suite_add_tcase(s, tc);
     return s;
 }
