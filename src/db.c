@@ -1705,6 +1705,40 @@ static void rekey_between(db *d, const char *shard)
     d->rekey_to = folder_of(d->path);
 }
 
+/* Builds every index of the main database again from its table's rows,
+ * one by one as the schema lists them (a bare REINDEX would also sort
+ * the WITHOUT ROWID tables again, which are their own keys and have no
+ * index of their own).  -1 with e set. */
+static int reindex_all(db *d, err *e)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(d->h, "SELECT name FROM main.sqlite_master "
+                                 "WHERE type = 'index' ORDER BY name",
+                           -1, &s, NULL) != SQLITE_OK)
+        return fail(d, e, "merge");
+    buf sql = BUF_INIT;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        char *one = sqlite3_mprintf("REINDEX main.\"%w\";",
+                                    (const char *)sqlite3_column_text(s, 0));
+        if (!one) {
+            sql.failed = 1;
+            break;
+        }
+        buf_puts(&sql, one);
+        sqlite3_free(one);
+    }
+    sqlite3_finalize(s);
+    int ok = rc == SQLITE_DONE && !sql.failed;
+    if (!ok)
+        err_set(e, sql.failed ? ERR_NOMEM : ERR_IO, "%s: cannot merge: %s",
+                d->path, sql.failed ? "out of memory" : sqlite3_errmsg(d->h));
+    if (ok && sql.len && exec(d, sql.data, e, "merge") < 0)
+        ok = 0;
+    buf_free(&sql);
+    return ok ? 0 : -1;
+}
+
 int db_copy_from(db *d, const char *shard, err *e)
 {
     sqlite3 *src = NULL;
@@ -1731,13 +1765,8 @@ int db_copy_from(db *d, const char *shard, err *e)
     }
     sqlite3_close(src);
     /* the copy has the shard's pages, and their size; its indexes are
-     * made again from its rows, which is all a shard is trusted for (the
-     * tables with a rowid: a WITHOUT ROWID table is its own key, and a
-     * bare REINDEX would sort it whole again) */
-    if (read_page_size(d, e) < 0 ||
-        exec(d, "REINDEX meta; REINDEX tool_files; REINDEX runs; "
-                "REINDEX task_rows; REINDEX episode_rows; REINDEX problems",
-             e, "merge") < 0)
+     * made again from its rows, which is all a shard is trusted for */
+    if (read_page_size(d, e) < 0 || reindex_all(d, e) < 0)
         return -1;
     sqlite3_wal_autocheckpoint(d->h, auto_frames(d));
     /* and its problems' keys, made from its own folder */
@@ -1821,6 +1850,9 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
      * Keys are the database's: the shard's episodes go in after the last
      * one, in their order (their ids moved by that offset), tool files,
      * runs and tasks are matched by name. */
+    /* after it, the episodes picked that are here already are those the
+     * shard replaces */
+    static const char same_kept[] = "DELETE FROM temp.pick WHERE same";
     static const char *const steps[] = {
         "BEGIN IMMEDIATE",
         "INSERT OR IGNORE INTO main.tool_files (file_sha256, contract_sha256, "
@@ -1852,7 +1884,7 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
         "JOIN main.runs mr ON mr.run = sr.run "
         "LEFT JOIN main.episode_rows m ON m.run_id = mr.run_id "
         "AND m.episode = s.episode",
-        "DELETE FROM temp.pick WHERE same",
+        same_kept,
         "DELETE FROM main.call_rows WHERE episode_id IN "
         "(SELECT mid FROM temp.pick WHERE mid IS NOT NULL)",
         "DELETE FROM main.outcome_rows WHERE episode_id IN "
@@ -1898,7 +1930,7 @@ int db_merge(db *d, const char *shard, db_merge_counts *c, err *e)
             ok = 0;
             exec(d, "ROLLBACK", e, "roll back");
         }
-        if (ok && i == 6)
+        if (ok && steps[i] == same_kept)
             c->replaced = (unsigned long)count_of(d, "SELECT count(*) FROM "
                                                      "temp.pick WHERE mid IS "
                                                      "NOT NULL");

@@ -183,6 +183,21 @@ if check_eq "merging again" "$want" "$got" &&
        "$(db_dump "$TEST_TMP/merged.db")"
 then ok; else ko "merging again"; fi
 
+# A shard whose episode changed since it was merged (its status, and so
+# its content's hash): that one is replaced, the rest are unchanged, and
+# the merged database holds the new one, once.
+cp "$TEST_TMP/merged.db" "$TEST_TMP/remerged.db" &&
+    cp "$TEST_TMP/s1.db" "$TEST_TMP/s1-changed.db" || exit 99
+sqlite3 "$TEST_TMP/s1-changed.db" "UPDATE episode_rows SET status = 'stopped',
+    content_xxh3 = '0000000000000000' WHERE episode_id = 1"
+first=$(sqlite3 "$TEST_TMP/s1-changed.db" "SELECT run || '|' || episode FROM episodes WHERE episode_id = 1")
+got=$("$REPLAY" merge "$TEST_TMP/remerged.db" "$TEST_TMP/s1-changed.db" 2>&1 | head -n 1)
+if check_eq "a changed episode merged again" \
+       "replay: merged $TEST_TMP/s1-changed.db: $n1 episodes (0 new, 1 replaced, $((n1 - 1)) unchanged)" "$got" &&
+   check_eq "the merged database holds the new one, once" "stopped|1|$(sqlite3 "$TEST_TMP/one.db" 'SELECT count(*) FROM episodes')" \
+       "$(sqlite3 "$TEST_TMP/remerged.db" "SELECT (SELECT group_concat(status) FROM episodes WHERE run || '|' || episode = '$first'), (SELECT count(*) FROM episodes WHERE run || '|' || episode = '$first'), (SELECT count(*) FROM episodes)")"
+then ok; else ko "a changed episode merged again"; fi
+
 # A shard finds whose a line is from its start (type, run and episode,
 # as replay sim writes them), and passes over other shards' lines without
 # reading them; lines laid out otherwise are read whole to know.  A night
