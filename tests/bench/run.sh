@@ -402,15 +402,20 @@ fi
 # format may cost at most twice reading the JSONL.
 logs_n=${BENCH_LOGS:-$(echo "$sizes" | tr ' ' '\n' | sort -n | head -1)}
 py=${PYTHON3:-python3}
+shop=$TOP_SRCDIR/samples/tools/shop.json
+# shop_night DIR SEED EPISODES FILES: a night of EPISODES on the shop's
+# tools alone, 4 runs, in DIR/night, and DIR/logs empty for its logs
+shop_night() {
+    rm -rf "$1" && mkdir -p "$1/night" "$1/logs" &&
+        "$NIGHTGEN" --seed "$2" --episodes "$3" --runs 4 --files "$4" \
+            "$1/night" "$shop" > /dev/null
+}
 if command -v "$py" >/dev/null 2>&1; then
     echo
     echo "== other harnesses' logs: $logs_n episodes as transcript JSONL and as each"
     echo "== format (replay --from), the fastest of $repeat runs each"
     ldir=$dir/logs
-    rm -rf "$ldir" && mkdir -p "$ldir/night" "$ldir/logs"
-    shop=$TOP_SRCDIR/samples/tools/shop.json
-    "$NIGHTGEN" --seed 1 --episodes "$logs_n" --runs 4 --files 2 "$ldir/night" \
-        "$shop" > /dev/null
+    shop_night "$ldir" 1 "$logs_n" 2
     "$py" "$TOP_SRCDIR/tests/bench/logs.py" "$ldir/night" "$ldir/logs"
     printf '%-10s %9s %9s %8s\n' format seconds episodes ratio
     # logs_run FORMAT: one replay of the night in that form (run's
@@ -465,10 +470,7 @@ if command -v "$py" >/dev/null 2>&1 && [ "$real_n" -gt 0 ]; then
     echo "== logs as harnesses write them: $real_n episodes as an Inspect .eval"
     echo "== (deflate, zstd) and as OTLP GenAI spans, the fastest of $repeat runs"
     rdir=$dir/real
-    rm -rf "$rdir" && mkdir -p "$rdir/night" "$rdir/logs"
-    shop=$TOP_SRCDIR/samples/tools/shop.json
-    "$NIGHTGEN" --seed 3 --episodes "$real_n" --runs 4 --files 1 \
-        "$rdir/night" "$shop" > /dev/null
+    shop_night "$rdir" 3 "$real_n" 1
     read -r eps sample_bytes spans <<EOF2
 $("$py" "$TOP_SRCDIR/tests/bench/reallogs.py" "$rdir/night" "$shop" "$rdir/logs")
 EOF2
