@@ -35,6 +35,9 @@
  */
 #include "json_load.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
@@ -130,6 +133,11 @@ struct loader {
     const char *watch;
     size_t watch_len, watch_at, found_at, found_len;
     int watching, found;
+    /* json_load_lazy: the member whose strings are kept as written
+     * (lazy_next: the value read next is one) */
+    const char *lazy;
+    size_t lazy_len;
+    int lazy_next;
     buf scratch; /* a number or string being converted */
     const char *decimal_point; /* the C library's, for strtod; NULL until
                                   a float needs it */
@@ -548,15 +556,18 @@ static unsigned long hex4(const unsigned char *p)
     return v;
 }
 
+/* The byte a two-byte escape's letter stands for (\" \\ \/ \b \f \n \r
+ * \t), 0 for any other letter (\u, or a malformed escape). */
+static const char simple_escape[256] = {
+    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
+    ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t'};
+
 /* Decodes the body of a string that yajl has lexed (so its escapes are
  * well formed) into out, as Python's scanner does: \uD800-\uDBFF pairs
  * with a \uDC00-\uDFFF right after it, any other surrogate stays alone.
  * *lone tells whether one did, escaped or raw. */
 static int unescape(buf *out, const unsigned char *p, size_t n, int *lone)
 {
-    static const char simple[128] = {
-        ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
-        ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t'};
     buf_reset(out);
     *lone = 0;
     size_t i = 0, start = 0;
@@ -573,7 +584,7 @@ static int unescape(buf *out, const unsigned char *p, size_t n, int *lone)
         if (buf_append(out, p + start, i - start) < 0)
             return -1;
         if (p[i + 1] != 'u') {
-            if (buf_putc(out, simple[p[i + 1] & 0x7F]) < 0)
+            if (buf_putc(out, simple_escape[p[i + 1]]) < 0)
                 return -1;
             i += 2;
         } else {
@@ -1182,16 +1193,13 @@ static const unsigned char string_stop[256] = {
 static size_t fast_escape(const unsigned char *p, size_t n, size_t *used,
                           char out[3])
 {
-    static const char simple[128] = {
-        ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
-        ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t'};
     if (n < 2)
         return 0;
     if (p[1] != 'u') {
-        if (p[1] >= 128 || !simple[p[1]])
+        if (!simple_escape[p[1]])
             return 0;
         *used = 2;
-        out[0] = simple[p[1]];
+        out[0] = simple_escape[p[1]];
         return 1;
     }
     if (n < 6)
@@ -1221,42 +1229,72 @@ static size_t fast_escape(const unsigned char *p, size_t n, size_t *used,
     return 3;
 }
 
-/* Decodes the escapes of v's text, which is a string's body as written
- * and checked by fast_string, in place: an escape is never shorter than
- * what it stands for, so the text only shrinks. */
-static void unescape_in_place(value *v)
+/* fast_string past the first escape of its string, at p[i] (the body
+ * from start to i plain, cont continuation bytes in it): the rest read
+ * and decoded in the same pass into the loader's scratch, then copied
+ * into the node. */
+static int fast_string_escaped(struct loader *L, struct fast *F, value **out,
+                               size_t start, size_t i, size_t cont,
+                               uint32_t line, uint32_t col)
 {
-    char *s = (char *)v->u.str.ptr;
-    size_t n = v->u.str.len, r = 0, w = 0;
-    while (r < n) {
-        const char *bs = memchr(s + r, '\\', n - r);
-        size_t run = bs ? (size_t)(bs - (s + r)) : n - r;
-        memmove(s + w, s + r, run);
-        w += run;
-        r += run;
-        if (!bs)
+    const unsigned char *p = F->p;
+    size_t n = F->n;
+    buf *b = &L->scratch;
+    buf_reset(b);
+    if (buf_append(b, p + start, i - start) < 0)
+        return FAST_NOMEM;
+    for (;;) {
+        unsigned char c = p[i];
+        if (c == '"')
             break;
-        char out[3];
-        size_t used = 0;
-        size_t k = fast_escape((const unsigned char *)s + r, n - r, &used,
-                               out);
-        memcpy(s + w, out, k);
-        w += k;
-        r += used;
+        /* the stop at i (3 bytes at most), and the plain run after it */
+        if (buf_reserve(b, 3) < 0)
+            return FAST_NOMEM;
+        if (c == '\\') {
+            char one = i + 1 < n ? simple_escape[p[i + 1]] : 0;
+            if (one) { /* \" \n ... */
+                b->data[b->len++] = one;
+                i += 2;
+            } else {
+                char decoded[3];
+                size_t used = 0;
+                size_t k = fast_escape(p + i, n - i, &used, decoded);
+                if (!k)
+                    return FAST_GIVE_UP;
+                memcpy(b->data + b->len, decoded, k);
+                b->len += k;
+                i += used;
+            }
+        } else if (c >= 0x80) {
+            cont += (c & 0xC0) == 0x80;
+            b->data[b->len++] = (char)c;
+            i++;
+        } else {
+            return FAST_GIVE_UP; /* a control character */
+        }
+        size_t run = skip_plain(p, i, n);
+        while (i + run < n && !string_stop[p[i + run]])
+            run++;
+        if (i + run >= n)
+            return FAST_GIVE_UP;
+        if (buf_append(b, p + i, run) < 0)
+            return FAST_NOMEM;
+        i += run;
     }
-    s[w] = '\0';
-    v->u.str.len = w;
+    F->i = i + 1;
+    F->cont += cont;
+    *out = value_new_text(L->a, V_STRING, b->data, b->len, line, col);
+    return *out ? FAST_DONE : FAST_NOMEM;
 }
 
 /* Reads the string whose opening quote is at F->i into a new V_STRING:
- * its body as written, escapes checked on the way, then decoded in the
- * node's own bytes (no scratch buffer). */
+ * its body checked on the way and copied into the node's own bytes (from
+ * its first escape on, by fast_string_escaped). */
 static int fast_string(struct loader *L, struct fast *F, value **out)
 {
     const unsigned char *p = F->p;
     size_t n = F->n, i = F->i + 1, start = i, cont = 0;
     uint32_t line = F->line, col = fast_col(F, F->i);
-    int escaped = 0;
     for (;;) {
         i += skip_plain(p, i, n);
         if (i < n && p[i] == '"') /* most strings end at the first stop */
@@ -1268,28 +1306,153 @@ static int fast_string(struct loader *L, struct fast *F, value **out)
         unsigned char c = p[i];
         if (c == '"')
             break;
-        if (c >= 0x80) {
-            cont += (c & 0xC0) == 0x80;
-            i++;
-            continue;
-        }
-        if (c != '\\')
+        if (c == '\\')
+            return fast_string_escaped(L, F, out, start, i, cont, line, col);
+        if (c < 0x80)
             return FAST_GIVE_UP; /* a control character */
-        char decoded[3];
-        size_t used = 0;
-        if (!fast_escape(p + i, n - i, &used, decoded))
-            return FAST_GIVE_UP;
-        escaped = 1;
-        i += used;
+        cont += (c & 0xC0) == 0x80;
+        i++;
     }
     F->i = i + 1;
     F->cont += cont;
     *out = value_new_text(L->a, V_STRING, (const char *)p + start, i - start,
                           line, col);
+    return *out ? FAST_DONE : FAST_NOMEM;
+}
+
+/* Writes into dst the n bytes at src, a string's body as written and
+ * checked by the fast path, with its escapes decoded; returns how many
+ * bytes it wrote (never more than n). */
+static size_t decode_escaped(char *dst, const unsigned char *src, size_t n)
+{
+    size_t r = 0, w = 0;
+    while (r < n) {
+        const unsigned char *bs = memchr(src + r, '\\', n - r);
+        size_t run = bs ? (size_t)(bs - (src + r)) : n - r;
+        memcpy(dst + w, src + r, run);
+        r += run;
+        w += run;
+        if (!bs)
+            break;
+        char one = simple_escape[src[r + 1]];
+        if (one) {
+            dst[w++] = one;
+            r += 2;
+            continue;
+        }
+        char out[3];
+        size_t used = 0;
+        size_t k = fast_escape(src + r, n - r, &used, out);
+        memcpy(dst + w, out, k);
+        w += k;
+        r += used;
+    }
+    return w;
+}
+
+/* Whether the escape at p[i] (its backslash) is one the fast path reads,
+ * and its length in *used. */
+static int escape_ok(const unsigned char *p, size_t i, size_t n,
+                     size_t *used)
+{
+    if (i + 1 < n && simple_escape[p[i + 1]]) {
+        *used = 2;
+        return 1;
+    }
+    char decoded[3];
+    return fast_escape(p + i, n - i, used, decoded) != 0;
+}
+
+/* Finds the end of the string body that starts at p[i], checking it as
+ * fast_string does (escapes it reads, no control character): *end is the
+ * offset of its closing quote, *cont the UTF-8 continuation bytes before
+ * it, *escaped whether it holds an escape.  0, or FAST_GIVE_UP.  Sixteen
+ * bytes at a time where SSE2 is, looking only at the quotes, backslashes
+ * and control characters among them. */
+static int string_end(const unsigned char *p, size_t i, size_t n,
+                      size_t *end, size_t *cont, int *escaped)
+{
+    size_t skip = i; /* the bytes before it are read (escapes' own) */
+    size_t count = 0;
+    int esc = 0;
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+                  low = _mm_set1_epi8(0x1F), top = _mm_set1_epi8((char)0xC0),
+                  follow = _mm_set1_epi8((char)0x80);
+    for (; n - i >= 16; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        unsigned stops = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bs)),
+            _mm_cmpeq_epi8(_mm_min_epu8(x, low), x)));
+        unsigned conts = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_and_si128(x, top), follow));
+        for (; stops; stops &= stops - 1) {
+            size_t at = i + (size_t)__builtin_ctz(stops);
+            if (at < skip)
+                continue; /* inside an escape */
+            unsigned char c = p[at];
+            if (c == '"') {
+                unsigned before = (1u << (at - i)) - 1;
+                *end = at;
+                *cont = count + (conts & before ? (size_t)__builtin_popcount(
+                                                      conts & before)
+                                                : 0);
+                *escaped = esc;
+                return 0;
+            }
+            size_t used;
+            if (c != '\\' || !escape_ok(p, at, n, &used))
+                return FAST_GIVE_UP; /* a control character, a bad escape */
+            esc = 1;
+            skip = at + used;
+        }
+        if (conts) /* UTF-8 past ASCII: rare in most logs */
+            count += (size_t)__builtin_popcount(conts);
+    }
+#endif
+    for (i = i > skip ? i : skip; i < n;) {
+        unsigned char c = p[i];
+        if (c == '"') {
+            *end = i;
+            *cont = count;
+            *escaped = esc;
+            return 0;
+        }
+        if (c == '\\') {
+            size_t used;
+            if (!escape_ok(p, i, n, &used))
+                return FAST_GIVE_UP;
+            esc = 1;
+            i += used;
+            continue;
+        }
+        if (c < 0x20)
+            return FAST_GIVE_UP;
+        count += (c & 0xC0) == 0x80;
+        i++;
+    }
+    return FAST_GIVE_UP;
+}
+
+/* fast_string for a string of the member json_load_lazy names: one that
+ * holds an escape is checked as fast_string checks it, and kept as
+ * written, flagged VF_ESCAPED. */
+static int fast_string_lazy(struct loader *L, struct fast *F, value **out)
+{
+    const unsigned char *p = F->p;
+    size_t start = F->i + 1, end, cont;
+    uint32_t line = F->line, col = fast_col(F, F->i);
+    int escaped;
+    if (string_end(p, start, F->n, &end, &cont, &escaped))
+        return FAST_GIVE_UP;
+    F->i = end + 1;
+    F->cont += cont;
+    *out = value_new_text(L->a, V_STRING, (const char *)p + start,
+                          end - start, line, col);
     if (!*out)
         return FAST_NOMEM;
     if (escaped)
-        unescape_in_place(*out);
+        (*out)->flags |= VF_ESCAPED;
     return FAST_DONE;
 }
 
@@ -1402,6 +1565,8 @@ static int fast_key(struct loader *L, struct fast *F)
                       memcmp(k->u.str.ptr, L->watch, L->watch_len) == 0;
         L->watch_at = F->i;
     }
+    L->lazy_next = L->lazy && k->u.str.len == L->lazy_len &&
+                   memcmp(k->u.str.ptr, L->lazy, L->lazy_len) == 0;
     return FAST_DONE;
 }
 
@@ -1414,9 +1579,15 @@ static int fast_value(struct loader *L, struct fast *F, value **out)
     size_t i = F->i, n = F->n;
     if (i >= n)
         return FAST_GIVE_UP;
+    if (L->lazy_next && p[i] != '"')
+        L->lazy_next = 0; /* a value that is no string */
     uint32_t line = F->line, col = fast_col(F, i);
     switch (p[i]) {
     case '"':
+        if (L->lazy_next) {
+            L->lazy_next = 0;
+            return fast_string_lazy(L, F, out);
+        }
         return fast_string(L, F, out);
     case '-': case '0': case '1': case '2': case '3': case '4':
     case '5': case '6': case '7': case '8': case '9':
@@ -1551,7 +1722,8 @@ static void loader_free(struct loader *L)
 /* Loads the text, by the fast path first when fast is set; with key, says
  * where the value of that member is (json_load_member). */
 static int load(value **out, arena *a, const char *bytes, size_t len, err *e,
-                int fast, const char *key, size_t *at, size_t *span)
+                int fast, const char *key, size_t *at, size_t *span,
+                const char *lazy)
 {
     struct loader L;
     memset(&L, 0, offsetof(struct loader, first_frames));
@@ -1571,6 +1743,10 @@ static int load(value **out, arena *a, const char *bytes, size_t len, err *e,
         L.watch = key;
         L.watch_len = strlen(key);
         *at = *span = 0;
+    }
+    if (lazy) {
+        L.lazy = lazy;
+        L.lazy_len = strlen(lazy);
     }
 
     int raw_surrogates = 0;
@@ -1607,17 +1783,40 @@ static int load(value **out, arena *a, const char *bytes, size_t len, err *e,
 
 int json_load(value **out, arena *a, const char *bytes, size_t len, err *e)
 {
-    return load(out, a, bytes, len, e, 1, NULL, NULL, NULL);
+    return load(out, a, bytes, len, e, 1, NULL, NULL, NULL, NULL);
 }
 
 int json_load_member(value **out, arena *a, const char *bytes, size_t len,
                      const char *key, size_t *at, size_t *span, err *e)
 {
-    return load(out, a, bytes, len, e, 1, key, at, span);
+    return load(out, a, bytes, len, e, 1, key, at, span, NULL);
 }
 
 int json_load_general(value **out, arena *a, const char *bytes, size_t len,
                       err *e)
 {
-    return load(out, a, bytes, len, e, 0, NULL, NULL, NULL);
+    return load(out, a, bytes, len, e, 0, NULL, NULL, NULL, NULL);
+}
+
+int json_load_lazy(value **out, arena *a, const char *bytes, size_t len,
+                   const char *key, err *e)
+{
+    return load(out, a, bytes, len, e, 1, NULL, NULL, NULL, key);
+}
+
+value *json_unescaped(arena *a, const value *v)
+{
+    if (!(v->flags & VF_ESCAPED))
+        return (value *)v;
+    size_t len = v->u.str.len;
+    value *d = value_init(arena_alloc(a, sizeof(value) + len + 1), V_STRING,
+                          v->line, v->col);
+    if (!d)
+        return NULL;
+    char *text = (char *)(d + 1);
+    size_t w = decode_escaped(text, (const unsigned char *)v->u.str.ptr, len);
+    text[w] = '\0';
+    d->u.str.ptr = text;
+    d->u.str.len = w;
+    return d;
 }

@@ -38,6 +38,19 @@ int json_load(value **out, arena *a, const char *bytes, size_t len, err *e);
 int json_load_member(value **out, arena *a, const char *bytes, size_t len,
                      const char *key, size_t *at, size_t *span, err *e);
 
+/* json_load, but a string that is the value of a member named key and
+ * holds an escape may be kept as written (its body between the quotes,
+ * checked as json_load checks it), flagged VF_ESCAPED, for a reader that
+ * needs few of them decoded: json_unescaped decodes one.  Any other
+ * string, and every string of a text the fast path does not read, is
+ * decoded as ever. */
+int json_load_lazy(value **out, arena *a, const char *bytes, size_t len,
+                   const char *key, err *e);
+
+/* The string v decoded, in a (NULL out of memory), when it is flagged
+ * VF_ESCAPED; else v.  What json_load reads the same string as. */
+value *json_unescaped(arena *a, const value *v);
+
 /* json_load without its fast path: the same tree or the same refusal,
  * always by way of yajl.  For the tests that hold the two to each other. */
 int json_load_general(value **out, arena *a, const char *bytes, size_t len,

@@ -52,8 +52,10 @@ enum value_flags {
     VF_AWARE = 4,       /* V_TIMESTAMP: a datetime with a UTC offset */
     VF_INDEXED = 8,     /* V_OBJECT: value_index sorted its members (see
                            there); only value_index sets it */
-    VF_REPEATED = 16    /* V_OBJECT: json_load read a key of it more than
+    VF_REPEATED = 16,   /* V_OBJECT: json_load read a key of it more than
                            once (the last value kept, at the first place) */
+    VF_ESCAPED = 32     /* V_STRING: its text as JSON wrote it, escapes
+                           and all (json_load_lazy; json_unescaped) */
 };
 
 typedef struct value value;

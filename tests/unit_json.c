@@ -654,23 +654,63 @@ static void dump_placed(buf *out, const value *v)
     }
 }
 
-/* What a load gives: the placed tree, or the refusal in full. */
-static void outcome(buf *out, int general, const char *in, size_t n)
+/* The strings of v that json_load_lazy kept as written, decoded in
+ * place (json_unescaped); how many there were. */
+static size_t unescape_all(arena *a, value *v)
+{
+    size_t n = 0;
+    if (v->kind == V_ARRAY)
+        for (size_t i = 0; i < v->u.arr.len; i++) {
+            value *x = v->u.arr.items[i];
+            n += (x->flags & VF_ESCAPED) && x->kind == V_STRING;
+            if (x->kind == V_STRING)
+                ck_assert_ptr_nonnull(v->u.arr.items[i] = json_unescaped(a, x));
+            else
+                n += unescape_all(a, x);
+        }
+    if (v->kind == V_OBJECT)
+        for (size_t i = 0; i < v->u.obj.len; i++) {
+            value *x = v->u.obj.items[i].val;
+            ck_assert(!(v->u.obj.items[i].key->flags & VF_ESCAPED));
+            n += (x->flags & VF_ESCAPED) && x->kind == V_STRING;
+            if (x->kind == V_STRING)
+                ck_assert_ptr_nonnull(v->u.obj.items[i].val =
+                                          json_unescaped(a, x));
+            else
+                n += unescape_all(a, x);
+        }
+    return n;
+}
+
+/* What a load gives: the placed tree, or the refusal in full.  how: 0
+ * json_load, 1 its general path, 2 json_load_lazy of "stringValue" with
+ * the strings kept as written decoded after (*kept: how many). */
+static void outcome_kept(buf *out, int how, const char *in, size_t n,
+                         size_t *kept)
 {
     arena *a = arena_new();
     ck_assert_ptr_nonnull(a);
     err e;
     err_clear(&e);
     value *v = NULL;
-    int rc = general ? json_load_general(&v, a, in, n, &e)
-                     : json_load(&v, a, in, n, &e);
+    int rc = how == 1   ? json_load_general(&v, a, in, n, &e)
+             : how == 2 ? json_load_lazy(&v, a, in, n, "stringValue", &e)
+                        : json_load(&v, a, in, n, &e);
     buf_reset(out);
+    size_t k = rc == 0 && how == 2 ? unescape_all(a, v) : 0;
+    if (kept)
+        *kept = k;
     if (rc == 0)
         dump_placed(out, v);
     else
         buf_printf(out, "refused %d %u:%u %s: %s", (int)e.code,
                    (unsigned)e.line, (unsigned)e.col, e.path, e.msg);
     arena_free(a);
+}
+
+static void outcome(buf *out, int general, const char *in, size_t n)
+{
+    outcome_kept(out, general, in, n, NULL);
 }
 
 /* The text, then each of its prefixes and each of its bytes replaced by
@@ -689,6 +729,10 @@ static void same_both_ways(const char *text, size_t len)
         ck_assert_msg(strcmp(fast.data, general.data) == 0,
                       "%.*s: fast %s, general %s", (int)cut, text, fast.data,
                       general.data);
+        outcome(&fast, 2, text, cut);
+        ck_assert_msg(strcmp(fast.data, general.data) == 0,
+                      "%.*s: lazy %s, general %s", (int)cut, text, fast.data,
+                      general.data);
     }
     for (size_t i = 0; i < len; i++)
         for (size_t k = 0; k < sizeof swaps - 1; k++) {
@@ -698,6 +742,10 @@ static void same_both_ways(const char *text, size_t len)
             outcome(&general, 1, t, len);
             ck_assert_msg(strcmp(fast.data, general.data) == 0,
                           "%.*s: fast %s, general %s", (int)len, t,
+                          fast.data, general.data);
+            outcome(&fast, 2, t, len);
+            ck_assert_msg(strcmp(fast.data, general.data) == 0,
+                          "%.*s: lazy %s, general %s", (int)len, t,
                           fast.data, general.data);
         }
     free(t);
@@ -718,6 +766,13 @@ START_TEST(fast_path_matches_general)
     SAME_BOTH_WAYS("\xEF\xBB\xBF [ \"a\\u0000b\" , 12345678901234567890 ]\n");
     SAME_BOTH_WAYS("\"only a string with a long run of plain bytes\"");
     SAME_BOTH_WAYS("[\0\"\0\xE9\0\"\0,\0" "2\0]\0");
+    /* strings json_load_lazy may keep as written: escapes on either side
+     * of 16-byte blocks, runs of backslashes, UTF-8 past ASCII, a key
+     * that is not the member's, a member whose value is no string */
+    SAME_BOTH_WAYS("{\"stringValue\":\"[{\\\"role\\\":\\\"user\\\"},\\\\\\\\x"
+                   "\\u00e9\xC3\xA9\\n\\t0123456789abcdef\\\"\"}");
+    SAME_BOTH_WAYS("[{\"stringValue\":1,\"s\":\"a\\nb\"},{\"stringValue\":"
+                   "\"0123456789abcde\\\"0123456789abcd\\\\\\\"z\"}]");
     /* Deep, then too deep. */
     char *deep = repeat("[", VALUE_MAX_DEPTH, "");
     char *text = repeat("]", VALUE_MAX_DEPTH, "");
@@ -742,6 +797,51 @@ START_TEST(fast_path_matches_general)
     buf_free(&general);
     free(deep);
     free(text);
+}
+END_TEST
+
+/* json_load_lazy: random strings of escapes, UTF-8 and plain runs, in
+ * the member whose strings it keeps as written and in another, read as
+ * json_load reads them (decoded by json_unescaped), the same places
+ * and refusals; and the strings that hold an escape are kept so. */
+START_TEST(lazy_strings_read_as_decoded)
+{
+    static const char *const bits[] = {
+        "a", "0123456789abcdef", " ", "\\\"", "\\\\", "\\n", "\\/", "\\u0041",
+        "\\u00e9", "\\u20AC", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+        "\\ud83d\\ude00", "\\uDC00", "\x01", "\\x", "\\u12", "\""};
+    size_t nbits = sizeof bits / sizeof bits[0];
+    unsigned long long seed = 20261207;
+    buf text = BUF_INIT, lazy = BUF_INIT, whole = BUF_INIT;
+    size_t kept_any = 0;
+    for (int round = 0; round < 4000; round++) {
+        buf_reset(&text);
+        buf_puts(&text, round % 2 ? "{\"stringValue\":\"" : "[{\"x\":1,"
+                                                         "\"stringValue\":\"");
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        size_t parts = (size_t)(seed >> 59) + 1;
+        for (size_t k = 0; k < parts; k++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            /* the last two (a control character, a lone quote) rarely */
+            size_t pick = (size_t)(seed >> 33) % (nbits + 30);
+            buf_puts(&text, bits[pick < nbits - 2 ? pick
+                                 : pick < nbits   ? pick
+                                                  : (pick - nbits) % 4]);
+        }
+        buf_puts(&text, round % 2 ? "\",\"k\":\"\\t\"}" : "\"}]");
+        size_t kept = 0;
+        outcome_kept(&lazy, 2, text.data, text.len, &kept);
+        outcome(&whole, 0, text.data, text.len);
+        ck_assert_msg(strcmp(lazy.data, whole.data) == 0,
+                      "%s: lazy %s, json_load %s", text.data, lazy.data,
+                      whole.data);
+        kept_any += kept;
+    }
+    ck_assert_msg(kept_any > 500, "only %zu strings kept as written",
+                  kept_any);
+    buf_free(&text);
+    buf_free(&lazy);
+    buf_free(&whole);
 }
 END_TEST
 
@@ -898,6 +998,7 @@ Suite *json_suite(void)
     tcase_add_test(tc, node_places);
     tcase_add_test(tc, fast_path_matches_general);
     tcase_add_test(tc, member_value_text);
+    tcase_add_test(tc, lazy_strings_read_as_decoded);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("utf8");
