@@ -2,6 +2,7 @@
 #include "records.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -112,8 +113,159 @@ static int first_line_says(struct first_line *fl, const char *p,
     return fl->closed; /* a line that ends inside its object: a document */
 }
 
+/* ------------------------------------------- lines parsed a line ahead */
+
+/* A line of JSON Lines, copied, and what json_load made of it. */
+struct job {
+    buf text;
+    arena *a;
+    value *v;
+    int parsed;
+    err le;
+    unsigned long lineno;
+};
+
+/* The lines of JSON Lines are parsed by a thread of their own, a line
+ * ahead: while the reader takes line k, line k + 1 is parsed.  Two jobs
+ * take turns; the thread has at most one, and the reader takes each
+ * line's outcome in the order of the lines.  Without the thread (it
+ * could not be made), each line is parsed when it is taken. */
+struct ahead {
+    const char *lazy;
+    struct job jobs[2];
+    pthread_t thread;
+    int threaded;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct job *todo; /* given to the thread, not yet parsed */
+    int quit;
+};
+
+static void parse_job(struct job *j, const char *lazy)
+{
+    j->v = NULL;
+    arena_reset(j->a);
+    j->parsed = (lazy ? json_load_lazy(&j->v, j->a, j->text.data, j->text.len,
+                                       lazy, &j->le)
+                      : json_load(&j->v, j->a, j->text.data, j->text.len,
+                                  &j->le)) == 0;
+}
+
+static void *parser(void *arg)
+{
+    struct ahead *h = arg;
+    pthread_mutex_lock(&h->mu);
+    for (;;) {
+        while (!h->todo && !h->quit)
+            pthread_cond_wait(&h->cv, &h->mu);
+        if (!h->todo)
+            break;
+        struct job *j = h->todo;
+        pthread_mutex_unlock(&h->mu);
+        parse_job(j, h->lazy);
+        pthread_mutex_lock(&h->mu);
+        h->todo = NULL;
+        pthread_cond_broadcast(&h->cv);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
+}
+
+/* 0, or -1 out of memory. */
+static int ahead_start(struct ahead *h, const char *lazy)
+{
+    memset(h, 0, sizeof *h);
+    h->lazy = lazy;
+    for (int i = 0; i < 2; i++) {
+        if (!(h->jobs[i].a = arena_new()))
+            return -1;
+        arena_limit(h->jobs[i].a, LOG_RECORD_MAX); /* a line's tree */
+    }
+    if (pthread_mutex_init(&h->mu, NULL) != 0)
+        return 0;
+    if (pthread_cond_init(&h->cv, NULL) != 0) {
+        pthread_mutex_destroy(&h->mu);
+        return 0;
+    }
+    h->threaded = pthread_create(&h->thread, NULL, parser, h) == 0;
+    if (!h->threaded) {
+        pthread_cond_destroy(&h->cv);
+        pthread_mutex_destroy(&h->mu);
+    }
+    return 0;
+}
+
+/* Waits until the thread has no job. */
+static void ahead_wait(struct ahead *h)
+{
+    if (!h->threaded)
+        return;
+    pthread_mutex_lock(&h->mu);
+    while (h->todo)
+        pthread_cond_wait(&h->cv, &h->mu);
+    pthread_mutex_unlock(&h->mu);
+}
+
+/* Gives job j (its text set) to be parsed; parses it at once without
+ * the thread. */
+static void ahead_give(struct ahead *h, struct job *j)
+{
+    if (!h->threaded) {
+        parse_job(j, h->lazy);
+        return;
+    }
+    pthread_mutex_lock(&h->mu);
+    h->todo = j;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void ahead_stop(struct ahead *h)
+{
+    if (h->threaded) {
+        pthread_mutex_lock(&h->mu);
+        h->quit = 1;
+        pthread_cond_broadcast(&h->cv);
+        pthread_mutex_unlock(&h->mu);
+        pthread_join(h->thread, NULL);
+        pthread_cond_destroy(&h->cv);
+        pthread_mutex_destroy(&h->mu);
+    }
+    for (int i = 0; i < 2; i++) {
+        arena_free(h->jobs[i].a);
+        buf_free(&h->jobs[i].text);
+    }
+}
+
+/* Hands the parsed job j over to fn, as a record or a bad one; 0, 1 stop,
+ * -1 (e set). */
+static int job_taken(const struct job *j, lr_record_fn fn, void *ctx, err *e)
+{
+    char place[32];
+    snprintf(place, sizeof place, "line %lu", j->lineno);
+    if (!j->parsed && j->le.code == ERR_NOMEM && !arena_over(j->a))
+        return err_set(e, ERR_NOMEM, "out of memory");
+    char why[600] = "";
+    if (!j->parsed && j->le.code == ERR_NOMEM)
+        snprintf(why, sizeof why,
+                 "a line whose value tree is larger than the limit of "
+                 "%u MiB a record; it is skipped",
+                 LOG_RECORD_MAX >> 20);
+    else if (!j->parsed)
+        snprintf(why, sizeof why, "not JSON: %s; the line is skipped",
+                 j->le.msg);
+    return fn(ctx, place, NULL, (size_t)-1, j->parsed ? j->v : NULL,
+              j->parsed ? NULL : why, e);
+}
+
 int lr_read_json(logr *r, int fd, const char *const *streamed,
                  lr_record_fn fn, void *ctx, err *e)
+{
+    return lr_read_json_lazy(r, fd, streamed, NULL, fn, ctx, e);
+}
+
+int lr_read_json_lazy(logr *r, int fd, const char *const *streamed,
+                      const char *lazy, lr_record_fn fn, void *ctx, err *e)
 {
     buf b = BUF_INIT;
     char chunk[65536];
@@ -122,10 +274,12 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
     int eof = 0, rc = 0, jsonl = -1, bom_looked = 0;
     struct first_line fl = {0};
     unsigned long lineno = 0;
-    arena *a = arena_new();
-    if (!a)
+    struct ahead h;
+    if (ahead_start(&h, lazy) < 0) {
+        ahead_stop(&h);
         return err_set(e, ERR_NOMEM, "out of memory");
-    arena_limit(a, LOG_RECORD_MAX); /* a line's tree, as a record's */
+    }
+    struct job *pending = NULL; /* given to be parsed, not yet taken */
     for (;;) {
         if (seen < start)
             seen = start;
@@ -166,6 +320,13 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
                 }
                 char place[32];
                 snprintf(place, sizeof place, "line %lu", lineno);
+                if (pending) { /* the line before it first */
+                    ahead_wait(&h);
+                    rc = job_taken(pending, fn, ctx, e);
+                    pending = NULL;
+                    if (rc)
+                        break;
+                }
                 if ((rc = fn(ctx, place, NULL, (size_t)-1, NULL, why, e)))
                     break;
                 continue;
@@ -208,33 +369,29 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
             start = next;
             continue;
         }
-        value *v = NULL;
-        err le;
-        arena_reset(a);
-        int parsed = json_load(&v, a, line, len, &le) == 0;
         lineno++;
         start = next;
-        char place[32];
-        snprintf(place, sizeof place, "line %lu", lineno);
-        if (!parsed && le.code == ERR_NOMEM && !arena_over(a)) {
+        /* this line to the thread, the one before it to fn meanwhile */
+        struct job *j = pending == &h.jobs[0] ? &h.jobs[1] : &h.jobs[0];
+        buf_reset(&j->text);
+        if (buf_append(&j->text, line, len) < 0) {
             rc = err_set(e, ERR_NOMEM, "out of memory");
             break;
         }
-        char why[600] = "";
-        if (!parsed && le.code == ERR_NOMEM)
-            snprintf(why, sizeof why,
-                     "a line whose value tree is larger than the limit of "
-                     "%u MiB a record; it is skipped",
-                     LOG_RECORD_MAX >> 20);
-        else if (!parsed)
-            snprintf(why, sizeof why, "not JSON: %s; the line is skipped",
-                     le.msg);
-        rc = fn(ctx, place, NULL, (size_t)-1, parsed ? v : NULL,
-                parsed ? NULL : why, e);
-        if (rc)
+        j->lineno = lineno;
+        ahead_wait(&h);
+        ahead_give(&h, j);
+        struct job *taken = pending;
+        pending = j;
+        if (taken && (rc = job_taken(taken, fn, ctx, e)))
             break;
     }
-    arena_free(a);
+    if (pending) { /* the last line, or one given before a stop */
+        ahead_wait(&h);
+        if (rc == 0)
+            rc = job_taken(pending, fn, ctx, e);
+    }
+    ahead_stop(&h);
     if (jsonl == 0 && rc == 0) {
         /* from the start: everything read so far is the document's */
         rc = read_document(r, fd, &b, streamed, fn, ctx, e);

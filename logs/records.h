@@ -11,7 +11,9 @@
  * handed over as a bad record (skipped to its newline, never read whole)
  * and the lines after it are read; a document that breaks off is a
  * problem said once, after the records before the break.  Memory: one
- * line, or one piece of the document, at a time.
+ * piece of the document at a time, or two lines: JSON Lines are parsed
+ * by a thread of their own a line ahead, while fn takes the line before
+ * (fn is called from the caller's thread, in the order of the lines).
  */
 #ifndef TR_RECORDS_H
 #define TR_RECORDS_H
@@ -35,5 +37,11 @@ typedef int (*lr_record_fn)(void *ctx, const char *place, const char *key,
  * -1 (e set). */
 int lr_read_json(logr *r, int fd, const char *const *streamed,
                  lr_record_fn fn, void *ctx, err *e);
+
+/* lr_read_json, whose lines are read by json_load_lazy with key lazy:
+ * the strings of members so named that hold an escape may come flagged
+ * VF_ESCAPED (json_unescaped decodes one); a document's are decoded. */
+int lr_read_json_lazy(logr *r, int fd, const char *const *streamed,
+                      const char *lazy, lr_record_fn fn, void *ctx, err *e);
 
 #endif

@@ -171,5 +171,73 @@ if check_eq "a merge of 4 shards" "exit 0" "exit $?" &&
    [ "$(db_dump "$TEST_TMP/parts.db")" = "$(db_dump "$TEST_TMP/big.db")" ]
 then ok; else ko "a merge of 4 shards"; fi
 
+# A log of JSON Lines is parsed a line ahead, by a thread of its own,
+# while the reading thread takes the line before: 300 lines of OTLP
+# traces, every 50th broken, read three times, say the same problems in
+# line order; and what they hold is what the same spans give as one
+# document (read by the reading thread alone).
+need_cmd "${PYTHON3:-python3}"
+"${PYTHON3:-python3}" - "$TEST_TMP" <<'EOF' || exit 99
+import json, sys
+out = sys.argv[1]
+kv = lambda k, v: {"key": k, "value": {"stringValue": v}}
+batches = []
+for n in range(300):
+    trace = "%032x" % (n + 1)
+    spans = [{"traceId": trace, "spanId": "%016x" % (2 * n + 1),
+              "parentSpanId": "%016x" % (2 * n + 2),
+              "name": "execute_tool get_order", "startTimeUnixNano": "10",
+              "endTimeUnixNano": "20",
+              "attributes": [kv("gen_ai.operation.name", "execute_tool"),
+                             kv("gen_ai.tool.name", "get_order"),
+                             kv("gen_ai.tool.call.id", "c%d" % n),
+                             kv("gen_ai.tool.call.arguments",
+                                json.dumps({"order_id": "A-%d\n" % n})),
+                             kv("gen_ai.tool.call.result",
+                                json.dumps({"id": "A-%d" % n}))]},
+             {"traceId": trace, "spanId": "%016x" % (2 * n + 2),
+              "name": "invoke_agent a", "startTimeUnixNano": "1",
+              "endTimeUnixNano": "30",
+              "attributes": [kv("gen_ai.operation.name", "invoke_agent"),
+                             {"key": "tasks.seed", "value": {"intValue": str(n)}},
+                             kv("tasks.arm", "base")]}]
+    batches.append({"resource": {"attributes": [kv("service.name", "ahead")]},
+                    "scopeSpans": [{"spans": spans}]})
+with open(out + "/ahead.jsonl", "w") as f:
+    for n, b in enumerate(batches):
+        if n % 50 == 49:
+            f.write('{"resourceSpans": [not json\n')
+        f.write(json.dumps({"resourceSpans": [b]}) + "\n")
+with open(out + "/ahead-doc.json", "w") as f:
+    json.dump({"resourceSpans": batches}, f, indent=1)
+EOF
+first=""
+for i in 1 2 3; do
+    rm -f "$TEST_TMP"/ahead.db*
+    "$REPLAY" --quiet --from otlp --tools "$TOP_SRCDIR/samples/tools/shop.json" \
+        --db "$TEST_TMP/ahead.db" "$TEST_TMP/ahead.jsonl" \
+        2>"$TEST_TMP/ahead.err.$i"
+    [ -z "$first" ] && first=$(cat "$TEST_TMP/ahead.err.$i")
+done
+rm -f "$TEST_TMP"/ahead-doc.db*
+"$REPLAY" --quiet --from otlp --tools "$TOP_SRCDIR/samples/tools/shop.json" \
+    --db "$TEST_TMP/ahead-doc.db" "$TEST_TMP/ahead-doc.json" 2>/dev/null
+rows() {
+    sqlite3 "$1" "SELECT e.episode, e.seed, c.seq, c.tool, c.arguments,
+        c.logged_answer, c.diverged FROM episodes e JOIN calls c
+        USING (episode_id) ORDER BY 1, 3"
+}
+if check_eq "a log parsed a line ahead: problems in line order" \
+       "$(seq 50 51 306 | sed 's/.*/ahead.jsonl:&: not JSON/')" \
+       "$(sed -n 's|^.*/\(ahead\.jsonl:[0-9]*: not JSON\).*|\1|p' \
+            "$TEST_TMP/ahead.err.1")" &&
+   check_eq "... the same on every run" "$first
+$first" "$(cat "$TEST_TMP/ahead.err.2" "$TEST_TMP/ahead.err.3")" &&
+   check_eq "... 300 episodes, a call each" "300|300" \
+       "$(sqlite3 "$TEST_TMP/ahead.db" "SELECT count(*), sum(calls) FROM episodes")" &&
+   check_eq "... what the spans give as one document" \
+       "$(rows "$TEST_TMP/ahead-doc.db")" "$(rows "$TEST_TMP/ahead.db")"
+then ok; else ko "a log parsed a line ahead"; cat "$TEST_TMP/ahead.err.1"; fi
+
 echo "threads: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
