@@ -29,8 +29,45 @@ struct trace {
                        it ended, after the spans under it, as a rule */
 };
 
+/* The history of a chat span (gen_ai.input.messages: the conversation
+ * sent to the model) is, as a rule, the previous chat span's and the
+ * messages since.  The last one read of a few traces is kept, with the
+ * span whose record holds its tool calls and answers (the first ones of
+ * its lists), so that the next one of that trace is read from where it
+ * ends: only the new messages are parsed, and its record holds their
+ * calls and answers and refers to that span's for the rest ("h": its
+ * seq, and how many calls and answers are the history's), which a trace
+ * being written puts back in front (write_trace).  What that gives is
+ * what reading the whole text gives (the same calls, answers and
+ * places), by construction: a text that does not start with the kept
+ * one, with a comma after it, is read whole; and a history is kept only
+ * once its span is in its trace. */
+/* what reading a JSON text whole takes of an arena, at most, a byte of
+ * it: a node of 48 bytes for "0," and the pointer to it, its calls and
+ * answers copied once more, and room to spare */
+#define HISTORY_GROWTH 128u
+struct history {
+    char trace[33];     /* "" while unused */
+    buf text;           /* the history: a list of messages */
+    int written;        /* text is as JSON wrote it, escapes and all */
+    unsigned long seq;  /* the span whose record holds its calls ... */
+    size_t calls, answers; /* ... first in its lists, so many */
+    size_t ix;          /* the calls counted in it (call_record's x) */
+    unsigned long used; /* when it was last read */
+};
+
+/* The attribute keys a span record reads (span_attr_keys, below) by
+ * their length: those of length n are order[from[n]..from[n + 1]). */
+#define SA_KEY_MAX 40
+#define SA_KEYS_ROOM 64
+struct attr_index {
+    unsigned char from[SA_KEY_MAX + 2];
+    unsigned char order[SA_KEYS_ROOM];
+};
+
 struct oread {
     logr *r;
+    struct attr_index keys;
     log_counts *c;
     arena *a;            /* scratch: one span's record */
     keymap ids;          /* trace id -> index in open[] */
@@ -57,6 +94,17 @@ struct oread {
                             span */
     struct span *sp;     /* its spans */
     size_t spcap;
+    const char *tid;     /* the trace of the span being read */
+    struct history hist[OTLP_HISTORIES]; /* the last chat histories read */
+    unsigned long hist_clock;
+    struct history hist_read; /* the span's history, kept once the span
+                                 is in its trace (trace "": none) */
+    buf hist_tail;       /* a history's new messages, as a list */
+    int hist_off;        /* read each history whole (a record near its
+                            limit is read again so) */
+    size_t hist_hit;     /* the length of the history of the span being
+                            read, when one of its trace was kept (0:
+                            none) */
 };
 
 static int nomem(err *e)
@@ -115,7 +163,7 @@ static value *any_value(struct oread *m, const value *av, int depth)
         return value_new(a, V_NULL, 0, 0);
     const value *v;
     if ((v = value_getz(av, "stringValue")) && v->kind == V_STRING)
-        return (value *)v;
+        return json_unescaped(a, v); /* read as written (otlp_read) */
     if ((v = value_getz(av, "boolValue")) && v->kind == V_BOOL)
         return (value *)v;
     if ((v = value_getz(av, "intValue"))) {
@@ -397,6 +445,9 @@ static int scan_messages(arena *a, const value *msgs, value *calls,
     return 0;
 }
 
+static int history_scan(struct oread *m, const value *av, value *calls,
+                        value *answers, size_t *ix, value **refer);
+
 /* An attribute's AnyValue as a tree, for dialect_indexed. */
 static value *decode_attr(void *ctx, const char *key, const value *any)
 {
@@ -471,9 +522,24 @@ static const struct {
     KEY("gcp.vertex.agent.llm_request")};
 #undef KEY
 
+_Static_assert(SA_COUNT <= SA_KEYS_ROOM, "struct attr_index holds them");
+
+static void attr_index_make(struct attr_index *x)
+{
+    size_t at = 0;
+    for (size_t n = 0; n <= SA_KEY_MAX; n++) {
+        x->from[n] = (unsigned char)at;
+        for (size_t k = 0; k < SA_COUNT; k++)
+            if (span_attr_keys[k].len == n)
+                x->order[at++] = (unsigned char)k;
+    }
+    x->from[SA_KEY_MAX + 1] = (unsigned char)at;
+}
+
 /* got[k]: the AnyValue of key k's first attribute in attrs (NULL when
  * there is none, or it has no "value"). */
-static void find_attrs(const value *attrs, const value *got[SA_COUNT])
+static void find_attrs(const struct attr_index *x, const value *attrs,
+                       const value *got[SA_COUNT])
 {
     unsigned char seen[SA_COUNT] = {0};
     for (size_t k = 0; k < SA_COUNT; k++)
@@ -482,16 +548,18 @@ static void find_attrs(const value *attrs, const value *got[SA_COUNT])
                        i < attrs->u.arr.len;
          i++) {
         const value *key = value_getz(attrs->u.arr.items[i], "key");
-        if (!key || key->kind != V_STRING)
+        if (!key || key->kind != V_STRING || key->u.str.len > SA_KEY_MAX)
             continue;
-        for (size_t k = 0; k < SA_COUNT; k++)
-            if (!seen[k] && key->u.str.len == span_attr_keys[k].len &&
-                memcmp(key->u.str.ptr, span_attr_keys[k].text,
-                       span_attr_keys[k].len) == 0) {
+        size_t n = key->u.str.len;
+        for (size_t j = x->from[n]; j < x->from[n + 1]; j++) {
+            size_t k = x->order[j];
+            if (!seen[k] && memcmp(key->u.str.ptr, span_attr_keys[k].text,
+                                   n) == 0) {
                 seen[k] = 1;
                 got[k] = value_getz(attrs->u.arr.items[i], "value");
                 break;
             }
+        }
     }
 }
 
@@ -513,8 +581,8 @@ static const char *found_text(struct oread *m, const value *av,
 /* The members of a record, in canon's order of their keys: the record
  * is made in that order, as it is packed. */
 enum rec_member {
-    R_A, R_D, R_E, R_EM, R_ERR, R_I, R_K, R_M, R_N, R_O, R_P, R_Q, R_R, R_S,
-    R_SV, R_T, R_TC, R_TR, R_U, R_COUNT
+    R_A, R_D, R_E, R_EM, R_ERR, R_H, R_I, R_K, R_M, R_N, R_O, R_P, R_Q, R_R,
+    R_S, R_SV, R_T, R_TC, R_TR, R_U, R_COUNT
 };
 
 
@@ -539,7 +607,8 @@ static value *members(arena *a, const value *keys, value **vals, size_t n)
 
 static const value rec_key_nodes[R_COUNT] = {
     KEY_NODE("a"), KEY_NODE("d"),  KEY_NODE("e"),  KEY_NODE("em"),
-    KEY_NODE("err"), KEY_NODE("i"), KEY_NODE("k"),  KEY_NODE("m"),
+    KEY_NODE("err"), KEY_NODE("h"), KEY_NODE("i"), KEY_NODE("k"),
+    KEY_NODE("m"),
     KEY_NODE("n"), KEY_NODE("o"),  KEY_NODE("p"),  KEY_NODE("q"),
     KEY_NODE("r"), KEY_NODE("s"),  KEY_NODE("sv"), KEY_NODE("t"),
     KEY_NODE("tc"), KEY_NODE("tr"), KEY_NODE("u")};
@@ -601,7 +670,7 @@ static value *span_record(struct oread *m, const struct span_members *span,
 {
     arena *a = m->a;
     const value *got[SA_COUNT];
-    find_attrs(span->attrs, got);
+    find_attrs(&m->keys, span->attrs, got);
     for (size_t i = 0; i < R_COUNT; i++)
         rv[i] = NULL;
     int bad = 0;
@@ -763,12 +832,13 @@ static value *span_record(struct oread *m, const struct span_members *span,
          * (the history: its calls were made before this span), then the
          * older events, then what the model answered */
         size_t ix = 0;
-        const value *msgs = maybe_json(a, found_value(m, got[SA_INPUT],
-                                                      SA_INPUT));
-        if (msgs && scan_messages(a, msgs, calls, answers, 1, &ix) < 0)
+        int read = history_scan(m, got[SA_INPUT], calls, answers, &ix,
+                                &rv[R_H]);
+        if (read < 0)
             return NULL;
+        const value *msgs = NULL;
         /* OpenLLMetry's and OpenInference's, an attribute a field */
-        if (!msgs && (msgs = flattened(m, span->attrs, 1)) &&
+        if (!read && (msgs = flattened(m, span->attrs, 1)) &&
             scan_messages(a, msgs, calls, answers, 1, &ix) < 0)
             return NULL;
         /* the older events on the span */
@@ -1113,6 +1183,176 @@ static value *unpack(arena *a, const unsigned char **p,
     default:
         return NULL;
     }
+}
+
+/* --------------------------------------- histories read once (above) */
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The kept history of trace tid, or NULL. */
+static struct history *history_of(struct oread *m, const char *tid)
+{
+    for (size_t i = 0; i < OTLP_HISTORIES; i++)
+        if (memcmp(m->hist[i].trace, tid, 33) == 0)
+            return &m->hist[i];
+    return NULL;
+}
+
+/* Reads the history text hv on from h, the one kept of its trace: the
+ * calls and answers kept, then those of the messages after them.  1
+ * when read so, 0 when hv does not go on from h (or the new messages do
+ * not read as such): it is then read whole, which tells. */
+static int history_on(struct oread *m, const struct history *h,
+                      const value *hv, value *calls, value *answers,
+                      size_t *ix)
+{
+    arena *a = m->a;
+    const char *prev = h->text.data, *cur = hv->u.str.ptr;
+    size_t close = h->text.len, clen = hv->u.str.len;
+    /* texts as written or both decoded: where they are the same bytes
+     * they say the same (escapes are never split: a ']' or ',' is no
+     * part of one) */
+    int written = (hv->flags & VF_ESCAPED) != 0;
+    if (h->written != written)
+        return 0;
+    while (close && is_space(prev[close - 1]))
+        close--;
+    if (!close || prev[close - 1] != ']')
+        return 0;
+    close--; /* prev[0..close): the list without its end */
+    if (clen <= close || memcmp(cur, prev, close) != 0)
+        return 0;
+    size_t k = close;
+    while (k < clen && is_space(cur[k]))
+        k++;
+    if (k >= clen || cur[k] != ',')
+        return 0;
+    /* the messages after the comma, as a list of their own: a text that
+     * reads so reads whole as the kept list and them (the kept one held
+     * a message, so its comma stands between two) */
+    buf_reset(&m->hist_tail);
+    if (buf_putc(&m->hist_tail, '[') < 0 ||
+        buf_append(&m->hist_tail, cur + k + 1, clen - k - 1) < 0)
+        return -1;
+    if (written) { /* the new messages decoded */
+        value raw = *hv;
+        raw.u.str.ptr = m->hist_tail.data + 1;
+        raw.u.str.len = m->hist_tail.len - 1;
+        value *d = json_unescaped(a, &raw);
+        if (!d)
+            return -1;
+        m->hist_tail.len = 1;
+        if (buf_append(&m->hist_tail, d->u.str.ptr, d->u.str.len) < 0)
+            return -1;
+    }
+    value *tail = NULL;
+    err e;
+    if (json_load(&tail, a, m->hist_tail.data, m->hist_tail.len, &e) != 0 ||
+        tail->kind != V_ARRAY || tail->u.arr.len == 0)
+        return 0;
+    *ix = h->ix;
+    if (scan_messages(a, tail, calls, answers, 1, ix) < 0)
+        return -1;
+    return 1;
+}
+
+/* Notes the history text hv of the span being read, with its calls and
+ * answers (so many, the first ones of the span's lists), to be kept once
+ * the span is in its trace (history_kept); -1 out of memory. */
+static int history_read(struct oread *m, const value *hv, size_t calls,
+                        size_t answers, size_t ix)
+{
+    struct history *h = &m->hist_read;
+    buf_reset(&h->text);
+    if (buf_append(&h->text, hv->u.str.ptr, hv->u.str.len) < 0)
+        return -1;
+    memcpy(h->trace, m->tid, 33);
+    h->written = (hv->flags & VF_ESCAPED) != 0;
+    h->seq = m->seq;
+    h->calls = calls;
+    h->answers = answers;
+    h->ix = ix;
+    return 0;
+}
+
+/* The span read is in its trace: its history noted, if any, is kept in
+ * its trace's place, or that of the one read longest ago. */
+static void history_kept(struct oread *m)
+{
+    if (!m->hist_read.trace[0])
+        return;
+    struct history *h = history_of(m, m->hist_read.trace);
+    if (!h) {
+        h = &m->hist[0];
+        for (size_t i = 1; i < OTLP_HISTORIES; i++)
+            if (m->hist[i].used < h->used)
+                h = &m->hist[i];
+    }
+    struct history t = *h;
+    *h = m->hist_read;
+    h->used = ++m->hist_clock;
+    m->hist_read = t; /* its text's room, for the next */
+    m->hist_read.trace[0] = '\0';
+}
+
+/* Reads the calls and answers of a chat span's history hv (its
+ * gen_ai.input.messages) into calls and answers, counted from *ix: on
+ * from the one kept of its trace when hv goes on from it, else whole.
+ * 1 when hv is read, 0 when there is none (or it is no JSON), -1 out of
+ * memory. */
+static int history_scan(struct oread *m, const value *av, value *calls,
+                        value *answers, size_t *ix, value **refer)
+{
+    arena *a = m->a;
+    m->hist_read.trace[0] = '\0';
+    *refer = NULL;
+    if (!av)
+        return 0;
+    /* a text as written is compared so, and decoded when it is read
+     * whole */
+    const value *hv = value_getz(av, "stringValue");
+    if (!hv || hv->kind != V_STRING || !(hv->flags & VF_ESCAPED))
+        hv = found_value(m, av, SA_INPUT);
+    if (!hv)
+        return -1;
+    int keep = hv->kind == V_STRING && m->tid && !m->hist_off &&
+               hv->u.str.len <= OTLP_HISTORY_MAX;
+    const struct history *h = keep ? history_of(m, m->tid) : NULL;
+    if (h)
+        m->hist_hit = hv->u.str.len;
+    int rc = h ? history_on(m, h, hv, calls, answers, ix) : 0;
+    if (rc < 0)
+        return -1;
+    size_t before_calls = 0, before_answers = 0;
+    if (rc == 1) { /* the kept one's calls and answers: where they are */
+        static const value keys[3] = {
+            {.kind = V_STRING, .u.str = {"a", 1}},
+            {.kind = V_STRING, .u.str = {"c", 1}},
+            {.kind = V_STRING, .u.str = {"q", 1}}};
+        value *v[3] = {vb_int(a, (long long)h->answers),
+                       vb_int(a, (long long)h->calls),
+                       vb_int(a, (long long)h->seq)};
+        if (!v[0] || !v[1] || !v[2] || !(*refer = members(a, keys, v, 3)))
+            return -1;
+        before_calls = h->calls;
+        before_answers = h->answers;
+    }
+    if (rc == 0) {
+        const value *msgs = maybe_json(a, json_unescaped(a, hv));
+        if (!msgs)
+            return 0;
+        if (scan_messages(a, msgs, calls, answers, 1, ix) < 0)
+            return -1;
+        /* a list of at least one message is kept to be read on from */
+        keep = keep && msgs->kind == V_ARRAY && msgs->u.arr.len > 0;
+    }
+    if (keep && history_read(m, hv, before_calls + calls->u.arr.len,
+                             before_answers + answers->u.arr.len, *ix) < 0)
+        return -1;
+    return 1;
 }
 
 /* A record: its members packed by their place in rec_key_nodes, whose
@@ -1598,6 +1838,74 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                   has_reward ? &reward : NULL, &used, e);
 }
 
+/* The first n items of list (NULL: none), then those of more, as one
+ * list in a (NULL: none at all); *bad when list has fewer than n. */
+static const value *lists_joined(arena *a, const value *list, size_t n,
+                                 const value *more, int *bad)
+{
+    size_t have = list ? list->u.arr.len : 0, extra = more ? more->u.arr.len
+                                                         : 0;
+    if (have < n) {
+        *bad = 1;
+        return NULL;
+    }
+    if (n + extra == 0)
+        return NULL;
+    value *out = value_new(a, V_ARRAY, 0, 0);
+    if (!out || !(out->u.arr.items = arena_alloc(a, (n + extra + 1) *
+                                                        sizeof(value *)))) {
+        *bad = -1;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        out->u.arr.items[i] = list->u.arr.items[i];
+    for (size_t i = 0; i < extra; i++)
+        out->u.arr.items[n + i] = more->u.arr.items[i];
+    out->u.arr.len = n + extra;
+    return out;
+}
+
+/* Span n's record read on from an earlier one's history ("h": history_on):
+ * the calls and answers of that history, which that span's record holds
+ * first, put back in front of its own, as reading its history whole
+ * gives them.  The earlier span is one of sp[0..n), which are in the
+ * order they were read (seq).  0, or -1 with e set. */
+static int history_back(arena *a, struct span *sp, size_t n, err *e)
+{
+    const value *h = sp[n].f[R_H];
+    unsigned long long seq = num(value_getz(h, "q"));
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sp[mid].seq < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int bad = 0;
+    if (lo < n && sp[lo].seq == seq) {
+        const value *const *f = sp[lo].f;
+        const value *calls = lists_joined(a, f[R_TC],
+                                          num(value_getz(h, "c")),
+                                          sp[n].f[R_TC], &bad);
+        const value *answers = bad ? NULL
+                                   : lists_joined(a, f[R_TR],
+                                                  num(value_getz(h, "a")),
+                                                  sp[n].f[R_TR], &bad);
+        if (bad < 0)
+            return nomem(e);
+        sp[n].f[R_TC] = calls;
+        sp[n].f[R_TR] = answers;
+    } else {
+        bad = 1;
+    }
+    if (bad) /* the records are ours: only a fault of the reader's */
+        return err_set(e, ERR_VALUE, "the record of span %s refers to a "
+                                     "history that its trace does not "
+                                     "hold", sp[n].id);
+    return 0;
+}
+
 /* Writes a trace and forgets it; whole is 0 when it is written before
  * the input's end (its end lines are left out). */
 static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
@@ -1631,6 +1939,8 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
         if (!sp[n].kind)
             sp[n].kind = "";
         sp[n].episode = 0;
+        if (sp[n].f[R_H] && (rc = history_back(a, sp, n, e)))
+            break;
         n++;
     }
     if (rc == 0 && n)
@@ -1826,6 +2136,9 @@ static int read_span(struct oread *m, const value *span,
     m->seq++;
     /* its problems are those of its service's run (write_episode's) */
     const value *sv = value_getz(res[SA_SERVICE], "stringValue");
+    arena_reset(m->a);
+    if (sv && sv->kind == V_STRING && !(sv = json_unescaped(m->a, sv)))
+        return nomem(e);
     if (lr_problem_run(r, sv && sv->kind == V_STRING ? sv->u.str.ptr
                                                      : "otel") < 0)
         return nomem(e);
@@ -1848,12 +2161,30 @@ static int read_span(struct oread *m, const value *span,
                           "a span whose parentSpanId is not 16 hex digits: "
                           "it is skipped");
     }
-    arena_reset(m->a);
     int genai;
     value *rv[R_COUNT];
-    m->bad[0] = '\0';
-    m->key = NULL;
-    value *rec = span_record(m, &f, res, sid, pid, &genai, rv);
+    value *rec;
+    m->tid = tid;
+    m->hist_off = 0;
+    for (;;) {
+        arena_reset(m->a);
+        m->bad[0] = '\0';
+        m->key = NULL;
+        m->hist_hit = 0;
+        m->hist_read.trace[0] = '\0';
+        rec = span_record(m, &f, res, sid, pid, &genai, rv);
+        /* read on from a kept history, the record took less than reading
+         * it whole would have (never more than HISTORY_GROWTH times its
+         * text): near the limit, it is read whole, which tells whether
+         * the span is within it */
+        if (!m->hist_hit || m->hist_off ||
+            (!arena_over(m->a) &&
+             arena_used(m->a) + HISTORY_GROWTH * m->hist_hit <
+                 LOG_RECORD_MAX))
+            break;
+        m->hist_off = 1;
+    }
+    m->tid = NULL;
     if (arena_over(m->a)) { /* some value could not be read whole */
         m->c->refused++;
         span_path(m, at, path, sizeof path);
@@ -1882,6 +2213,12 @@ static int read_span(struct oread *m, const value *span,
         span_path(m, at, path, sizeof path);
         return lr_problem(r, m->place, path, "%s: the span is skipped", why);
     }
+    /* a record that refers to a history's calls and answers counts what
+     * putting them back in front takes when its trace is written (a
+     * pointer each), so that the bound holds on that too */
+    if (rv[R_H])
+        text += 64 + 8 * (size_t)(num(value_getz(rv[R_H], "c")) +
+                                  num(value_getz(rv[R_H], "a")));
     /* packed before its trace is looked up: a span refused here leaves
      * no trace behind it */
     buf_reset(&m->pk);
@@ -1959,6 +2296,7 @@ static int read_span(struct oread *m, const value *span,
     }
     if (buf_append(&t->spans, m->pk.data, m->pk.len) < 0)
         return nomem(e);
+    history_kept(m);
     m->kept += text + 1;
     t->counted += text + 1;
     t->nspans++;
@@ -1976,7 +2314,8 @@ static int read_resource_spans(struct oread *m, const value *rs,
                                size_t index, err *e)
 {
     const value *res[SA_COUNT];
-    find_attrs(value_getz(value_getz(rs, "resource"), "attributes"), res);
+    find_attrs(&m->keys, value_getz(value_getz(rs, "resource"), "attributes"),
+               res);
     const value *scopes = value_getz(rs, "scopeSpans");
     if (!scopes) /* the name before OTLP 1.0 */
         scopes = value_getz(rs, "instrumentationLibrarySpans");
@@ -2090,6 +2429,7 @@ static int otlp_read(logr *r, const log_input *in, err *e)
     memset(&m, 0, sizeof m);
     m.r = r;
     m.c = lr_counts(r);
+    attr_index_make(&m.keys);
     m.calls.place = call_place;
     m.calls.place_ctx = &m;
     m.a = arena_new();
@@ -2107,7 +2447,11 @@ static int otlp_read(logr *r, const log_input *in, err *e)
     keymap_secret(&m.ids);
     static const char *const streamed[] = {"resourceSpans", "batches",
                                            "data", NULL};
-    int rc = lr_read_json(r, in->fd, streamed, on_record, &m, e);
+    /* strings of AnyValues are read as written, and decoded when they
+     * are used: a chat span's history is compared to the last one of its
+     * trace as written, and only its new messages decoded */
+    int rc = lr_read_json_lazy(r, in->fd, streamed, "stringValue",
+                               on_record, &m, e);
     m.place = NULL;
     /* the input's end: every trace open is written, first seen first */
     for (size_t i = m.head; i < m.n; i++) {
@@ -2125,6 +2469,10 @@ static int otlp_read(logr *r, const log_input *in, err *e)
     arena_free(m.ja);
     free(m.sp);
     buf_free(&m.pk);
+    for (size_t i = 0; i < OTLP_HISTORIES; i++)
+        buf_free(&m.hist[i].text);
+    buf_free(&m.hist_read.text);
+    buf_free(&m.hist_tail);
     return rc;
 }
 

@@ -31,7 +31,13 @@
  * has its root, the trace seen first is written without its end line
  * (replay writes it unfinished: its later spans, if any, were not seen),
  * and that is said.  The ids of traces written early are kept: a span
- * of one that comes later is refused, and said.
+ * of one that comes later is refused, and said.  A chat span's history
+ * (gen_ai.input.messages) that goes on from the last one read of its
+ * trace is read from where that one ends: its record refers to the
+ * earlier record for the calls and answers they share, and counts what
+ * putting them back takes; the last history of OTLP_HISTORIES traces is
+ * kept for that (each at most OTLP_HISTORY_MAX bytes), and what comes of
+ * it is what reading the whole text gives, in any order of the spans.
  */
 #ifndef TR_OTLP_H
 #define TR_OTLP_H
@@ -40,6 +46,9 @@
 
 #define OTLP_OPEN_MAX 10000u      /* traces kept open at once */
 #define OTLP_KEPT_MAX (64u << 20) /* bytes of span records kept */
+#define OTLP_HISTORIES 8u         /* chat histories kept to read on from */
+#define OTLP_HISTORY_MAX (1u << 20) /* bytes of one; longer ones are read
+                                       whole */
 
 /* Streams: reads the traces from the input's fd. */
 extern const log_reader otlp_reader;

@@ -579,5 +579,153 @@ ok "nested agents: one episode; --each-agent: one each" \
 same p-usage-inspect inspect usage-inspect.json
 same p-usage-otlp otlp usage-otlp.jsonl --tools shop.json
 
+# --- chat spans' histories (gen_ai.input.messages), each the last one and
+# --- the messages since: read on from the last one of its trace when it
+# --- goes on from it, else whole.  The same spans in three orders (each
+# --- trace's in time order; ten traces taken in turn, so that the last
+# --- history of a trace is forgotten before its next span; each trace's
+# --- backwards) give one database.  The traces: plain; a space before
+# --- each comma and the end; a last history with a comma before its end
+# --- (no JSON: its answer is lost), one with words after it, one that
+# --- repeats the last, one whose first message changed, the older
+# --- tool_calls form, a {"messages": [...]} object, calls made before the
+# --- first chat span, a first history that is an empty list, a nested
+# --- agent's history going on from its parent's, calls without ids
+timeout 60 "$PYTHON3" - <<'EOF' || exit 99
+import json
+dumps = lambda v: json.dumps(v, separators=(",", ":"))
+kv = lambda k, v: {"key": k, "value": {"stringValue": v}}
+CALLS = [("search_orders", {"query": "harbor"}, {"id": "X-1"}),
+         ("get_order", {"order_id": "X-1"}, {"id": "X-1", "total": 12}),
+         ("refund_order", {"order_id": "X-1", "amount": 12}, {"ok": True})]
+
+def convo(t):
+    """Trace t's chat spans: (history text, output messages text)."""
+    older = t == 6
+    msgs = [{"role": "user", "parts": [{"type": "text", "content":
+                                        "refund order X-1, trace %d" % t}]}]
+    if t == 8:  # calls made before this trace's first chat span
+        msgs += [{"role": "assistant", "parts": [
+                     {"type": "tool_call", "id": "p%d" % t,
+                      "name": "list_channels", "arguments": {}}]},
+                 {"role": "tool", "parts": [
+                     {"type": "tool_call_response", "id": "p%d" % t,
+                      "response": dumps(["email"])}]}]
+    join, end = (" ,", " ]") if t == 1 else (",", "]")
+    text = lambda ms: "[" + join.join(dumps(m) for m in ms) + end
+    out = []
+    for i, c in enumerate(CALLS + [None]):
+        cid = "c%d_%d" % (t, i)
+        if c and t == 11:  # calls without ids: known by their places
+            said = {"role": "assistant", "parts": [
+                {"type": "tool_call", "name": c[0], "arguments": c[1]}]}
+        elif c and older:
+            said = {"role": "assistant", "content": "",
+                    "tool_calls": [{"id": cid, "type": "function",
+                                    "function": {"name": c[0],
+                                                 "arguments": dumps(c[1])}}]}
+        elif c:
+            said = {"role": "assistant", "parts": [
+                {"type": "text", "content": "calling %s" % c[0]},
+                {"type": "tool_call", "id": cid, "name": c[0],
+                 "arguments": c[1]}]}
+        else:
+            said = {"role": "assistant", "parts": [
+                {"type": "text", "content": "done"}]}
+        h = "[]" if t == 9 and i == 0 else text(msgs)
+        if c is None and t == 2:
+            h = h[:-1] + ",]"
+        elif c is None and t == 3:
+            h = h + " and more"
+        elif c is None and t == 5:
+            h = h.replace("refund order", "REFUND ORDER", 1)
+        elif t == 7:
+            h = dumps({"messages": msgs})
+        out.append((h, dumps([said])))
+        if t == 4 and i == 1:
+            out.append((h, dumps([said])))  # the same history again
+        msgs = msgs + [said]
+        if c and older:
+            msgs.append({"role": "tool", "tool_call_id": cid,
+                         "content": dumps(c[2])})
+        elif c:
+            msgs.append({"role": "tool", "parts": [
+                {"type": "tool_call_response", "id": cid,
+                 "response": dumps(c[2])}]})
+    return out
+
+def spans(t):
+    trace = "%032x" % (0x4157 + t)
+    agent = "%016x" % (0x100 + t)
+    got = []
+    for i, (h, o) in enumerate(convo(t)):
+        # trace 10: its last chat span is a nested agent's, whose history
+        # goes on from its parent's (with --each-agent, an episode whose
+        # calls are those of that history)
+        parent = "%016x" % 0x10a0 if t == 10 and i == 3 else agent
+        got.append({"traceId": trace,
+                    "spanId": "%016x" % (0x1000 * (t + 1) + i),
+                    "parentSpanId": parent, "name": "chat m", "kind": 3,
+                    "startTimeUnixNano": str(1000 + 100 * i),
+                    "endTimeUnixNano": str(1050 + 100 * i),
+                    "attributes": [kv("gen_ai.operation.name", "chat"),
+                                   kv("gen_ai.request.model", "m"),
+                                   kv("gen_ai.input.messages", h),
+                                   kv("gen_ai.output.messages", o)]})
+    root = {"traceId": trace, "spanId": agent, "name": "invoke_agent a",
+            "kind": 1, "startTimeUnixNano": "900",
+            "endTimeUnixNano": "99999",
+            "attributes": [kv("gen_ai.operation.name", "invoke_agent")]}
+    if t == 10:
+        got.insert(3, {"traceId": trace, "spanId": "%016x" % 0x10a0,
+                       "parentSpanId": agent, "name": "invoke_agent b",
+                       "kind": 1, "startTimeUnixNano": "1250",
+                       "endTimeUnixNano": "9999", "attributes": [
+                           kv("gen_ai.operation.name", "invoke_agent")]})
+    return got, root
+
+def line(ss):
+    return dumps({"resourceSpans": [{"resource": {"attributes": [
+        kv("service.name", "hist")]}, "scopeSpans": [
+            {"scope": {"name": "a"}, "spans": ss}]}]}) + "\n"
+
+traces = [spans(t) for t in range(12)]
+roots = line([root for _, root in traces])
+with open("hist-a.jsonl", "w") as f:
+    for got, _ in traces:
+        for s in got:
+            f.write(line([s]))
+    f.write(roots)
+with open("hist-b.jsonl", "w") as f:
+    for i in range(max(len(g) for g, _ in traces)):
+        for got, _ in traces:
+            if i < len(got):
+                f.write(line([got[i]]))
+    f.write(roots)
+with open("hist-c.jsonl", "w") as f:
+    for got, _ in traces:
+        for s in reversed(got):
+            f.write(line([s]))
+    f.write(roots)
+EOF
+for o in a b c; do
+    rm -f hist-$o.db hist-$o-each.db
+    timeout 60 "$REPLAY" --quiet --from otlp --tools shop.json \
+        --db hist-$o.db hist-$o.jsonl 2>/dev/null
+    timeout 60 "$REPLAY" --quiet --from otlp --tools shop.json --each-agent \
+        --db hist-$o-each.db hist-$o.jsonl 2>/dev/null
+done
+for e in "" -each; do
+    ok "histories read on from the last: one database in any order ($e)" \
+        "$(dump hist-a$e.db | sed 's/hist-a/hist-?/g')
+--
+$(dump hist-a$e.db | sed 's/hist-a/hist-?/g')" \
+        "$(dump hist-b$e.db | sed 's/hist-b/hist-?/g')
+--
+$(dump hist-c$e.db | sed 's/hist-c/hist-?/g')"
+done
+gold otlp-histories "$(imp hist otlp hist-a.jsonl; cat hist.jsonl
+    imp hist-each otlp hist-a.jsonl --each-agent; cat hist-each.jsonl)"
+
 echo "logs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
