@@ -2,9 +2,11 @@
 #include "records.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json_load.h"
@@ -113,149 +115,236 @@ static int first_line_says(struct first_line *fl, const char *p,
     return fl->closed; /* a line that ends inside its object: a document */
 }
 
-/* ------------------------------------------- lines parsed a line ahead */
+/* ------------------------------------------ the lines, read by a thread */
 
-/* A line of JSON Lines, copied, and what json_load made of it. */
-struct job {
-    buf text;
-    arena *a;
-    value *v;
-    int parsed;
-    err le;
+/* What the reading thread hands over, in the input's order: a line (its
+ * tree, or why it is not one), that the input is one document (the
+ * bytes read so far are left in the buffer), its end, or an error. */
+enum item_kind { IT_LINE, IT_DOCUMENT, IT_END, IT_ERROR };
+
+struct item {
+    enum item_kind kind;
+    arena *a;              /* the line's tree */
+    value *v;              /* NULL: not a record, why says so */
+    char why[600];
     unsigned long lineno;
+    err e;                 /* IT_ERROR */
 };
 
-/* The lines of JSON Lines are parsed by a thread of their own, a line
- * ahead: while the reader takes line k, line k + 1 is parsed.  Two jobs
- * take turns; the thread has at most one, and the reader takes each
- * line's outcome in the order of the lines.  Without the thread (it
- * could not be made), each line is parsed when it is taken. */
-struct ahead {
+/* JSON Lines are read and parsed by a thread of their own, a line ahead
+ * of the reader: while fn takes line k, the thread reads line k + 1 and
+ * parses it into the other item.  Two items take turns. */
+struct lines {
+    int fd;
+    logr *r;
     const char *lazy;
-    struct job jobs[2];
-    pthread_t thread;
-    int threaded;
+    buf b;                 /* the input read and not yet handed over */
+    struct item items[2];
+    int ready[2];          /* items[i] is the thread's to give */
+    int stop;              /* the reader wants no more */
+    int waits;             /* the input may keep a read waiting (a pipe,
+                              a terminal): looked at with poll first */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    struct job *todo; /* given to the thread, not yet parsed */
-    int quit;
 };
 
-static void parse_job(struct job *j, const char *lazy)
+/* Waits for item i to be the thread's to fill; 0, or -1 when the reader
+ * stopped. */
+static int item_free(struct lines *L, int i)
 {
-    j->v = NULL;
-    arena_reset(j->a);
-    j->parsed = (lazy ? json_load_lazy(&j->v, j->a, j->text.data, j->text.len,
-                                       lazy, &j->le)
-                      : json_load(&j->v, j->a, j->text.data, j->text.len,
-                                  &j->le)) == 0;
+    pthread_mutex_lock(&L->mu);
+    while (L->ready[i] && !L->stop)
+        pthread_cond_wait(&L->cv, &L->mu);
+    int stop = L->stop;
+    pthread_mutex_unlock(&L->mu);
+    return stop ? -1 : 0;
 }
 
-static void *parser(void *arg)
+static void item_give(struct lines *L, int i)
 {
-    struct ahead *h = arg;
-    pthread_mutex_lock(&h->mu);
-    for (;;) {
-        while (!h->todo && !h->quit)
-            pthread_cond_wait(&h->cv, &h->mu);
-        if (!h->todo)
-            break;
-        struct job *j = h->todo;
-        pthread_mutex_unlock(&h->mu);
-        parse_job(j, h->lazy);
-        pthread_mutex_lock(&h->mu);
-        h->todo = NULL;
-        pthread_cond_broadcast(&h->cv);
-    }
-    pthread_mutex_unlock(&h->mu);
-    return NULL;
+    pthread_mutex_lock(&L->mu);
+    L->ready[i] = 1;
+    pthread_cond_broadcast(&L->cv);
+    pthread_mutex_unlock(&L->mu);
 }
 
-/* 0, or -1 out of memory. */
-static int ahead_start(struct ahead *h, const char *lazy)
+static int stopped(struct lines *L)
 {
-    memset(h, 0, sizeof *h);
-    h->lazy = lazy;
-    for (int i = 0; i < 2; i++) {
-        if (!(h->jobs[i].a = arena_new()))
+    pthread_mutex_lock(&L->mu);
+    int stop = L->stop;
+    pthread_mutex_unlock(&L->mu);
+    return stop;
+}
+
+/* read(2) of the input, which gives up (-1, EINTR) once the reader has
+ * stopped: an input that may keep a read waiting is polled a tenth of a
+ * second at a time, so that a reader that wants no more (--strict)
+ * never waits on a pipe that stays open. */
+static ssize_t read_some(struct lines *L, char *chunk, size_t size)
+{
+    while (L->waits) {
+        if (stopped(L)) {
+            errno = EINTR;
             return -1;
-        arena_limit(h->jobs[i].a, LOG_RECORD_MAX); /* a line's tree */
+        }
+        struct pollfd p = {.fd = L->fd, .events = POLLIN};
+        int n = poll(&p, 1, 100);
+        if (n > 0 || (n < 0 && errno != EINTR))
+            break;
     }
-    if (pthread_mutex_init(&h->mu, NULL) != 0)
-        return 0;
-    if (pthread_cond_init(&h->cv, NULL) != 0) {
-        pthread_mutex_destroy(&h->mu);
-        return 0;
-    }
-    h->threaded = pthread_create(&h->thread, NULL, parser, h) == 0;
-    if (!h->threaded) {
-        pthread_cond_destroy(&h->cv);
-        pthread_mutex_destroy(&h->mu);
-    }
-    return 0;
+    return read(L->fd, chunk, size);
 }
 
-/* Waits until the thread has no job. */
-static void ahead_wait(struct ahead *h)
+/* The line at text (len bytes) into item it: its tree, or why not. */
+static void parse_line(struct lines *L, struct item *it, const char *text,
+                       size_t len)
 {
-    if (!h->threaded)
+    err le;
+    it->kind = IT_LINE;
+    it->v = NULL;
+    it->why[0] = '\0';
+    arena_reset(it->a);
+    int parsed = (L->lazy ? json_load_lazy(&it->v, it->a, text, len,
+                                           L->lazy, &le)
+                          : json_load(&it->v, it->a, text, len, &le)) == 0;
+    if (parsed)
         return;
-    pthread_mutex_lock(&h->mu);
-    while (h->todo)
-        pthread_cond_wait(&h->cv, &h->mu);
-    pthread_mutex_unlock(&h->mu);
-}
-
-/* Gives job j (its text set) to be parsed; parses it at once without
- * the thread. */
-static void ahead_give(struct ahead *h, struct job *j)
-{
-    if (!h->threaded) {
-        parse_job(j, h->lazy);
-        return;
-    }
-    pthread_mutex_lock(&h->mu);
-    h->todo = j;
-    pthread_cond_broadcast(&h->cv);
-    pthread_mutex_unlock(&h->mu);
-}
-
-static void ahead_stop(struct ahead *h)
-{
-    if (h->threaded) {
-        pthread_mutex_lock(&h->mu);
-        h->quit = 1;
-        pthread_cond_broadcast(&h->cv);
-        pthread_mutex_unlock(&h->mu);
-        pthread_join(h->thread, NULL);
-        pthread_cond_destroy(&h->cv);
-        pthread_mutex_destroy(&h->mu);
-    }
-    for (int i = 0; i < 2; i++) {
-        arena_free(h->jobs[i].a);
-        buf_free(&h->jobs[i].text);
-    }
-}
-
-/* Hands the parsed job j over to fn, as a record or a bad one; 0, 1 stop,
- * -1 (e set). */
-static int job_taken(const struct job *j, lr_record_fn fn, void *ctx, err *e)
-{
-    char place[32];
-    snprintf(place, sizeof place, "line %lu", j->lineno);
-    if (!j->parsed && j->le.code == ERR_NOMEM && !arena_over(j->a))
-        return err_set(e, ERR_NOMEM, "out of memory");
-    char why[600] = "";
-    if (!j->parsed && j->le.code == ERR_NOMEM)
-        snprintf(why, sizeof why,
+    it->v = NULL;
+    if (le.code == ERR_NOMEM && !arena_over(it->a)) {
+        it->kind = IT_ERROR;
+        err_set(&it->e, ERR_NOMEM, "out of memory");
+    } else if (le.code == ERR_NOMEM) {
+        snprintf(it->why, sizeof it->why,
                  "a line whose value tree is larger than the limit of "
                  "%u MiB a record; it is skipped",
                  LOG_RECORD_MAX >> 20);
-    else if (!j->parsed)
-        snprintf(why, sizeof why, "not JSON: %s; the line is skipped",
-                 j->le.msg);
-    return fn(ctx, place, NULL, (size_t)-1, j->parsed ? j->v : NULL,
-              j->parsed ? NULL : why, e);
+    } else {
+        snprintf(it->why, sizeof it->why,
+                 "not JSON: %s; the line is skipped", le.msg);
+    }
+}
+
+/* The reading thread: the input's lines, in turn into items[0] and
+ * items[1], until its end, an error, the first line saying it is a
+ * document, or the reader stopping. */
+static void *read_lines(void *arg)
+{
+    struct lines *L = arg;
+    buf *b = &L->b;
+    char chunk[65536];
+    size_t start = 0; /* of the line being looked for */
+    size_t seen = 0;  /* b->data[start, seen) holds no newline */
+    int eof = 0, jsonl = -1, bom_looked = 0, turn = 0;
+    struct first_line fl = {0};
+    unsigned long lineno = 0;
+    for (;;) {
+        if (seen < start)
+            seen = start;
+        char *nl = b->len > seen ? memchr(b->data + seen, '\n',
+                                          b->len - seen)
+                                 : NULL;
+        seen = nl ? (size_t)(nl - b->data) : b->len;
+        if (jsonl == -1) {
+            if (fl.at < start)
+                fl = (struct first_line){.at = start};
+            jsonl = first_line_says(&fl, b->data ? b->data : "", seen,
+                                    nl || eof);
+            /* a first line past a record's limit, its object still
+             * open: a document on one line */
+            if (jsonl == -1 && !nl && b->len - start > LOG_RECORD_MAX)
+                jsonl = 0;
+            if (jsonl == 0) {
+                if (item_free(L, turn) == 0) {
+                    L->items[turn].kind = IT_DOCUMENT;
+                    item_give(L, turn);
+                }
+                return NULL;
+            }
+        }
+        if (!nl && !eof) {
+            if (jsonl == 1 && b->len - start > LOG_RECORD_MAX) {
+                /* a line past the limit: skipped to its newline */
+                lineno++;
+                ssize_t n;
+                while ((n = read_some(L, chunk, sizeof chunk)) > 0 &&
+                       !memchr(chunk, '\n', (size_t)n))
+                    ;
+                b->len = 0;
+                start = seen = 0;
+                if (n > 0) {
+                    char *p = memchr(chunk, '\n', (size_t)n);
+                    buf_append(b, p + 1, (size_t)(chunk + n - p - 1));
+                } else {
+                    eof = 1;
+                }
+                if (item_free(L, turn) < 0)
+                    return NULL;
+                struct item *it = &L->items[turn];
+                it->kind = IT_LINE;
+                it->v = NULL;
+                it->lineno = lineno;
+                snprintf(it->why, sizeof it->why,
+                         "a line longer than the limit of %u MiB a record; "
+                         "it is skipped",
+                         LOG_RECORD_MAX >> 20);
+                item_give(L, turn);
+                turn ^= 1;
+                continue;
+            }
+            if (start > 0 && jsonl == 1) {
+                memmove(b->data, b->data + start, b->len - start);
+                b->len -= start;
+                seen -= start;
+                start = 0;
+            }
+            ssize_t n = read_some(L, chunk, sizeof chunk);
+            struct item *it = &L->items[turn];
+            if (n < 0 || (n > 0 && buf_append(b, chunk, (size_t)n) < 0)) {
+                int why = errno;
+                if (item_free(L, turn) == 0) {
+                    it->kind = IT_ERROR;
+                    if (n < 0)
+                        err_set(&it->e, ERR_IO, "cannot read %s: %s",
+                                lr_file(L->r), strerror(why));
+                    else
+                        err_set(&it->e, ERR_NOMEM, "out of memory");
+                    item_give(L, turn);
+                }
+                return NULL;
+            }
+            if (n == 0)
+                eof = 1;
+            if (!bom_looked) {
+                /* a UTF-8 byte order mark: not the input's text */
+                bom_looked = 1;
+                if (b->len >= 3 && memcmp(b->data, "\xef\xbb\xbf", 3) == 0) {
+                    memmove(b->data, b->data + 3, b->len - 3);
+                    b->len -= 3;
+                }
+            }
+            continue;
+        }
+        size_t len = nl ? (size_t)(nl - (b->data + start)) : b->len - start;
+        if (!nl && len == 0)
+            break; /* the end */
+        const char *line = b->data + start;
+        size_t next = start + len + (nl ? 1 : 0);
+        lineno++;
+        start = next;
+        if (strspn(line, " \t\r") >= len) /* a blank line */
+            continue;
+        if (item_free(L, turn) < 0)
+            return NULL;
+        L->items[turn].lineno = lineno;
+        parse_line(L, &L->items[turn], line, len);
+        item_give(L, turn);
+        turn ^= 1;
+    }
+    if (item_free(L, turn) == 0) {
+        L->items[turn].kind = IT_END;
+        item_give(L, turn);
+    }
+    return NULL;
 }
 
 int lr_read_json(logr *r, int fd, const char *const *streamed,
@@ -267,135 +356,78 @@ int lr_read_json(logr *r, int fd, const char *const *streamed,
 int lr_read_json_lazy(logr *r, int fd, const char *const *streamed,
                       const char *lazy, lr_record_fn fn, void *ctx, err *e)
 {
-    buf b = BUF_INIT;
-    char chunk[65536];
-    size_t start = 0; /* of the line being looked for */
-    size_t seen = 0;  /* b.data[start, seen) holds no newline */
-    int eof = 0, rc = 0, jsonl = -1, bom_looked = 0;
-    struct first_line fl = {0};
-    unsigned long lineno = 0;
-    struct ahead h;
-    if (ahead_start(&h, lazy) < 0) {
-        ahead_stop(&h);
-        return err_set(e, ERR_NOMEM, "out of memory");
-    }
-    struct job *pending = NULL; /* given to be parsed, not yet taken */
-    for (;;) {
-        if (seen < start)
-            seen = start;
-        char *nl = b.len > seen ? memchr(b.data + seen, '\n', b.len - seen)
-                                : NULL;
-        seen = nl ? (size_t)(nl - b.data) : b.len;
-        if (jsonl == -1) {
-            if (fl.at < start)
-                fl = (struct first_line){.at = start};
-            jsonl = first_line_says(&fl, b.data ? b.data : "", seen,
-                                    nl || eof);
-            /* a first line past a record's limit, its object still
-             * open: a document on one line */
-            if (jsonl == -1 && !nl && b.len - start > LOG_RECORD_MAX)
-                jsonl = 0;
-            if (jsonl == 0)
-                break;
-        }
-        if (!nl && !eof) {
-            if (jsonl == 1 && b.len - start > LOG_RECORD_MAX) {
-                /* a line past the limit: skipped to its newline */
-                lineno++;
-                char why[160];
-                snprintf(why, sizeof why, "a line longer than the limit of "
-                                          "%u MiB a record; it is skipped",
-                         LOG_RECORD_MAX >> 20);
-                ssize_t n;
-                while ((n = read(fd, chunk, sizeof chunk)) > 0 &&
-                       !memchr(chunk, '\n', (size_t)n))
-                    ;
-                b.len = 0;
-                start = seen = 0;
-                if (n > 0) {
-                    char *p = memchr(chunk, '\n', (size_t)n);
-                    buf_append(&b, p + 1, (size_t)(chunk + n - p - 1));
-                } else {
-                    eof = 1;
-                }
-                char place[32];
-                snprintf(place, sizeof place, "line %lu", lineno);
-                if (pending) { /* the line before it first */
-                    ahead_wait(&h);
-                    rc = job_taken(pending, fn, ctx, e);
-                    pending = NULL;
-                    if (rc)
-                        break;
-                }
-                if ((rc = fn(ctx, place, NULL, (size_t)-1, NULL, why, e)))
-                    break;
-                continue;
-            }
-            if (start > 0 && jsonl == 1) {
-                memmove(b.data, b.data + start, b.len - start);
-                b.len -= start;
-                seen -= start;
-                start = 0;
-            }
-            ssize_t n = read(fd, chunk, sizeof chunk);
-            if (n < 0) {
-                rc = err_set(e, ERR_IO, "cannot read %s: %s", lr_file(r),
-                             strerror(errno));
-                break;
-            }
-            if (n == 0)
-                eof = 1;
-            else if (buf_append(&b, chunk, (size_t)n) < 0) {
-                rc = err_set(e, ERR_NOMEM, "out of memory");
-                break;
-            }
-            if (!bom_looked) {
-                /* a UTF-8 byte order mark: not the input's text */
-                bom_looked = 1;
-                if (b.len >= 3 && memcmp(b.data, "\xef\xbb\xbf", 3) == 0) {
-                    memmove(b.data, b.data + 3, b.len - 3);
-                    b.len -= 3;
-                }
-            }
-            continue;
-        }
-        size_t len = nl ? (size_t)(nl - (b.data + start)) : b.len - start;
-        if (!nl && len == 0)
-            break; /* the end */
-        const char *line = b.data + start;
-        size_t next = start + len + (nl ? 1 : 0);
-        if (strspn(line, " \t\r") >= len) { /* a blank line */
-            lineno++;
-            start = next;
-            continue;
-        }
-        lineno++;
-        start = next;
-        /* this line to the thread, the one before it to fn meanwhile */
-        struct job *j = pending == &h.jobs[0] ? &h.jobs[1] : &h.jobs[0];
-        buf_reset(&j->text);
-        if (buf_append(&j->text, line, len) < 0) {
+    struct lines L;
+    memset(&L, 0, sizeof L);
+    L.fd = fd;
+    L.r = r;
+    L.lazy = lazy;
+    struct stat st;
+    L.waits = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode);
+    int rc = 0;
+    for (int i = 0; i < 2; i++) {
+        if (!(L.items[i].a = arena_new()))
             rc = err_set(e, ERR_NOMEM, "out of memory");
+        else
+            arena_limit(L.items[i].a, LOG_RECORD_MAX); /* a line's tree */
+    }
+    pthread_t thread;
+    int threaded = 0;
+    if (rc == 0 && pthread_mutex_init(&L.mu, NULL) != 0)
+        rc = err_set(e, ERR_NOMEM, "cannot make a mutex");
+    else if (rc == 0 && pthread_cond_init(&L.cv, NULL) != 0) {
+        pthread_mutex_destroy(&L.mu);
+        rc = err_set(e, ERR_NOMEM, "cannot make a condition variable");
+    } else if (rc == 0) {
+        threaded = pthread_create(&thread, NULL, read_lines, &L) == 0;
+        if (!threaded) {
+            pthread_cond_destroy(&L.cv);
+            pthread_mutex_destroy(&L.mu);
+            rc = err_set(e, ERR_NOMEM, "cannot start a thread to read %s",
+                         lr_file(r));
+        }
+    }
+    int document = 0;
+    for (int turn = 0; threaded && rc == 0; turn ^= 1) {
+        pthread_mutex_lock(&L.mu);
+        while (!L.ready[turn])
+            pthread_cond_wait(&L.cv, &L.mu);
+        pthread_mutex_unlock(&L.mu);
+        struct item *it = &L.items[turn];
+        if (it->kind == IT_END)
+            break;
+        if (it->kind == IT_DOCUMENT) {
+            document = 1;
             break;
         }
-        j->lineno = lineno;
-        ahead_wait(&h);
-        ahead_give(&h, j);
-        struct job *taken = pending;
-        pending = j;
-        if (taken && (rc = job_taken(taken, fn, ctx, e)))
+        if (it->kind == IT_ERROR) {
+            *e = it->e;
+            rc = -1;
             break;
+        }
+        char place[32];
+        snprintf(place, sizeof place, "line %lu", it->lineno);
+        rc = fn(ctx, place, NULL, (size_t)-1, it->v, it->v ? NULL : it->why,
+                e);
+        pthread_mutex_lock(&L.mu);
+        L.ready[turn] = 0;
+        pthread_cond_broadcast(&L.cv);
+        pthread_mutex_unlock(&L.mu);
     }
-    if (pending) { /* the last line, or one given before a stop */
-        ahead_wait(&h);
-        if (rc == 0)
-            rc = job_taken(pending, fn, ctx, e);
+    if (threaded) {
+        pthread_mutex_lock(&L.mu);
+        L.stop = 1; /* a thread waiting for room gives up */
+        pthread_cond_broadcast(&L.cv);
+        pthread_mutex_unlock(&L.mu);
+        pthread_join(thread, NULL);
+        pthread_cond_destroy(&L.cv);
+        pthread_mutex_destroy(&L.mu);
     }
-    ahead_stop(&h);
-    if (jsonl == 0 && rc == 0) {
+    for (int i = 0; i < 2; i++)
+        arena_free(L.items[i].a);
+    if (document && rc == 0) {
         /* from the start: everything read so far is the document's */
-        rc = read_document(r, fd, &b, streamed, fn, ctx, e);
+        rc = read_document(r, fd, &L.b, streamed, fn, ctx, e);
     }
-    buf_free(&b);
+    buf_free(&L.b);
     return rc;
 }

@@ -447,6 +447,21 @@ ok "a failed import writes nothing" "exit 1|no file" \
     "$("$REPLAY" import otlp otlp.jsonl --strict -o strict.jsonl >/dev/null 2>&1
        echo "exit $?|$([ -e strict.jsonl ] || [ -e strict.jsonl.partial ] && echo file || echo no file)")"
 
+# --- --strict stops at the first problem of a log that a pipe brings,
+# --- though the pipe stays open (its lines are read by a thread of their
+# --- own, which looks at the pipe before each read and gives up once the
+# --- reader has stopped): a FIFO held open here, never closed while it runs
+rm -f open.fifo
+mkfifo open.fifo
+exec 7<>open.fifo
+head -n 2 "$golds/otlp.jsonl" >&7 # its second line is no JSON
+ok "--strict on a pipe that stays open: stops at its first problem" \
+    "exit 1" \
+    "$(timeout 60 "$REPLAY" import otlp open.fifo --strict -o fifo.jsonl \
+           >/dev/null 2>&1; echo "exit $?")"
+exec 7>&-
+rm -f open.fifo
+
 # --- an OTLP gen_ai.tool.message event whose body is JSON text without a
 # --- "role" answers the call of its id
 t=00000000000000000000000000000007
