@@ -8,6 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "json_load.h"
 #include "jstream.h"
@@ -230,6 +233,9 @@ static void parse_line(struct lines *L, struct item *it, const char *text,
 static void *read_lines(void *arg)
 {
     struct lines *L = arg;
+#ifdef __linux__
+    prctl(PR_SET_NAME, "replay-lines", 0, 0, 0); /* for top -H and perf */
+#endif
     buf *b = &L->b;
     char chunk[65536];
     size_t start = 0; /* of the line being looked for */
