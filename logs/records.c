@@ -120,30 +120,46 @@ static int first_line_says(struct first_line *fl, const char *p,
 
 /* ------------------------------------------ the lines, read by a thread */
 
-/* What the reading thread hands over, in the input's order: a line (its
- * tree, or why it is not one), that the input is one document (the
- * bytes read so far are left in the buffer), its end, or an error. */
-enum item_kind { IT_LINE, IT_DOCUMENT, IT_END, IT_ERROR };
+/* What the lines' thread hands over, in the input's order: lines (each
+ * its tree, or why it is not one), then what ends the batch: nothing
+ * (more batches come), that the input is one document (the bytes read
+ * so far are left in the buffer), its end, or an error. */
+enum item_kind { IT_LINES, IT_DOCUMENT, IT_END, IT_ERROR };
+
+#define ITEM_LINES 32            /* lines a batch holds at most ... */
+#define ITEM_BYTES (1u << 20)    /* ... and bytes of them, past which it
+                                    is handed over */
+
+struct line_read {
+    arena *a;                    /* its tree (NULL until first used) */
+    value *v;                    /* NULL: not a record, why says so */
+    char why[600];
+    unsigned long lineno;
+};
 
 struct item {
     enum item_kind kind;
-    arena *a;              /* the line's tree */
-    value *v;              /* NULL: not a record, why says so */
-    char why[600];
-    unsigned long lineno;
-    err e;                 /* IT_ERROR */
+    size_t n;                    /* lines */
+    size_t bytes;                /* of their text */
+    struct line_read lines[ITEM_LINES];
+    err e;                       /* IT_ERROR */
 };
 
-/* JSON Lines are read and parsed by a thread of their own, a line ahead
- * of the reader: while fn takes line k, the thread reads line k + 1 and
- * parses it into the other item.  Two items take turns. */
+/* JSON Lines are read and parsed by a thread of their own, a batch of
+ * lines ahead of the reader: while fn takes the lines of one item, the
+ * thread reads and parses the next lines into the other.  A batch saves
+ * the two threads meeting at every line (lines of a few hundred bytes
+ * cost more to hand over than to parse); one is handed over when full,
+ * and before a read that may wait (a pipe), so that lines never wait on
+ * the input behind them. */
 struct lines {
     int fd;
     logr *r;
     const char *lazy;
     buf b;                 /* the input read and not yet handed over */
     struct item items[2];
-    int ready[2];          /* items[i] is the thread's to give */
+    int ready[2];          /* items[i] is the reader's to take */
+    int fill[2];           /* items[i] is being filled (the thread's own) */
     int stop;              /* the reader wants no more */
     int waits;             /* the input may keep a read waiting (a pipe,
                               a terminal): looked at with poll first */
@@ -198,38 +214,94 @@ static ssize_t read_some(struct lines *L, char *chunk, size_t size)
     return read(L->fd, chunk, size);
 }
 
-/* The line at text (len bytes) into item it: its tree, or why not. */
-static void parse_line(struct lines *L, struct item *it, const char *text,
-                       size_t len)
+/* The batch being filled: *turn's item, waited for when it has no line
+ * yet; NULL when the reader stopped. */
+static struct item *filling(struct lines *L, int turn)
+{
+    struct item *it = &L->items[turn];
+    if (!L->fill[turn]) {
+        if (item_free(L, turn) < 0)
+            return NULL;
+        it->kind = IT_LINES;
+        it->n = it->bytes = 0;
+        L->fill[turn] = 1;
+    }
+    return it;
+}
+
+/* Hands the batch of *turn over (ending with kind), and turns to the
+ * other; -1 when the reader stopped. */
+static int hand_over(struct lines *L, int *turn, enum item_kind kind)
+{
+    struct item *it = filling(L, *turn);
+    if (!it)
+        return -1;
+    it->kind = kind;
+    L->fill[*turn] = 0;
+    item_give(L, *turn);
+    *turn ^= 1;
+    return 0;
+}
+
+/* The next line of the batch (NULL out of memory, or the reader
+ * stopped: *stop). */
+static struct line_read *next_line(struct lines *L, int turn, int *stop)
+{
+    struct item *it = filling(L, turn);
+    *stop = !it;
+    if (!it)
+        return NULL;
+    struct line_read *l = &it->lines[it->n];
+    if (!l->a) {
+        if (!(l->a = arena_new()))
+            return NULL;
+        arena_limit(l->a, LOG_RECORD_MAX); /* a line's tree */
+    }
+    l->v = NULL;
+    l->why[0] = '\0';
+    return l;
+}
+
+/* The line at text (len bytes) into l: its tree, or why not; -1 out of
+ * memory. */
+static int parse_line(struct lines *L, struct line_read *l, const char *text,
+                      size_t len)
 {
     err le;
-    it->kind = IT_LINE;
-    it->v = NULL;
-    it->why[0] = '\0';
-    arena_reset(it->a);
-    int parsed = (L->lazy ? json_load_lazy(&it->v, it->a, text, len,
-                                           L->lazy, &le)
-                          : json_load(&it->v, it->a, text, len, &le)) == 0;
+    arena_recycle(l->a, 1u << 20); /* a big line's room is given back */
+    int parsed = (L->lazy ? json_load_lazy(&l->v, l->a, text, len, L->lazy,
+                                           &le)
+                          : json_load(&l->v, l->a, text, len, &le)) == 0;
     if (parsed)
-        return;
-    it->v = NULL;
-    if (le.code == ERR_NOMEM && !arena_over(it->a)) {
-        it->kind = IT_ERROR;
-        err_set(&it->e, ERR_NOMEM, "out of memory");
-    } else if (le.code == ERR_NOMEM) {
-        snprintf(it->why, sizeof it->why,
+        return 0;
+    l->v = NULL;
+    if (le.code == ERR_NOMEM && !arena_over(l->a))
+        return -1;
+    if (le.code == ERR_NOMEM)
+        snprintf(l->why, sizeof l->why,
                  "a line whose value tree is larger than the limit of "
                  "%u MiB a record; it is skipped",
                  LOG_RECORD_MAX >> 20);
-    } else {
-        snprintf(it->why, sizeof it->why,
-                 "not JSON: %s; the line is skipped", le.msg);
-    }
+    else
+        snprintf(l->why, sizeof l->why, "not JSON: %s; the line is skipped",
+                 le.msg);
+    return 0;
 }
 
-/* The reading thread: the input's lines, in turn into items[0] and
- * items[1], until its end, an error, the first line saying it is a
- * document, or the reader stopping. */
+/* Ends the input with an error in the batch being filled. */
+static void fail_lines(struct lines *L, int *turn, enum err_code code,
+                       const char *msg)
+{
+    struct item *it = filling(L, *turn);
+    if (!it)
+        return;
+    err_set(&it->e, code, "%s", msg);
+    hand_over(L, turn, IT_ERROR);
+}
+
+/* The lines' thread: the input's lines, in batches into items[0] and
+ * items[1] in turn, until its end, an error, the first line saying it
+ * is a document, or the reader stopping. */
 static void *read_lines(void *arg)
 {
     struct lines *L = arg;
@@ -240,7 +312,7 @@ static void *read_lines(void *arg)
     char chunk[65536];
     size_t start = 0; /* of the line being looked for */
     size_t seen = 0;  /* b->data[start, seen) holds no newline */
-    int eof = 0, jsonl = -1, bom_looked = 0, turn = 0;
+    int eof = 0, jsonl = -1, bom_looked = 0, turn = 0, stop = 0;
     struct first_line fl = {0};
     unsigned long lineno = 0;
     for (;;) {
@@ -260,14 +332,16 @@ static void *read_lines(void *arg)
             if (jsonl == -1 && !nl && b->len - start > LOG_RECORD_MAX)
                 jsonl = 0;
             if (jsonl == 0) {
-                if (item_free(L, turn) == 0) {
-                    L->items[turn].kind = IT_DOCUMENT;
-                    item_give(L, turn);
-                }
+                hand_over(L, &turn, IT_DOCUMENT);
                 return NULL;
             }
         }
         if (!nl && !eof) {
+            /* lines read so far go to the reader before a read that may
+             * wait */
+            if (L->waits && L->fill[turn] && L->items[turn].n &&
+                hand_over(L, &turn, IT_LINES) < 0)
+                return NULL;
             if (jsonl == 1 && b->len - start > LOG_RECORD_MAX) {
                 /* a line past the limit: skipped to its newline */
                 lineno++;
@@ -283,18 +357,20 @@ static void *read_lines(void *arg)
                 } else {
                     eof = 1;
                 }
-                if (item_free(L, turn) < 0)
+                struct line_read *l = next_line(L, turn, &stop);
+                if (!l) {
+                    if (!stop)
+                        fail_lines(L, &turn, ERR_NOMEM, "out of memory");
                     return NULL;
-                struct item *it = &L->items[turn];
-                it->kind = IT_LINE;
-                it->v = NULL;
-                it->lineno = lineno;
-                snprintf(it->why, sizeof it->why,
+                }
+                l->lineno = lineno;
+                snprintf(l->why, sizeof l->why,
                          "a line longer than the limit of %u MiB a record; "
                          "it is skipped",
                          LOG_RECORD_MAX >> 20);
-                item_give(L, turn);
-                turn ^= 1;
+                struct item *it = &L->items[turn];
+                if (++it->n == ITEM_LINES && hand_over(L, &turn, IT_LINES))
+                    return NULL;
                 continue;
             }
             if (start > 0 && jsonl == 1) {
@@ -304,18 +380,17 @@ static void *read_lines(void *arg)
                 start = 0;
             }
             ssize_t n = read_some(L, chunk, sizeof chunk);
-            struct item *it = &L->items[turn];
-            if (n < 0 || (n > 0 && buf_append(b, chunk, (size_t)n) < 0)) {
-                int why = errno;
-                if (item_free(L, turn) == 0) {
-                    it->kind = IT_ERROR;
-                    if (n < 0)
-                        err_set(&it->e, ERR_IO, "cannot read %s: %s",
-                                lr_file(L->r), strerror(why));
-                    else
-                        err_set(&it->e, ERR_NOMEM, "out of memory");
-                    item_give(L, turn);
-                }
+            if (n < 0 && stopped(L))
+                return NULL;
+            if (n < 0) {
+                char msg[sizeof ((err *)0)->msg];
+                snprintf(msg, sizeof msg, "cannot read %s: %s",
+                         lr_file(L->r), strerror(errno));
+                fail_lines(L, &turn, ERR_IO, msg);
+                return NULL;
+            }
+            if (n > 0 && buf_append(b, chunk, (size_t)n) < 0) {
+                fail_lines(L, &turn, ERR_NOMEM, "out of memory");
                 return NULL;
             }
             if (n == 0)
@@ -339,17 +414,20 @@ static void *read_lines(void *arg)
         start = next;
         if (strspn(line, " \t\r") >= len) /* a blank line */
             continue;
-        if (item_free(L, turn) < 0)
+        struct line_read *l = next_line(L, turn, &stop);
+        if (!l || parse_line(L, l, line, len) < 0) {
+            if (!stop)
+                fail_lines(L, &turn, ERR_NOMEM, "out of memory");
             return NULL;
-        L->items[turn].lineno = lineno;
-        parse_line(L, &L->items[turn], line, len);
-        item_give(L, turn);
-        turn ^= 1;
+        }
+        l->lineno = lineno;
+        struct item *it = &L->items[turn];
+        it->bytes += len;
+        if ((++it->n == ITEM_LINES || it->bytes >= ITEM_BYTES) &&
+            hand_over(L, &turn, IT_LINES) < 0)
+            return NULL;
     }
-    if (item_free(L, turn) == 0) {
-        L->items[turn].kind = IT_END;
-        item_give(L, turn);
-    }
+    hand_over(L, &turn, IT_END);
     return NULL;
 }
 
@@ -370,20 +448,14 @@ int lr_read_json_lazy(logr *r, int fd, const char *const *streamed,
     struct stat st;
     L.waits = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode);
     int rc = 0;
-    for (int i = 0; i < 2; i++) {
-        if (!(L.items[i].a = arena_new()))
-            rc = err_set(e, ERR_NOMEM, "out of memory");
-        else
-            arena_limit(L.items[i].a, LOG_RECORD_MAX); /* a line's tree */
-    }
     pthread_t thread;
     int threaded = 0;
-    if (rc == 0 && pthread_mutex_init(&L.mu, NULL) != 0)
+    if (pthread_mutex_init(&L.mu, NULL) != 0) {
         rc = err_set(e, ERR_NOMEM, "cannot make a mutex");
-    else if (rc == 0 && pthread_cond_init(&L.cv, NULL) != 0) {
+    } else if (pthread_cond_init(&L.cv, NULL) != 0) {
         pthread_mutex_destroy(&L.mu);
         rc = err_set(e, ERR_NOMEM, "cannot make a condition variable");
-    } else if (rc == 0) {
+    } else {
         threaded = pthread_create(&thread, NULL, read_lines, &L) == 0;
         if (!threaded) {
             pthread_cond_destroy(&L.cv);
@@ -392,28 +464,26 @@ int lr_read_json_lazy(logr *r, int fd, const char *const *streamed,
                          lr_file(r));
         }
     }
-    int document = 0;
-    for (int turn = 0; threaded && rc == 0; turn ^= 1) {
+    int document = 0, done = 0;
+    for (int turn = 0; threaded && rc == 0 && !done; turn ^= 1) {
         pthread_mutex_lock(&L.mu);
         while (!L.ready[turn])
             pthread_cond_wait(&L.cv, &L.mu);
         pthread_mutex_unlock(&L.mu);
         struct item *it = &L.items[turn];
-        if (it->kind == IT_END)
-            break;
-        if (it->kind == IT_DOCUMENT) {
-            document = 1;
-            break;
+        for (size_t i = 0; i < it->n && rc == 0; i++) {
+            const struct line_read *l = &it->lines[i];
+            char place[32];
+            snprintf(place, sizeof place, "line %lu", l->lineno);
+            rc = fn(ctx, place, NULL, (size_t)-1, l->v, l->v ? NULL : l->why,
+                    e);
         }
-        if (it->kind == IT_ERROR) {
+        if (rc == 0 && it->kind == IT_ERROR) {
             *e = it->e;
             rc = -1;
-            break;
         }
-        char place[32];
-        snprintf(place, sizeof place, "line %lu", it->lineno);
-        rc = fn(ctx, place, NULL, (size_t)-1, it->v, it->v ? NULL : it->why,
-                e);
+        document = rc == 0 && it->kind == IT_DOCUMENT;
+        done = it->kind != IT_LINES;
         pthread_mutex_lock(&L.mu);
         L.ready[turn] = 0;
         pthread_cond_broadcast(&L.cv);
@@ -428,8 +498,9 @@ int lr_read_json_lazy(logr *r, int fd, const char *const *streamed,
         pthread_cond_destroy(&L.cv);
         pthread_mutex_destroy(&L.mu);
     }
-    for (int i = 0; i < 2; i++)
-        arena_free(L.items[i].a);
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < ITEM_LINES; i++)
+            arena_free(L.items[k].lines[i].a);
     if (document && rc == 0) {
         /* from the start: everything read so far is the document's */
         rc = read_document(r, fd, &L.b, streamed, fn, ctx, e);

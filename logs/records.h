@@ -11,9 +11,11 @@
  * handed over as a bad record (skipped to its newline, never read whole)
  * and the lines after it are read; a document that breaks off is a
  * problem said once, after the records before the break.  Memory: one
- * piece of the document at a time, or two lines: JSON Lines are parsed
- * by a thread of their own a line ahead, while fn takes the line before
- * (fn is called from the caller's thread, in the order of the lines).
+ * piece of the document at a time, or two batches of lines (each at
+ * most 32 lines or 1 MiB of them, and the line that passes that): JSON
+ * Lines are read and parsed by a thread of their own a batch ahead,
+ * while fn takes the batch before (fn is called from the caller's
+ * thread, in the order of the lines).
  */
 #ifndef TR_RECORDS_H
 #define TR_RECORDS_H
