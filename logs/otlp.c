@@ -42,10 +42,6 @@ struct trace {
  * places), by construction: a text that does not start with the kept
  * one, with a comma after it, is read whole; and a history is kept only
  * once its span is in its trace. */
-/* what reading a JSON text whole takes of an arena, at most, a byte of
- * it: a node of 48 bytes for "0," and the pointer to it, its calls and
- * answers copied once more, and room to spare */
-#define HISTORY_GROWTH 128u
 struct history {
     char trace[33];     /* "" while unused */
     buf text;           /* the history: a list of messages */
@@ -55,6 +51,11 @@ struct history {
     size_t ix;          /* the calls counted in it (call_record's x) */
     unsigned long used; /* when it was last read */
 };
+
+/* What reading a JSON text whole takes of an arena, at most, a byte of
+ * it: a node of 48 bytes for "0," and the pointer to it, its calls and
+ * answers copied once more, and room to spare (read_span). */
+#define HISTORY_GROWTH 128u
 
 /* The attribute keys a span record reads (span_attr_keys, below) by
  * their length: those of length n are order[from[n]..from[n + 1]). */
@@ -1202,7 +1203,8 @@ static struct history *history_of(struct oread *m, const char *tid)
 }
 
 /* Reads the history text hv on from h, the one kept of its trace: the
- * calls and answers kept, then those of the messages after them.  1
+ * calls and answers of the messages after h's into calls and answers,
+ * counted on from h's (h's own are the record's its span refers to).  1
  * when read so, 0 when hv does not go on from h (or the new messages do
  * not read as such): it is then read whole, which tells. */
 static int history_on(struct oread *m, const struct history *h,
