@@ -1229,97 +1229,6 @@ static size_t fast_escape(const unsigned char *p, size_t n, size_t *used,
     return 3;
 }
 
-/* fast_string past the first escape of its string, at p[i] (the body
- * from start to i plain, cont continuation bytes in it): the rest read
- * and decoded in the same pass into the loader's scratch, then copied
- * into the node. */
-static int fast_string_escaped(struct loader *L, struct fast *F, value **out,
-                               size_t start, size_t i, size_t cont,
-                               uint32_t line, uint32_t col)
-{
-    const unsigned char *p = F->p;
-    size_t n = F->n;
-    buf *b = &L->scratch;
-    buf_reset(b);
-    if (buf_append(b, p + start, i - start) < 0)
-        return FAST_NOMEM;
-    for (;;) {
-        unsigned char c = p[i];
-        if (c == '"')
-            break;
-        /* the stop at i (3 bytes at most), and the plain run after it */
-        if (buf_reserve(b, 3) < 0)
-            return FAST_NOMEM;
-        if (c == '\\') {
-            char one = i + 1 < n ? simple_escape[p[i + 1]] : 0;
-            if (one) { /* \" \n ... */
-                b->data[b->len++] = one;
-                i += 2;
-            } else {
-                char decoded[3];
-                size_t used = 0;
-                size_t k = fast_escape(p + i, n - i, &used, decoded);
-                if (!k)
-                    return FAST_GIVE_UP;
-                memcpy(b->data + b->len, decoded, k);
-                b->len += k;
-                i += used;
-            }
-        } else if (c >= 0x80) {
-            cont += (c & 0xC0) == 0x80;
-            b->data[b->len++] = (char)c;
-            i++;
-        } else {
-            return FAST_GIVE_UP; /* a control character */
-        }
-        size_t run = skip_plain(p, i, n);
-        while (i + run < n && !string_stop[p[i + run]])
-            run++;
-        if (i + run >= n)
-            return FAST_GIVE_UP;
-        if (buf_append(b, p + i, run) < 0)
-            return FAST_NOMEM;
-        i += run;
-    }
-    F->i = i + 1;
-    F->cont += cont;
-    *out = value_new_text(L->a, V_STRING, b->data, b->len, line, col);
-    return *out ? FAST_DONE : FAST_NOMEM;
-}
-
-/* Reads the string whose opening quote is at F->i into a new V_STRING:
- * its body checked on the way and copied into the node's own bytes (from
- * its first escape on, by fast_string_escaped). */
-static int fast_string(struct loader *L, struct fast *F, value **out)
-{
-    const unsigned char *p = F->p;
-    size_t n = F->n, i = F->i + 1, start = i, cont = 0;
-    uint32_t line = F->line, col = fast_col(F, F->i);
-    for (;;) {
-        i += skip_plain(p, i, n);
-        if (i < n && p[i] == '"') /* most strings end at the first stop */
-            break;
-        while (i < n && !string_stop[p[i]])
-            i++;
-        if (i >= n)
-            return FAST_GIVE_UP;
-        unsigned char c = p[i];
-        if (c == '"')
-            break;
-        if (c == '\\')
-            return fast_string_escaped(L, F, out, start, i, cont, line, col);
-        if (c < 0x80)
-            return FAST_GIVE_UP; /* a control character */
-        cont += (c & 0xC0) == 0x80;
-        i++;
-    }
-    F->i = i + 1;
-    F->cont += cont;
-    *out = value_new_text(L->a, V_STRING, (const char *)p + start, i - start,
-                          line, col);
-    return *out ? FAST_DONE : FAST_NOMEM;
-}
-
 /* Writes into dst the n bytes at src, a string's body as written and
  * checked by the fast path, with its escapes decoded; returns how many
  * bytes it wrote (never more than n). */
@@ -1411,7 +1320,14 @@ static int string_end(const unsigned char *p, size_t i, size_t n,
     }
 #endif
     for (i = i > skip ? i : skip; i < n;) {
+        i += skip_plain(p, i, n);
+        if (i >= n)
+            break;
         unsigned char c = p[i];
+        if (!string_stop[c]) { /* fewer than 8 bytes were left */
+            i++;
+            continue;
+        }
         if (c == '"') {
             *end = i;
             *cont = count;
@@ -1434,25 +1350,43 @@ static int string_end(const unsigned char *p, size_t i, size_t n,
     return FAST_GIVE_UP;
 }
 
-/* fast_string for a string of the member json_load_lazy names: one that
- * holds an escape is checked as fast_string checks it, and kept as
- * written, flagged VF_ESCAPED. */
-static int fast_string_lazy(struct loader *L, struct fast *F, value **out)
+/* Reads the string whose opening quote is at F->i into a new V_STRING,
+ * its body checked as it is read: most strings (keys, names, ids) end
+ * at their first stop, past a plain run read 8 bytes at a time, and are
+ * copied as they are; any other is read to its end by string_end, then
+ * copied with its escapes decoded, or, when kept is set and it holds
+ * one (json_load_lazy), copied as written and flagged VF_ESCAPED. */
+static int fast_string(struct loader *L, struct fast *F, value **out,
+                       int kept)
 {
     const unsigned char *p = F->p;
-    size_t start = F->i + 1, end, cont;
+    size_t n = F->n, start = F->i + 1, end = start + skip_plain(p, start, n);
+    size_t cont = 0;
     uint32_t line = F->line, col = fast_col(F, F->i);
-    int escaped;
-    if (string_end(p, start, F->n, &end, &cont, &escaped))
+    int escaped = 0;
+    if ((end >= n || p[end] != '"') &&
+        string_end(p, end, n, &end, &cont, &escaped))
         return FAST_GIVE_UP;
     F->i = end + 1;
     F->cont += cont;
-    *out = value_new_text(L->a, V_STRING, (const char *)p + start,
-                          end - start, line, col);
-    if (!*out)
+    size_t len = end - start;
+    if (!escaped || kept) {
+        *out = value_new_text(L->a, V_STRING, (const char *)p + start, len,
+                              line, col);
+        if (*out && escaped)
+            (*out)->flags |= VF_ESCAPED;
+        return *out ? FAST_DONE : FAST_NOMEM;
+    }
+    value *v = value_init(arena_alloc(L->a, sizeof(value) + len + 1),
+                          V_STRING, line, col);
+    if (!v)
         return FAST_NOMEM;
-    if (escaped)
-        (*out)->flags |= VF_ESCAPED;
+    char *text = (char *)(v + 1);
+    size_t w = decode_escaped(text, p + start, len);
+    text[w] = '\0';
+    v->u.str.ptr = text;
+    v->u.str.len = w;
+    *out = v;
     return FAST_DONE;
 }
 
@@ -1550,7 +1484,7 @@ static int fast_key(struct loader *L, struct fast *F)
     if (F->i >= F->n || F->p[F->i] != '"')
         return FAST_GIVE_UP;
     value *k;
-    int rc = fast_string(L, F, &k);
+    int rc = fast_string(L, F, &k, 0);
     if (rc != FAST_DONE)
         return rc;
     if (find_member(L, &L->frames[L->depth - 1], k) < 0)
@@ -1586,9 +1520,9 @@ static int fast_value(struct loader *L, struct fast *F, value **out)
     case '"':
         if (L->lazy_next) {
             L->lazy_next = 0;
-            return fast_string_lazy(L, F, out);
+            return fast_string(L, F, out, 1);
         }
-        return fast_string(L, F, out);
+        return fast_string(L, F, out, 0);
     case '-': case '0': case '1': case '2': case '3': case '4':
     case '5': case '6': case '7': case '8': case '9':
         return fast_number(L, F, out);
