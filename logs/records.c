@@ -288,6 +288,17 @@ static int parse_line(struct lines *L, struct line_read *l, const char *text,
     return 0;
 }
 
+/* The line just filled (len bytes of text) is in the batch, which is
+ * handed over once full; -1 when the reader stopped. */
+static int line_done(struct lines *L, int *turn, size_t len)
+{
+    struct item *it = &L->items[*turn];
+    it->bytes += len;
+    if (++it->n < ITEM_LINES && it->bytes < ITEM_BYTES)
+        return 0;
+    return hand_over(L, turn, IT_LINES);
+}
+
 /* Ends the input with an error in the batch being filled. */
 static void fail_lines(struct lines *L, int *turn, enum err_code code,
                        const char *msg)
@@ -368,8 +379,7 @@ static void *read_lines(void *arg)
                          "a line longer than the limit of %u MiB a record; "
                          "it is skipped",
                          LOG_RECORD_MAX >> 20);
-                struct item *it = &L->items[turn];
-                if (++it->n == ITEM_LINES && hand_over(L, &turn, IT_LINES))
+                if (line_done(L, &turn, 0) < 0)
                     return NULL;
                 continue;
             }
@@ -421,10 +431,7 @@ static void *read_lines(void *arg)
             return NULL;
         }
         l->lineno = lineno;
-        struct item *it = &L->items[turn];
-        it->bytes += len;
-        if ((++it->n == ITEM_LINES || it->bytes >= ITEM_BYTES) &&
-            hand_over(L, &turn, IT_LINES) < 0)
+        if (line_done(L, &turn, len) < 0)
             return NULL;
     }
     hand_over(L, &turn, IT_END);

@@ -133,6 +133,30 @@ ok "a first line of 2 MiB: JSON Lines all the same, a bad line costs itself" \
 replay import: messages: 1 file, 4 records: 3 read, 0 skipped, 1 refused; 3 episodes, 3 calls; 1 problem; 10 transcript lines
 exit 1" "$got"
 
+# --- a line past a record's limit (257 MiB) between good ones: skipped to
+# --- its newline unread, said at its place, and the lines after it read
+# --- (in the same batch of lines as the one before it: 40 lines after it,
+# --- more than a batch holds)
+"$PY" - <<'PY'
+with open("longfirst.jsonl") as f:
+    good = f.readlines()[1]
+with open("longmid.jsonl", "w") as f:
+    f.write(good)
+    f.write('{"id": "big", "messages": ["')
+    chunk = "x" * (1 << 20)
+    for _ in range(257):
+        f.write(chunk)
+    f.write('"]}\n')
+    for _ in range(40):
+        f.write(good)
+PY
+got=$(timeout 120 "$REPLAY" import messages longmid.jsonl --tools shop.json 2>&1 >/dev/null; echo "exit $?")
+ok "a line of 257 MiB among good ones: said at its place, the rest read" \
+    "longmid.jsonl:2: a line longer than the limit of 256 MiB a record; it is skipped
+replay import: messages: 1 file, 42 records: 41 read, 0 skipped, 1 refused; 41 episodes, 41 calls; 1 problem; 124 transcript lines
+exit 1" "$got"
+rm -f longmid.jsonl
+
 # --- an Inspect log whose attachments a sample refers to 300 times (1 MiB
 # --- each: 300 MiB to write, from a 1 MiB log): that sample is refused,
 # --- the others read; its two samples of 300-byte ids that differ at the
