@@ -574,7 +574,11 @@ static void read_score(const value *v, int *success, double *reward,
         return;
     }
     if (v->kind == V_INT || v->kind == V_FLOAT) {
-        *reward = v->kind == V_FLOAT ? v->u.d : strtod(v->u.str.ptr, NULL);
+        /* a number past a double's range is no reward (value_reward) */
+        if (value_reward(v, reward) != VFIG_OK) {
+            *unread = 1;
+            return;
+        }
         *has_reward = 1;
         if (*reward == 1.0)
             *success = 1;
@@ -759,7 +763,8 @@ static int read_sample(struct iread *m, const value *s, err *e)
     if (unread &&
         problem_at(m, ".scores", "%s",
                    "the score's value is none that is read (C, I, P, N, "
-                   "correct, incorrect, yes, no, true, false, a number): "
+                   "correct, incorrect, yes, no, true, false, a finite "
+                   "number): "
                    "success and reward are left unknown"))
         return 1;
     const value *err_v = value_getz(s, "error");

@@ -552,17 +552,15 @@ static int on_record(void *ctx, const char *place, const char *key,
         return 1;
     const value *rw = field(rec, o->reward_key, reward_keys);
     double reward = 0;
-    int has_reward = 0;
-    if (rw && (rw->kind == V_INT || rw->kind == V_FLOAT)) {
-        reward = rw->kind == V_FLOAT ? rw->u.d : strtod(rw->u.str.ptr, NULL);
-        has_reward = 1;
-    } else if (rw && rw->kind != V_NULL &&
-               lr_problem(r, place, at,
-                          "the record's reward (at %s) is not a number: the "
-                          "episode's reward is left unknown",
-                          o->reward_key ? o->reward_key : "reward")) {
+    value_figure rf = value_reward(rw, &reward);
+    int has_reward = rf == VFIG_OK;
+    if (rf != VFIG_OK && rf != VFIG_NONE &&
+        lr_problem(r, place, at,
+                   "the record's reward (at %s) is not a %snumber: the "
+                   "episode's reward is left unknown",
+                   o->reward_key ? o->reward_key : "reward",
+                   rf == VFIG_HUGE ? "finite " : ""))
         return 1;
-    }
     char *final = final_words(msgs);
     lr_usage used;
     record_usage(rec, msgs, &used);

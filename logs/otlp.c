@@ -1826,10 +1826,16 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
     const value *sv = task_field(sp, n, head, "success");
     const value *rw = task_field(sp, n, head, "reward");
     double reward = 0;
-    int has_reward = 0;
-    if (rw && (rw->kind == V_INT || rw->kind == V_FLOAT)) {
-        reward = rw->kind == V_FLOAT ? rw->u.d : strtod(rw->u.str.ptr, NULL);
-        has_reward = 1;
+    value_figure rf = value_reward(rw, &reward);
+    int has_reward = rf == VFIG_OK;
+    if (rf != VFIG_OK && rf != VFIG_NONE) {
+        char place[96];
+        snprintf(place, sizeof place, "trace %s", t->id);
+        if ((rc = lr_problem(r, place, NULL,
+                             "the episode's tasks.reward is not a %snumber: "
+                             "its reward is left unknown",
+                             rf == VFIG_HUGE ? "finite " : "")))
+            return rc;
     }
     int failed = head < n ? sp[head].f[R_ERR] != NULL : 0;
     lr_usage used;

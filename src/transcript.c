@@ -600,18 +600,19 @@ int tline_read(tline *out, arena *a, const value *v, const char *text,
                                kind_of(success));
             out->success = success->u.b ? 1 : 0;
         }
-        if (reward && reward->kind != V_NULL) {
-            if (reward->kind != V_INT && reward->kind != V_FLOAT)
-                return err_set(e, ERR_VALUE, "\"reward\" must be a number, "
-                                             "not %s",
-                               kind_of(reward));
-            out->reward = reward->kind == V_FLOAT
-                              ? reward->u.d
-                              : strtod(reward->u.str.ptr, NULL);
-            if (!isfinite(out->reward))
-                return err_set(e, ERR_VALUE, "\"reward\" must be a finite "
-                                             "number");
+        switch (value_reward(reward, &out->reward)) {
+        case VFIG_NONE:
+            break;
+        case VFIG_OK:
             out->has_reward = 1;
+            break;
+        case VFIG_HUGE:
+            return err_set(e, ERR_VALUE, "\"reward\" must be a finite "
+                                         "number");
+        default:
+            return err_set(e, ERR_VALUE, "\"reward\" must be a number, "
+                                         "not %s",
+                           kind_of(reward));
         }
         if (get_tokens(v, "input_tokens", &out->input_tokens, e) < 0 ||
             get_tokens(v, "output_tokens", &out->output_tokens, e) < 0 ||

@@ -181,7 +181,7 @@ value_figure value_count(const value *v, int64_t *out)
     return VFIG_OK;
 }
 
-value_figure value_amount(const value *v, double *out)
+value_figure value_reward(const value *v, double *out)
 {
     if (!v || v->kind == V_NULL)
         return VFIG_NONE;
@@ -190,8 +190,18 @@ value_figure value_amount(const value *v, double *out)
     double d = v->kind == V_FLOAT ? v->u.d : strtod(v->u.str.ptr, NULL);
     if (!isfinite(d))
         return VFIG_HUGE;
+    *out = d == 0 ? 0 : d;
+    return VFIG_OK;
+}
+
+value_figure value_amount(const value *v, double *out)
+{
+    double d = 0;
+    value_figure f = value_reward(v, &d);
+    if (f != VFIG_OK)
+        return f;
     if (d < 0)
         return VFIG_NEGATIVE;
-    *out = d == 0 ? 0 : d;
+    *out = d;
     return VFIG_OK;
 }

@@ -177,6 +177,10 @@ value_figure value_count(const value *v, int64_t *out);
 /* An amount: a finite number, 0 or more (-0 is 0). */
 value_figure value_amount(const value *v, double *out);
 
+/* A reward: a finite number of either sign (-0 is 0).  VFIG_HUGE for a
+ * number that is not finite as a double (1e400, 400 digits). */
+value_figure value_reward(const value *v, double *out);
+
 /* Member of object o whose key is the string (ptr, len); NULL when none. */
 const value *value_get(const value *o, const char *ptr, size_t len);
 

@@ -742,5 +742,36 @@ done
 gold otlp-histories "$(imp hist otlp hist-a.jsonl; cat hist.jsonl
     imp hist-each otlp hist-a.jsonl --each-agent; cat hist-each.jsonl)"
 
+# --- a reward no double holds (1e400, 400 digits) is a problem and no
+# --- reward, never an end line the transcript reader refuses
+printf '{"id":"a","messages":[],"reward":1e400}\n{"id":"b","messages":[],"reward":-1%0400d}\n{"id":"c","messages":[],"reward":-0.5}\n' 0 > rw.jsonl
+sed 's/"value": 0.5/"value": 1e400/' "$golds/inspect.json" > rw.json
+sed -n 3p "$golds/otlp.jsonl" | sed 's/{"doubleValue":0.25}/{"doubleValue":1e400}/' \
+    > rw-o.jsonl
+rw() { # FORMAT FILE: the import's reward problems and its end lines' rewards
+    timeout 60 "$REPLAY" import "$1" "$2" -o rw-out.jsonl 2>&1 |
+        grep -e reward -e "score's value"
+    grep '"end"' rw-out.jsonl | sed -n 's/.*"episode":"\([^"]*\)".*"reward":\([^,}]*\).*/\1 \2/p'
+    timeout 60 "$REPLAY" --db rw.db rw-out.jsonl 2>&1 | grep ' lines: '
+
+}
+ok "a reward no double holds: messages" \
+"rw.jsonl:1: \$: the record's reward (at reward) is not a finite number: the episode's reward is left unknown
+rw.jsonl:2: \$: the record's reward (at reward) is not a finite number: the episode's reward is left unknown
+c -0.5
+replay: 7 lines: 7 used, 0 unchanged, 0 problems, 0 blank" "$(rm -f rw.db; rw messages rw.jsonl)"
+ok "a reward no double holds: inspect" \
+"rw.json: \$.samples[1].scores: the score's value is none that is read (C, I, P, N, correct, incorrect, yes, no, true, false, a finite number): success and reward are left unknown
+rw.json: \$.samples[3].scores: the score's value is none that is read (C, I, P, N, correct, incorrect, yes, no, true, false, a finite number): success and reward are left unknown
+replay: 11 lines: 11 used, 0 unchanged, 0 problems, 0 blank" "$(rm -f rw.db; rw inspect rw.json)"
+ok "a reward no double holds: otlp" \
+"rw-o.jsonl: trace 5eed00000000000000000000000000aa: the episode's tasks.reward is not a finite number: its reward is left unknown
+replay: 5 lines: 5 used, 0 unchanged, 0 problems, 0 blank" "$(rm -f rw.db; rw otlp rw-o.jsonl)"
+ok "a reward no double holds: the database's rewards" "a||1
+b||1
+c|-0.5|0" "$(rm -f rw.db; timeout 60 "$REPLAY" --quiet --from messages \
+    --tools shop.json --db rw.db rw.jsonl 2>/dev/null
+    sqlite3 rw.db "SELECT episode, reward, reward IS NULL FROM episodes ORDER BY episode")"
+
 echo "logs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
