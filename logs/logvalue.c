@@ -1,6 +1,7 @@
 /* logvalue: see logvalue.h. */
 #include "logvalue.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -121,6 +122,8 @@ int lr_name(char out[LR_NAME_MAX + 1], const value *a, const char *sep,
 void lr_add_amount(double *sum, double x)
 {
     *sum = isnan(*sum) ? x : *sum + x;
+    if (isinf(*sum))
+        *sum = DBL_MAX; /* two finite amounts whose sum no double holds */
 }
 
 void lr_add_count(int64_t *sum, int64_t n)

@@ -45,7 +45,8 @@ int lr_content_text(buf *out, const value *content);
  * another shape is no figure, and is left unknown) to a sum that starts
  * unknown (NAN, or -1 for a count): an unknown sum plus a figure is the
  * figure.  A count that would pass what an SQLite integer holds stays at
- * its largest. */
+ * its largest, and so does an amount that would pass what a double holds
+ * (DBL_MAX): a sum is always a figure the transcript reader takes. */
 void lr_add_amount(double *sum, double x);
 void lr_add_count(int64_t *sum, int64_t n);
 

@@ -772,6 +772,19 @@ b||1
 c|-0.5|0" "$(rm -f rw.db; timeout 60 "$REPLAY" --quiet --from messages \
     --tools shop.json --db rw.db rw.jsonl 2>/dev/null
     sqlite3 rw.db "SELECT episode, reward, reward IS NULL FROM episodes ORDER BY episode")"
+# two costs whose sum no double holds: the largest double, not Infinity
+"$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["samples"][0]["model_usage"] = {"a": {"total_cost": 1.5e308},
+                                  "b": {"total_cost": 1.5e308}}
+json.dump(d, open("cost.json", "w"))' "$golds/inspect.json" || exit 99
+ok "costs whose sum no double holds" \
+"t1#1 1.7976931348623157e+308
+replay: 11 lines: 11 used, 0 unchanged, 0 problems, 0 blank" \
+"$(rm -f rw.db; timeout 60 "$REPLAY" import inspect cost.json -o cost-out.jsonl 2>/dev/null
+    grep '"end"' cost-out.jsonl | sed -n 's/.*"episode":"\([^"]*\)".*"cost":\([^,}]*\).*/\1 \2/p'
+    timeout 60 "$REPLAY" --db rw.db cost-out.jsonl 2>&1 | grep ' lines: ')"
 
 echo "logs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
