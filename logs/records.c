@@ -129,6 +129,8 @@ enum item_kind { IT_LINES, IT_DOCUMENT, IT_END, IT_ERROR };
 #define ITEM_LINES 32            /* lines a batch holds at most ... */
 #define ITEM_BYTES (1u << 20)    /* ... and bytes of them, past which it
                                     is handed over */
+#define SMALL_FILE (1u << 20)    /* a regular file of at most this size is
+                                    read without the thread */
 
 struct line_read {
     arena *a;                    /* its tree (NULL until first used) */
@@ -163,9 +165,36 @@ struct lines {
     int stop;              /* the reader wants no more */
     int waits;             /* the input may keep a read waiting (a pipe,
                               a terminal): looked at with poll first */
+    int here;              /* no thread: each batch is taken as it is
+                              handed over (a small file) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
+    /* the reader's side (take) */
+    lr_record_fn fn;
+    void *ctx;
+    err *e;
+    int rc;                /* fn's, or -1 */
+    int done;              /* the last batch was taken */
+    int document;          /* ... and it said the input is a document */
 };
+
+/* The reader takes a batch: fn gets its lines, in their order. */
+static void take(struct lines *L, struct item *it)
+{
+    for (size_t i = 0; i < it->n && L->rc == 0; i++) {
+        const struct line_read *l = &it->lines[i];
+        char place[32];
+        snprintf(place, sizeof place, "line %lu", l->lineno);
+        L->rc = L->fn(L->ctx, place, NULL, (size_t)-1, l->v,
+                      l->v ? NULL : l->why, L->e);
+    }
+    if (L->rc == 0 && it->kind == IT_ERROR) {
+        *L->e = it->e;
+        L->rc = -1;
+    }
+    L->document = L->rc == 0 && it->kind == IT_DOCUMENT;
+    L->done = it->kind != IT_LINES;
+}
 
 /* Waits for item i to be the thread's to fill; 0, or -1 when the reader
  * stopped. */
@@ -181,6 +210,11 @@ static int item_free(struct lines *L, int i)
 
 static void item_give(struct lines *L, int i)
 {
+    if (L->here) {
+        take(L, &L->items[i]);
+        L->stop = L->rc != 0 || L->done;
+        return;
+    }
     pthread_mutex_lock(&L->mu);
     L->ready[i] = 1;
     pthread_cond_broadcast(&L->cv);
@@ -316,9 +350,6 @@ static void fail_lines(struct lines *L, int *turn, enum err_code code,
 static void *read_lines(void *arg)
 {
     struct lines *L = arg;
-#ifdef __linux__
-    prctl(PR_SET_NAME, "replay-lines", 0, 0, 0); /* for top -H and perf */
-#endif
     buf *b = &L->b;
     char chunk[65536];
     size_t start = 0; /* of the line being looked for */
@@ -438,6 +469,14 @@ static void *read_lines(void *arg)
     return NULL;
 }
 
+static void *lines_thread(void *arg)
+{
+#ifdef __linux__
+    prctl(PR_SET_NAME, "replay-lines", 0, 0, 0); /* for top -H and perf */
+#endif
+    return read_lines(arg);
+}
+
 int lr_read_json(logr *r, int fd, const char *const *streamed,
                  lr_record_fn fn, void *ctx, err *e)
 {
@@ -452,45 +491,41 @@ int lr_read_json_lazy(logr *r, int fd, const char *const *streamed,
     L.fd = fd;
     L.r = r;
     L.lazy = lazy;
+    L.fn = fn;
+    L.ctx = ctx;
+    L.e = e;
     struct stat st;
     L.waits = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode);
-    int rc = 0;
+    /* a small file costs less to read here than to hand over from a
+     * thread (a log of a few records, a fuzzer's input); its lines are
+     * read the same way, only never waited for */
+    L.here = !L.waits && st.st_size <= (off_t)SMALL_FILE;
     pthread_t thread;
     int threaded = 0;
     if (pthread_mutex_init(&L.mu, NULL) != 0) {
-        rc = err_set(e, ERR_NOMEM, "cannot make a mutex");
+        L.rc = err_set(e, ERR_NOMEM, "cannot make a mutex");
     } else if (pthread_cond_init(&L.cv, NULL) != 0) {
         pthread_mutex_destroy(&L.mu);
-        rc = err_set(e, ERR_NOMEM, "cannot make a condition variable");
+        L.rc = err_set(e, ERR_NOMEM, "cannot make a condition variable");
+    } else if (L.here) {
+        read_lines(&L);
+        pthread_cond_destroy(&L.cv);
+        pthread_mutex_destroy(&L.mu);
     } else {
-        threaded = pthread_create(&thread, NULL, read_lines, &L) == 0;
+        threaded = pthread_create(&thread, NULL, lines_thread, &L) == 0;
         if (!threaded) {
             pthread_cond_destroy(&L.cv);
             pthread_mutex_destroy(&L.mu);
-            rc = err_set(e, ERR_NOMEM, "cannot start a thread to read %s",
-                         lr_file(r));
+            L.rc = err_set(e, ERR_NOMEM, "cannot start a thread to read %s",
+                           lr_file(r));
         }
     }
-    int document = 0, done = 0;
-    for (int turn = 0; threaded && rc == 0 && !done; turn ^= 1) {
+    for (int turn = 0; threaded && L.rc == 0 && !L.done; turn ^= 1) {
         pthread_mutex_lock(&L.mu);
         while (!L.ready[turn])
             pthread_cond_wait(&L.cv, &L.mu);
         pthread_mutex_unlock(&L.mu);
-        struct item *it = &L.items[turn];
-        for (size_t i = 0; i < it->n && rc == 0; i++) {
-            const struct line_read *l = &it->lines[i];
-            char place[32];
-            snprintf(place, sizeof place, "line %lu", l->lineno);
-            rc = fn(ctx, place, NULL, (size_t)-1, l->v, l->v ? NULL : l->why,
-                    e);
-        }
-        if (rc == 0 && it->kind == IT_ERROR) {
-            *e = it->e;
-            rc = -1;
-        }
-        document = rc == 0 && it->kind == IT_DOCUMENT;
-        done = it->kind != IT_LINES;
+        take(&L, &L.items[turn]);
         pthread_mutex_lock(&L.mu);
         L.ready[turn] = 0;
         pthread_cond_broadcast(&L.cv);
@@ -508,7 +543,8 @@ int lr_read_json_lazy(logr *r, int fd, const char *const *streamed,
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < ITEM_LINES; i++)
             arena_free(L.items[k].lines[i].a);
-    if (document && rc == 0) {
+    int rc = L.rc;
+    if (L.document && rc == 0) {
         /* from the start: everything read so far is the document's */
         rc = read_document(r, fd, &L.b, streamed, fn, ctx, e);
     }

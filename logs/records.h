@@ -15,7 +15,8 @@
  * most 32 lines or 1 MiB of them, and the line that passes that): JSON
  * Lines are read and parsed by a thread of their own a batch ahead,
  * while fn takes the batch before (fn is called from the caller's
- * thread, in the order of the lines).
+ * thread, in the order of the lines); a regular file of at most 1 MiB
+ * is read on the caller's thread alone, the same way.
  */
 #ifndef TR_RECORDS_H
 #define TR_RECORDS_H

@@ -171,11 +171,12 @@ if check_eq "a merge of 4 shards" "exit 0" "exit $?" &&
    [ "$(db_dump "$TEST_TMP/parts.db")" = "$(db_dump "$TEST_TMP/big.db")" ]
 then ok; else ko "a merge of 4 shards"; fi
 
-# A log of JSON Lines is parsed a line ahead, by a thread of its own,
-# while the reading thread takes the line before: 300 lines of OTLP
-# traces, every 50th broken, read three times, say the same problems in
-# line order; and what they hold is what the same spans give as one
-# document (read by the reading thread alone).
+# A log of JSON Lines is parsed a batch ahead, by a thread of its own,
+# while the reading thread takes the batch before: 300 lines of OTLP
+# traces (1.3 MiB: a file of 1 MiB or less is read without the thread),
+# every 50th broken, read three times, say the same problems in line
+# order; and what they hold is what the same spans give as one document
+# (read by the reading thread alone).
 need_cmd "${PYTHON3:-python3}"
 "${PYTHON3:-python3}" - "$TEST_TMP" <<'EOF' || exit 99
 import json, sys
@@ -200,7 +201,10 @@ for n in range(300):
               "endTimeUnixNano": "30",
               "attributes": [kv("gen_ai.operation.name", "invoke_agent"),
                              {"key": "tasks.seed", "value": {"intValue": str(n)}},
-                             kv("tasks.arm", "base")]}]
+                             kv("tasks.arm", "base"),
+                             # past 1 MiB in all: a smaller file is read
+                             # without the thread
+                             kv("pad", "p" * 4000)]}]
     batches.append({"resource": {"attributes": [kv("service.name", "ahead")]},
                     "scopeSpans": [{"spans": spans}]})
 with open(out + "/ahead.jsonl", "w") as f:
@@ -231,6 +235,8 @@ if check_eq "a log parsed a line ahead: problems in line order" \
        "$(seq 50 51 306 | sed 's/.*/ahead.jsonl:&: not JSON/')" \
        "$(sed -n 's|^.*/\(ahead\.jsonl:[0-9]*: not JSON\).*|\1|p' \
             "$TEST_TMP/ahead.err.1")" &&
+   check_eq "... a file past 1 MiB" 1 \
+       "$(test "$(wc -c < "$TEST_TMP/ahead.jsonl")" -gt 1048576 && echo 1)" &&
    check_eq "... the same on every run" "$first
 $first" "$(cat "$TEST_TMP/ahead.err.2" "$TEST_TMP/ahead.err.3")" &&
    check_eq "... 300 episodes, a call each" "300|300" \
