@@ -11,6 +11,8 @@
 #                 (default: 1000000; 0: none)
 #   BENCH_CARDS   episodes of the database of runs of 100 whose cards
 #                 are timed (default: 1000000; 0: none)
+#   BENCH_HTML    0: no night's report (card --html --all) of that
+#                 database, which takes minutes (default: 1)
 #   BENCH_REAL    episodes written as an Inspect .eval and as OTLP GenAI
 #                 spans (tests/bench/reallogs.py; default: 10000)
 #   BENCH_LOGS    episodes of the night read as each log format
@@ -390,6 +392,24 @@ if [ -n "${CARD:-}" ] && [ "$cn" -ge 200 ]; then
         "SELECT * FROM run_summary WHERE run = '$a'"
     fastest_of "sqlite3: run_interval WHERE run = ?" sqlite3 "$dir/cards.db" \
         "SELECT * FROM run_interval WHERE run = '$a'"
+    # the night's report of the whole database, once (minutes: a page a
+    # run, and the episode pages those link to): at least 20 pages a
+    # second, its time growing with the runs it writes
+    if [ "${BENCH_HTML:-1}" != 0 ]; then
+        rm -rf "$dir/report"
+        s0=$(date +%s.%N)
+        "$CARD" --db "$dir/cards.db" --html --all -o "$dir/report" \
+            > /dev/null 2>&1 || true
+        t=$(awk -v a="$s0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+        pages=$(find "$dir/report" -name '*.html' | wc -l)
+        runs=$(sqlite3 "$dir/cards.db" "SELECT count(*) FROM runs")
+        printf '%-44s %.3f\n' "card --html --all: $pages pages, $runs runs" "$t"
+        awk -v p="$pages" -v t="$t" 'BEGIN {
+            r = t > 0 ? p / t : 0
+            printf "card --html --all >= 20 pages a second: %.0f|%d\n", r,
+                (r >= 20) }' >> "$dir/goals"
+        rm -rf "$dir/report"
+    fi
     [ -n "${BENCH_DIR:-}" ] || rm -rf "$dir/cards" "$dir/cards.db"
 fi
 
