@@ -727,8 +727,10 @@ static int read_sample(struct iread *m, const value *s, err *e)
         return problem_at(m, NULL, "%s", text);
     }
     const value *meta = value_getz(s, "metadata");
+    char meta_at[300];
+    snprintf(meta_at, sizeof meta_at, "%s.metadata", m->at);
     rc = lr_episode(r, m->run, episode, value_getz(meta, "seed"),
-                    value_getz(meta, "arm"), id, e);
+                    value_getz(meta, "arm"), id, m->member, meta_at, e);
     if (rc == 0)
         rc = lrc_emit(r, m->run, episode, &m->calls, e);
     if (rc)

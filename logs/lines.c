@@ -21,6 +21,7 @@
 #include "keymap.h"
 #include "pynum.h"
 #include "sha256.h"
+#include "transcript.h"
 #include "utf8.h"
 #include "vbuild.h"
 
@@ -846,8 +847,40 @@ int lr_run(logr *r, const char *name, const char *model, const value *meta,
 }
 
 int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
-               const value *arm, const value *task_name, err *e)
+               const value *arm, const value *task_name, const char *place,
+               const char *path, err *e)
 {
+    err why;
+    if (tline_seed_arm(seed, arm, &why) < 0) {
+        int has_seed = seed && seed->kind != V_NULL;
+        int has_arm = arm && arm->kind != V_NULL;
+        seed = arm = NULL;
+        int rc = has_seed != has_arm
+                     ? lr_problem(r, place, path,
+                                  "the episode has %s: it is read as "
+                                  "observed (its calls counted, not "
+                                  "replayed); a log that gives both a seed "
+                                  "and an arm is replayed by the simulator",
+                                  has_seed ? "a seed but no arm"
+                                           : "an arm but no seed")
+                     : lr_problem(r, place, path,
+                                  "the episode's seed and arm are none the "
+                                  "simulator takes (%s): it is read as "
+                                  "observed (its calls counted, not "
+                                  "replayed)",
+                                  why.msg);
+        if (rc)
+            return rc;
+    }
+    if (task_name && tline_task_name(task_name, &why) < 0) {
+        task_name = NULL;
+        int rc = lr_problem(r, place, path,
+                            "the episode's task name is none a transcript "
+                            "holds (%s): it is left out",
+                            why.msg);
+        if (rc)
+            return rc;
+    }
     head(r, "episode", run->name, episode);
     if ((seed && put_value(r, "seed", seed, e) < 0) ||
         (arm && put_value(r, "arm", arm, e) < 0) ||

@@ -177,9 +177,15 @@ int lr_run(logr *r, const char *name, const char *model, const value *meta,
 void lr_stem(const logr *r, char *out, size_t size);
 
 /* An episode line.  seed and arm as the log gives them (NULL: none:
- * observed), task_name a string or an integer (or NULL). */
+ * observed), task_name a string or an integer (or NULL).  Never a line
+ * the engine refuses, which would lose the episode and its calls: a
+ * seed without an arm (or an arm without a seed), or either of a kind
+ * or value an episode line cannot hold, leaves both out (the episode is
+ * observed), and such a task_name is left out, each a problem of the
+ * record at place and path (lr_problem).  0, 1 stop, -1. */
 int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
-               const value *arm, const value *task_name, err *e);
+               const value *arm, const value *task_name, const char *place,
+               const char *path, err *e);
 
 /* A call line: the call in one of the transcript's shapes, the answer
  * the agent saw (NULL: none logged), and the seconds the tool took (NAN:

@@ -526,7 +526,8 @@ static int on_record(void *ctx, const char *place, const char *key,
         return rc;
     rc = lr_episode(r, run, episode,
                     o->no_seed ? NULL : field(rec, NULL, seed_keys),
-                    o->no_seed ? NULL : field(rec, NULL, arm_keys), task, e);
+                    o->no_seed ? NULL : field(rec, NULL, arm_keys), task,
+                    place, at, e);
     if (rc)
         return rc;
     char *mat = m->mat;

@@ -1635,10 +1635,12 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                 &run, e);
     if (rc)
         return rc;
+    char trace_at[96];
+    snprintf(trace_at, sizeof trace_at, "trace %s", t->id);
     rc = lr_episode(r, run, episode,
                     task_field(sp, n, head, "seed"),
                     task_field(sp, n, head, "arm"),
-                    task_field(sp, n, head, "task_name"), e);
+                    task_field(sp, n, head, "task_name"), trace_at, NULL, e);
     if (rc)
         return rc;
     /* the calls: execute_tool spans, then the calls only chat spans show */

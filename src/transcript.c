@@ -320,10 +320,10 @@ static const char *kind_of(const value *v)
 }
 
 /* A string member: NULL when absent; -1 (e set) when not a string. */
-static int get_str(const value *o, const char *key, int required,
-                   enum tline_type t, const char **out, err *e)
+/* The string v (the member key of a line of type t; NULL: absent). */
+static int str_of(const value *v, const char *key, int required,
+                  enum tline_type t, const char **out, err *e)
 {
-    const value *v = value_getz(o, key);
     *out = NULL;
     if (!v || v->kind == V_NULL) {
         if (required)
@@ -342,6 +342,12 @@ static int get_str(const value *o, const char *key, int required,
     return 0;
 }
 
+static int get_str(const value *o, const char *key, int required,
+                   enum tline_type t, const char **out, err *e)
+{
+    return str_of(value_getz(o, key), key, required, t, out, e);
+}
+
 /* The episode's name: a string, or an integer written as its digits. */
 static int get_episode(const value *o, enum tline_type t, const char **out,
                        err *e)
@@ -354,9 +360,8 @@ static int get_episode(const value *o, enum tline_type t, const char **out,
     return get_str(o, "episode", 1, t, out, e);
 }
 
-static int get_seed(const value *o, uint64_t *out, err *e)
+static int get_seed(const value *v, uint64_t *out, err *e)
 {
-    const value *v = value_getz(o, "seed");
     if (!v)
         return err_set(e, ERR_VALUE, "no \"seed\" (a non-negative integer) "
                                      "on this episode line");
@@ -372,6 +377,56 @@ static int get_seed(const value *o, uint64_t *out, err *e)
                                      "(9223372036854775808)");
     *out = s;
     return 0;
+}
+
+/* An episode line's seed and arm (NULL: absent): 0 neither (an observed
+ * episode), 1 both, read into *seed and *a; -1 (ERR_VALUE). */
+static int seed_arm(const value *sv, const value *av, uint64_t *seed, arm *a,
+                    err *e)
+{
+    int has_seed = sv && sv->kind != V_NULL;
+    int has_arm = av && av->kind != V_NULL;
+    if (has_seed != has_arm)
+        return err_set(e, ERR_VALUE, "no \"%s\" on this episode line; "
+                                     "give both \"seed\" and \"arm\" "
+                                     "(replayed by the simulator), or "
+                                     "neither (observed elsewhere)",
+                       has_seed ? "arm" : "seed");
+    if (!has_seed)
+        return 0;
+    const char *arm_text = NULL;
+    if (get_seed(sv, seed, e) < 0 ||
+        str_of(av, "arm", 1, TL_EPISODE, &arm_text, e) < 0 ||
+        arm_parse(a, arm_text, strlen(arm_text), e) < 0) {
+        if (e->code == ERR_USAGE)
+            e->code = ERR_VALUE;
+        return -1;
+    }
+    return 1;
+}
+
+/* An episode line's task_name (NULL: absent): a string, or an integer as
+ * its digits.  0, or -1 (ERR_VALUE). */
+static int task_name_of(const value *v, const char **out, err *e)
+{
+    if (v && v->kind == V_INT) {
+        *out = v->u.str.ptr;
+        return 0;
+    }
+    return str_of(v, "task_name", 0, TL_EPISODE, out, e);
+}
+
+int tline_seed_arm(const value *seed, const value *arm, err *e)
+{
+    uint64_t s;
+    struct arm a;
+    return seed_arm(seed, arm, &s, &a, e);
+}
+
+int tline_task_name(const value *name, err *e)
+{
+    const char *t;
+    return task_name_of(name, &t, e);
 }
 
 /* The end line's final words: a string as it is, anything else as JSON. */
@@ -531,31 +586,14 @@ int tline_read(tline *out, arena *a, const value *v, const char *text,
         out->meta = value_getz(v, "meta");
         return 0;
     case TL_EPISODE: {
-        const char *arm_text = NULL;
-        const value *seed = value_getz(v, "seed"), *arm = value_getz(v, "arm");
-        int has_seed = seed && seed->kind != V_NULL;
-        int has_arm = arm && arm->kind != V_NULL;
         if (get_episode(v, out->type, &out->episode, e) < 0)
             return -1;
-        if (has_seed != has_arm)
-            return err_set(e, ERR_VALUE, "no \"%s\" on this episode line; "
-                                         "give both \"seed\" and \"arm\" "
-                                         "(replayed by the simulator), or "
-                                         "neither (observed elsewhere)",
-                           has_seed ? "arm" : "seed");
-        out->observed = !has_seed;
-        if (!out->observed &&
-            (get_seed(v, &out->seed, e) < 0 ||
-             get_str(v, "arm", 1, out->type, &arm_text, e) < 0 ||
-             arm_parse(&out->arm, arm_text, strlen(arm_text), e) < 0)) {
-            if (e->code == ERR_USAGE)
-                e->code = ERR_VALUE;
+        int both = seed_arm(value_getz(v, "seed"), value_getz(v, "arm"),
+                            &out->seed, &out->arm, e);
+        if (both < 0)
             return -1;
-        }
-        const value *name = value_getz(v, "task_name");
-        if (name && name->kind == V_INT)
-            out->task_name = name->u.str.ptr;
-        else if (get_str(v, "task_name", 0, out->type, &out->task_name, e) < 0)
+        out->observed = !both;
+        if (task_name_of(value_getz(v, "task_name"), &out->task_name, e) < 0)
             return -1;
         out->task = value_getz(v, "task");
         if (out->task && out->task->kind == V_NULL)

@@ -84,6 +84,16 @@ int tline_read(tline *out, arena *a, const value *root, const char *text,
                size_t answer_at, size_t answer_len, const char *default_run,
                err *e);
 
+/* What an episode line makes of its "seed" and "arm" members (NULL:
+ * absent), for a writer of episode lines that must not write one the
+ * engine refuses (the log readers): 0 neither (an observed episode), 1
+ * both, to be replayed; -1 when an episode line holding them would be
+ * refused, with the engine's reason (ERR_VALUE). */
+int tline_seed_arm(const value *seed, const value *arm, err *e);
+
+/* The same of its "task_name": 0, or -1 with the engine's reason. */
+int tline_task_name(const value *name, err *e);
+
 /* The run and episode a line names, read from its first len bytes only
  * (a line too long to be read whole: its start is all there is): the
  * members of its object as far as they are whole there, their values

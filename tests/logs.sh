@@ -786,5 +786,50 @@ replay: 11 lines: 11 used, 0 unchanged, 0 problems, 0 blank" \
     grep '"end"' cost-out.jsonl | sed -n 's/.*"episode":"\([^"]*\)".*"cost":\([^,}]*\).*/\1 \2/p'
     timeout 60 "$REPLAY" --db rw.db cost-out.jsonl 2>&1 | grep ' lines: ')"
 
+# --- a seed without an arm (or one the simulator does not take) leaves the
+# --- episode observed, said; it never loses the episode and its calls
+printf '%s\n' '{"id":"a","seed":7,"messages":[]}' \
+    '{"id":"b","arm":"base","messages":[]}' \
+    '{"id":"c","seed":-5,"arm":"base","messages":[]}' \
+    '{"id":"d","seed":7,"arm":"nope","messages":[]}' \
+    '{"id":"e","seed":7,"arm":"base","task_id":"t\u0000","messages":[]}' \
+    > sa.jsonl
+"$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["samples"][1]["metadata"]["arm"]
+json.dump(d, open("sa.json", "w"))' "$golds/inspect.json" || exit 99
+sed -n 3p "$golds/otlp.jsonl" |
+    sed 's/{"key":"tasks.arm","value":{"stringValue":"base"}},//' > sa-o.jsonl
+sa() { # FORMAT FILE: the import's seed, arm and task name problems, and
+       # the episodes replay --from writes of it (seed, arm, task, calls)
+    timeout 60 "$REPLAY" import "$1" "$2" -o sa-out.jsonl 2>&1 |
+        grep -e seed -e arm -e "task name"
+    rm -f sa.db
+    timeout 60 "$REPLAY" --quiet --from "$1" --tools shop.json --db sa.db \
+        "$2" 2>/dev/null
+    sqlite3 sa.db "SELECT episode, seed, arm, task_name, calls FROM episodes
+        ORDER BY episode"
+}
+ok "a seed without an arm: messages" \
+"sa.jsonl:1: \$: the episode has a seed but no arm: it is read as observed (its calls counted, not replayed); a log that gives both a seed and an arm is replayed by the simulator
+sa.jsonl:2: \$: the episode has an arm but no seed: it is read as observed (its calls counted, not replayed); a log that gives both a seed and an arm is replayed by the simulator
+sa.jsonl:3: \$: the episode's seed and arm are none the simulator takes (\"seed\" must be a non-negative integer, not a negative one): it is read as observed (its calls counted, not replayed)
+sa.jsonl:4: \$: the episode's seed and arm are none the simulator takes (unknown arm \"nope\"; did you mean base?): it is read as observed (its calls counted, not replayed)
+sa.jsonl:5: \$: the episode's task name is none a transcript holds (\"task_name\" holds a NUL or a lone surrogate): it is left out
+a||||0
+b||||0
+c||||0
+d||||0
+e|7|base||0" "$(sa messages sa.jsonl)"
+ok "a seed without an arm: inspect" \
+"sa.json: \$.samples[1].metadata: the episode has a seed but no arm: it is read as observed (its calls counted, not replayed); a log that gives both a seed and an arm is replayed by the simulator
+7#2|||7|1
+t1#1|||t1|3
+t4#1|||t4|0" "$(sa inspect sa.json)"
+ok "a seed without an arm: otlp" \
+"sa-o.jsonl: trace 5eed00000000000000000000000000aa: the episode has a seed but no arm: it is read as observed (its calls counted, not replayed); a log that gives both a seed and an arm is replayed by the simulator
+5eed00000000000000000000000000aa:00000000000000a1||||2" "$(sa otlp sa-o.jsonl)"
+
 echo "logs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
