@@ -133,8 +133,13 @@ int lrc_emit(logr *r, lrun *run, const char *episode, lr_calls *c, err *e)
         id_text(it, id, sizeof id);
         if (lr_problem(r, place[0] ? place : NULL, NULL,
                        "call %s%sof episode \"%s\" has no answer in the "
-                       "log: it is replayed, and its answer is not compared",
-                       id, id[0] ? " " : "", episode))
+                       "log: %s",
+                       id, id[0] ? " " : "", episode,
+                       lr_observed(r)
+                           ? "it is counted, with no answer (the episode is "
+                             "observed, not replayed)"
+                           : "it is replayed, and its answer is not "
+                             "compared"))
             return 1;
     }
     for (size_t i = 0; i < c->nw; i++) {

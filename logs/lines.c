@@ -67,6 +67,7 @@ struct logr {
     err why;
     buf prun;             /* the run problems belong to (lr_problem_run) */
     int has_prun;
+    int observed;         /* the last episode line had no seed and arm */
 };
 
 /* --------------------------------------------------------------- logr */
@@ -528,6 +529,11 @@ static int emit(logr *r, err *e)
                          r->line.data, r->line.len, e);
 }
 
+int lr_observed(const logr *r)
+{
+    return r->observed;
+}
+
 void lr_stem(const logr *r, char *out, size_t size)
 {
     const char *base = strrchr(r->file, '/');
@@ -881,6 +887,7 @@ int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
         if (rc)
             return rc;
     }
+    r->observed = !seed || seed->kind == V_NULL;
     head(r, "episode", run->name, episode);
     if ((seed && put_value(r, "seed", seed, e) < 0) ||
         (arm && put_value(r, "arm", arm, e) < 0) ||

@@ -187,6 +187,10 @@ int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
                const value *arm, const value *task_name, const char *place,
                const char *path, err *e);
 
+/* Whether the last episode line (lr_episode) is of an observed episode
+ * (no seed and arm): its calls are counted, not replayed. */
+int lr_observed(const logr *r);
+
 /* A call line: the call in one of the transcript's shapes, the answer
  * the agent saw (NULL: none logged), and the seconds the tool took (NAN:
  * not logged). */

@@ -830,6 +830,16 @@ t4#1|||t4|0" "$(sa inspect sa.json)"
 ok "a seed without an arm: otlp" \
 "sa-o.jsonl: trace 5eed00000000000000000000000000aa: the episode has a seed but no arm: it is read as observed (its calls counted, not replayed); a log that gives both a seed and an arm is replayed by the simulator
 5eed00000000000000000000000000aa:00000000000000a1||||2" "$(sa otlp sa-o.jsonl)"
+# a call with no answer: replayed in an episode with a seed and an arm,
+# counted in an observed one, and said so
+printf '%s\n' '{"id":"r","seed":7,"arm":"base","messages":[{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_order","arguments":"{}"}}]}]}' \
+    '{"id":"o","messages":[{"role":"assistant","tool_calls":[{"id":"c2","type":"function","function":{"name":"get_order","arguments":"{}"}}]}]}' \
+    > unanswered.jsonl
+ok "a call with no answer, replayed or observed" \
+"unanswered.jsonl:1: \$.messages[0].tool_calls[0]: call \"c1\" of episode \"r\" has no answer in the log: it is replayed, and its answer is not compared
+unanswered.jsonl:2: \$.messages[0].tool_calls[0]: call \"c2\" of episode \"o\" has no answer in the log: it is counted, with no answer (the episode is observed, not replayed)" \
+"$(timeout 60 "$REPLAY" import messages unanswered.jsonl -o /dev/null 2>&1 |
+    grep 'no answer')"
 
 echo "logs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
