@@ -742,6 +742,121 @@ done
 gold otlp-histories "$(imp hist otlp hist-a.jsonl; cat hist.jsonl
     imp hist-each otlp hist-a.jsonl --each-agent; cat hist-each.jsonl)"
 
+# --- the same, on 80 traces drawn at random (seeded): texts with quotes,
+# --- backslashes, control characters, escapes and characters past ASCII
+# --- written raw or escaped, both forms of calls (some without ids),
+# --- spaces or none between messages, a history repeated or changed at
+# --- its start now and then.
+# --- Read in time order (each history read on from the last), shuffled,
+# --- and each trace backwards (every history read whole): one database.
+timeout 60 "$PYTHON3" - <<'EOF' || exit 99
+import json, random
+rnd = random.Random(43)
+PIECES = ["order", " ", "\"", "\\", "\n", "\t", "\u00e9", "\u2028",
+          "\U0001f600", "</", "{", "]", ",", "\u0001", "x" * 40, "caf\u00e9",
+          "\\u00e9"]
+text = lambda: "".join(rnd.choice(PIECES) for _ in range(rnd.randint(0, 8)))
+TOOLS = [("search_orders", "query"), ("get_order", "order_id"),
+         ("refund_order", "order_id")]
+def dumps(v, ascii_only):
+    return json.dumps(v, separators=(",", ":"), ensure_ascii=ascii_only)
+kv = lambda k, v: {"key": k, "value": {"stringValue": v}}
+traces = []
+for t in range(80):
+    trace = "%032x" % (0x9000 + t)
+    agent = "%016x" % (0x9000 + t)
+    ascii_only = rnd.random() < 0.5
+    join = rnd.choice([",", ", ", " ,"])
+    msgs = [{"role": "user", "parts": [{"type": "text", "content": text()}]}]
+    got = []
+    for i in range(rnd.randint(1, 6)):
+        cid = "c%d_%d%s" % (t, i, text()[:3])
+        name, key = rnd.choice(TOOLS)
+        args = {key: text()}
+        if rnd.random() < 0.3:
+            said = {"role": "assistant", "content": text(), "tool_calls": [
+                {"id": cid, "type": "function", "function": {
+                    "name": name, "arguments": dumps(args, ascii_only)}}]}
+            answer = {"role": "tool", "tool_call_id": cid,
+                      "content": dumps({"r": text()}, ascii_only)}
+        else:
+            said = {"role": "assistant", "parts": [
+                {"type": "text", "content": text()},
+                {"type": "tool_call", "id": cid, "name": name,
+                 "arguments": args}]}
+            if rnd.random() < 0.2:  # no id: known by its place
+                del said["parts"][1]["id"]
+            answer = {"role": "tool", "parts": [
+                {"type": "tool_call_response", "id": cid,
+                 "response": dumps({"r": text()}, ascii_only)}]}
+        sent = list(msgs)
+        if rnd.random() < 0.1:  # its start changed: read whole
+            sent[0] = {"role": "user", "parts": [
+                {"type": "text", "content": text() + "!"}]}
+        h = "[" + join.join(dumps(m, ascii_only) for m in sent) + "]"
+        for _ in range(2 if rnd.random() < 0.1 else 1):  # now and then twice
+            got.append({"traceId": trace,
+                        "spanId": "%016x" % (0x100000 * (t + 1) + len(got)),
+                        "parentSpanId": agent, "name": "chat m", "kind": 3,
+                        "startTimeUnixNano": str(1000 + 100 * len(got)),
+                        "endTimeUnixNano": str(1050 + 100 * len(got)),
+                        "attributes": [
+                            kv("gen_ai.operation.name", "chat"),
+                            kv("gen_ai.request.model", "m"),
+                            kv("gen_ai.input.messages", h),
+                            kv("gen_ai.output.messages",
+                               dumps([said], ascii_only))]})
+        msgs = msgs + [said, answer]
+    root = {"traceId": trace, "spanId": agent, "name": "invoke_agent a",
+            "kind": 1, "startTimeUnixNano": "900",
+            "endTimeUnixNano": "99999",
+            "attributes": [kv("gen_ai.operation.name", "invoke_agent")]}
+    traces.append((got, root))
+def line(ss):
+    return json.dumps({"resourceSpans": [{"resource": {"attributes": [
+        kv("service.name", "rhist")]}, "scopeSpans": [
+            {"scope": {"name": "a"}, "spans": ss}]}]}) + "\n"
+roots = line([root for _, root in traces])
+every = [s for got, _ in traces for s in got]
+shuffled = list(every)
+rnd.shuffle(shuffled)
+# every turn made one call (a repeated span makes none more)
+open("rhist-calls", "w").write("%d\n" % sum(
+    len({s["attributes"][3]["value"]["stringValue"] for s in got})
+    for got, _ in traces))
+for name, order in (("a", every), ("b", shuffled),
+                    ("c", [s for got, _ in traces for s in reversed(got)])):
+    with open("rhist-%s.jsonl" % name, "w") as f:
+        for s in order:
+            f.write(line([s]))
+        f.write(roots)
+EOF
+for o in a b c; do
+    rm -f rhist-$o.db
+    timeout 60 "$REPLAY" --quiet --from otlp --tools shop.json \
+        --db rhist-$o.db rhist-$o.jsonl 2>/dev/null
+done
+byname() { # DB: its episodes, calls and problems, by name (the order the
+           # traces end in, and so their rowids, follows the input's)
+    sqlite3 "$1" "SELECT episode, seed, arm, calls, reached, errors, diverged,
+        status, final, content_xxh3, task_name, success, reward,
+        input_tokens, output_tokens, cost, duration FROM episodes
+        ORDER BY episode;
+        SELECT episode, seq, step, tool, kind, arguments, answer, error,
+        effect, dial, diverged, logged_answer, arguments_raw,
+        arguments_valid, arguments_rule, answer_valid, duration FROM calls
+        ORDER BY episode, seq;
+        SELECT message FROM problems ORDER BY message"
+}
+ok "histories drawn at random: one database in any order" \
+    "$(byname rhist-c.db)
+--
+$(byname rhist-c.db)" "$(byname rhist-a.db)
+--
+$(byname rhist-b.db)"
+ok "histories drawn at random: every turn's call" "80|$(cat rhist-calls)" \
+    "$(sqlite3 rhist-a.db "SELECT count(*), sum(calls) FROM episodes")"
+
 # --- a reward no double holds (1e400, 400 digits) is a problem and no
 # --- reward, never an end line the transcript reader refuses
 printf '{"id":"a","messages":[],"reward":1e400}\n{"id":"b","messages":[],"reward":-1%0400d}\n{"id":"c","messages":[],"reward":-0.5}\n' 0 > rw.jsonl
