@@ -1,10 +1,13 @@
 /* transcript: whose a line is, found from its start (tline_route), is
- * whose tline_parse reads it to be, or tline_parse refuses the line. */
+ * whose tline_parse reads it to be, or tline_parse refuses the line; an
+ * episode line's seed, arm and task name are judged alike by the line
+ * and by the functions the log readers ask. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_load.h"
 #include "transcript.h"
 #include "unit.h"
 
@@ -231,6 +234,57 @@ START_TEST(names_from_a_line_start)
 }
 END_TEST
 
+/* What the log readers ask of a seed, an arm and a task name before they
+ * write an episode line (tline_seed_arm, tline_task_name) is what the
+ * line holding them reads as: observed, replayed, or the same refusal. */
+START_TEST(seed_arm_as_the_line_reads)
+{
+    static const char *const seeds[] = {
+        NULL, "null", "7", "0", "-5", "9223372036854775807",
+        "9223372036854775808", "1.5", "\"7\"", "true", "[7]"};
+    static const char *const arms[] = {
+        NULL, "null", "\"base\"", "\"depth:d3\"", "\"nope\"", "\"\"",
+        "\"base\\u0000\"", "3", "{}"};
+    static const char *const names[] = {
+        NULL, "null", "\"t1\"", "12", "\"t\\u0000\"", "\"\\ud800\"",
+        "1.5", "false", "[]"};
+    char text[256];
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++)
+        for (size_t j = 0; j < sizeof arms / sizeof arms[0]; j++)
+            for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+                snprintf(text, sizeof text,
+                         "{\"type\":\"episode\",\"run\":\"r\","
+                         "\"episode\":\"e\"%s%s%s%s%s%s}",
+                         seeds[i] ? ",\"seed\":" : "",
+                         seeds[i] ? seeds[i] : "",
+                         arms[j] ? ",\"arm\":" : "", arms[j] ? arms[j] : "",
+                         names[k] ? ",\"task_name\":" : "",
+                         names[k] ? names[k] : "");
+                arena *a = arena_new();
+                ck_assert_ptr_nonnull(a);
+                tline tl;
+                err le, se, ne;
+                int line = tline_parse(&tl, a, text, strlen(text), NULL, &le);
+                value *v;
+                ck_assert_int_eq(json_load(&v, a, text, strlen(text), &se),
+                                 0);
+                int sa = tline_seed_arm(value_getz(v, "seed"),
+                                        value_getz(v, "arm"), &se);
+                int tn = tline_task_name(value_getz(v, "task_name"), &ne);
+                if (line == 0) {
+                    ck_assert_msg(sa == !tl.observed && tn == 0, "%s", text);
+                } else if (sa < 0) {
+                    ck_assert_msg(strcmp(se.msg, le.msg) == 0,
+                                  "%s: %s against %s", text, se.msg, le.msg);
+                } else {
+                    ck_assert_msg(tn < 0 && strcmp(ne.msg, le.msg) == 0,
+                                  "%s: %s", text, le.msg);
+                }
+                arena_free(a);
+            }
+}
+END_TEST
+
 Suite *transcript_suite(void)
 {
     Suite *s = suite_create("transcript");
@@ -242,6 +296,7 @@ Suite *transcript_suite(void)
     tcase_add_test(tc, names_given_twice_are_refused);
     tcase_add_test(tc, changed_lines_route_as_read);
     tcase_add_test(tc, names_from_a_line_start);
+    tcase_add_test(tc, seed_arm_as_the_line_reads);
     suite_add_tcase(s, tc);
     return s;
 }
