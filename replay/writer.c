@@ -402,6 +402,23 @@ static int do_job(writer *w, writer_job *j, int skip, err *e,
     }
 }
 
+/* The writer, idle, waits to be woken (put), or a tenth of a second:
+ * jobs fewer than put wakes it for are then taken all the same.  Without
+ * that, the last few jobs before the engine waits on its input (a pipe
+ * that says nothing for a while) would wait with it, unwritten, however
+ * long it waits, and a batch they complete would not be committed. */
+static void idle_wait(writer *w)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    t.tv_nsec += 100000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&w->wake, &w->mu, &t);
+}
+
 /* Takes every waiting job at once, so that the two threads meet rarely. */
 static void *main_loop(void *arg)
 {
@@ -421,7 +438,7 @@ static void *main_loop(void *arg)
         }
         while (!w->head && !w->closing) {
             w->idle = 1;
-            pthread_cond_wait(&w->wake, &w->mu);
+            idle_wait(w);
             w->idle = 0;
         }
         writer_job *j = w->head;
@@ -490,7 +507,13 @@ int writer_start(writer **out, db *d, const char *path, FILE *diag,
         w->wake_at = 1;
     w->say = say;
     pthread_mutex_init(&w->mu, NULL);
-    pthread_cond_init(&w->wake, NULL);
+    /* wake is waited on with a timeout (idle_wait), on the clock that
+     * setting the time does not move */
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->wake, &ca);
+    pthread_condattr_destroy(&ca);
     pthread_cond_init(&w->room, NULL);
     pthread_cond_init(&w->done, NULL);
     pthread_cond_init(&w->ck_wake, NULL);
@@ -551,7 +574,8 @@ static int put(writer *w, writer_job *j, err *e)
         w->count++;
         /* An idle writer is woken for a handful of jobs, not for each:
          * when it keeps up, a wake per episode costs more than the
-         * episode.  A run's caller waits for its job: that one wakes. */
+         * episode (fewer wait at most a tenth of a second: idle_wait).
+         * A run's caller waits for its job: that one wakes. */
         if (w->idle && (w->count >= w->wake_at || j->kind == J_RUN))
             pthread_cond_signal(&w->wake);
     }

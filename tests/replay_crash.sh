@@ -116,6 +116,40 @@ if [ "$got" = 20 ]; then pass=$((pass + 1)); else
 fi
 rm -f night/bad.jsonl
 
+# Lines fewer than wake the writer (a batch's worth) before replay waits
+# on its input are written all the same: 4 bad lines, a run line (which
+# replay waits for the writer to take, with the 4 before it), then one
+# bad line that completes a batch of 5, and nothing for a while.  That
+# line is written and the batch committed within a tenth of a second,
+# not when the input goes on (which, killed, it never does).
+head -n 1 "$TOP_SRCDIR/samples/night/$(ls "$TOP_SRCDIR/samples/night" | head -n 1)" \
+    > "$TEST_TMP/run.jsonl" || exit 99
+db=$TEST_TMP/few.db
+rm -f night/few.jsonl
+mkfifo night/few.jsonl || exit 99
+{ head -n 4 "$TEST_TMP/bad.jsonl"; cat "$TEST_TMP/run.jsonl"; sleep 1
+  head -n 1 "$TEST_TMP/bad.jsonl"; sleep 30; } > night/few.jsonl &
+feeder=$!
+"$REPLAY" --quiet --batch 5 --db "$db" night/few.jsonl > /dev/null 2>&1 &
+pid=$!
+tries=0
+while [ "$tries" -lt 100 ]; do # 20 s at most
+    if [ -f "$db" ]; then
+        got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
+        [ "${got:-0}" -ge 5 ] && break
+    fi
+    sleep 0.2
+    tries=$((tries + 1))
+done
+stop "$pid" "$feeder"
+got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
+if [ "$got" = 5 ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1))
+    echo "FAIL 5 bad lines and a run line, killed while replay waited:" \
+        "${got:-no} problems committed, not 5"
+fi
+rm -f night/few.jsonl
+
 # the test means something only if some kills left part of the night
 if [ "$partial" -gt 0 ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL no kill left a partly replayed database"
