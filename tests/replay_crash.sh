@@ -81,6 +81,37 @@ for t in 0.05 0.1 0.2 0.3 0.5 0.8; do
     again "$db" "after ${t}s"
 done
 
+# committed_while_waiting NAME WANT WHAT: replays night/NAME.jsonl, a
+# pipe that night/NAME.feed (a script) writes and then holds open, with
+# batches of 5; waits (20 s at most) for WANT problems in the database,
+# kills replay and the feeder, and checks that WANT were committed
+committed_while_waiting() {
+    db=$TEST_TMP/$1.db
+    rm -f "night/$1.jsonl"
+    mkfifo "night/$1.jsonl" || exit 99
+    sh "night/$1.feed" > "night/$1.jsonl" &
+    feeder=$!
+    "$REPLAY" --quiet --batch 5 --db "$db" "night/$1.jsonl" > /dev/null 2>&1 &
+    pid=$!
+    tries=0
+    while [ "$tries" -lt 100 ]; do
+        if [ -f "$db" ]; then
+            got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
+            [ "${got:-0}" -ge "$2" ] && break
+        fi
+        sleep 0.2
+        tries=$((tries + 1))
+    done
+    stop "$pid" "$feeder"
+    got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
+    if [ "$got" = "$2" ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1))
+        echo "FAIL $3, killed while replay waited for more:" \
+            "${got:-no} problems committed, not $2"
+    fi
+    rm -f "night/$1.jsonl" "night/$1.feed"
+}
+
 # A night of nothing but bad lines (its tool files moved away, say)
 # commits its problems in batches, as it does episodes, rather than all
 # in one transaction at the end: cut after 20 lines, the problems of four
@@ -91,30 +122,10 @@ while [ "$i" -lt 20 ]; do
     echo '{"run": "r", "not json' >> "$TEST_TMP/bad.jsonl"
     i=$((i + 1))
 done
-db=$TEST_TMP/bad.db
-rm -f night/bad.jsonl
-mkfifo night/bad.jsonl || exit 99
-{ cat "$TEST_TMP/bad.jsonl"; sleep 30; } > night/bad.jsonl &
-feeder=$!
-"$REPLAY" --quiet --batch 5 --db "$db" night/bad.jsonl > /dev/null 2>&1 &
-pid=$!
-tries=0
-while [ "$tries" -lt 100 ]; do # 20 s at most
-    if [ -f "$db" ]; then
-        got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
-        [ "${got:-0}" -ge 20 ] && break
-    fi
-    sleep 0.2
-    tries=$((tries + 1))
-done
-stop "$pid" "$feeder"
-got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
-if [ "$got" = 20 ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1))
-    echo "FAIL a night of 20 bad lines, killed while it waited for more:" \
-        "${got:-no} problems committed, not 20"
-fi
-rm -f night/bad.jsonl
+cat > night/bad.feed <<EOF
+cat "$TEST_TMP/bad.jsonl"; exec sleep 30
+EOF
+committed_while_waiting bad 20 "a night of 20 bad lines"
 
 # Lines fewer than wake the writer (a batch's worth) before replay waits
 # on its input are written all the same: 4 bad lines, a run line (which
@@ -124,31 +135,11 @@ rm -f night/bad.jsonl
 # not when the input goes on (which, killed, it never does).
 head -n 1 "$TOP_SRCDIR/samples/night/$(ls "$TOP_SRCDIR/samples/night" | head -n 1)" \
     > "$TEST_TMP/run.jsonl" || exit 99
-db=$TEST_TMP/few.db
-rm -f night/few.jsonl
-mkfifo night/few.jsonl || exit 99
-{ head -n 4 "$TEST_TMP/bad.jsonl"; cat "$TEST_TMP/run.jsonl"; sleep 1
-  head -n 1 "$TEST_TMP/bad.jsonl"; sleep 30; } > night/few.jsonl &
-feeder=$!
-"$REPLAY" --quiet --batch 5 --db "$db" night/few.jsonl > /dev/null 2>&1 &
-pid=$!
-tries=0
-while [ "$tries" -lt 100 ]; do # 20 s at most
-    if [ -f "$db" ]; then
-        got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
-        [ "${got:-0}" -ge 5 ] && break
-    fi
-    sleep 0.2
-    tries=$((tries + 1))
-done
-stop "$pid" "$feeder"
-got=$(sqlite3 "$db" 'SELECT count(*) FROM problems' 2>/dev/null)
-if [ "$got" = 5 ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1))
-    echo "FAIL 5 bad lines and a run line, killed while replay waited:" \
-        "${got:-no} problems committed, not 5"
-fi
-rm -f night/few.jsonl
+cat > night/few.feed <<EOF
+head -n 4 "$TEST_TMP/bad.jsonl"; cat "$TEST_TMP/run.jsonl"; sleep 1
+head -n 1 "$TEST_TMP/bad.jsonl"; exec sleep 30
+EOF
+committed_while_waiting few 5 "5 bad lines and a run line"
 
 # the test means something only if some kills left part of the night
 if [ "$partial" -gt 0 ]; then pass=$((pass + 1)); else
