@@ -319,8 +319,8 @@ static const char *kind_of(const value *v)
     return value_kind_phrase((value_kind)v->kind);
 }
 
-/* A string member: NULL when absent; -1 (e set) when not a string. */
-/* The string v (the member key of a line of type t; NULL: absent). */
+/* The string v, the member key of a line of type t: *out NULL when v is
+ * absent (NULL) or null; -1 (e set) when it is not a string. */
 static int str_of(const value *v, const char *key, int required,
                   enum tline_type t, const char **out, err *e)
 {
@@ -342,6 +342,7 @@ static int str_of(const value *v, const char *key, int required,
     return 0;
 }
 
+/* A string member: the same, of the member key of the object o. */
 static int get_str(const value *o, const char *key, int required,
                    enum tline_type t, const char **out, err *e)
 {
