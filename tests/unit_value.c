@@ -118,7 +118,8 @@ START_TEST(value_get_finds_string_keys)
 }
 END_TEST
 
-/* value_count and value_amount, on every kind of figure a log gives */
+/* value_count, value_amount and value_reward, on every kind of figure a
+ * log gives */
 START_TEST(figures_read_one_way)
 {
     arena *a = arena_new();
@@ -154,6 +155,25 @@ START_TEST(figures_read_one_way)
     ck_assert(d == 3.0);
     ck_assert_int_eq(value_amount(TEXT(V_INT, "-3"), &d), VFIG_NEGATIVE);
     ck_assert_int_eq(value_amount(TEXT(V_BOOL, "x"), &d), VFIG_KIND);
+    /* a reward: either sign, finite */
+    ck_assert_int_eq(value_reward(TEXT(V_INT, "-3"), &d), VFIG_OK);
+    ck_assert(d == -3.0);
+    v->u.d = -0.0;
+    ck_assert_int_eq(value_reward(v, &d), VFIG_OK);
+    ck_assert(d == 0 && !signbit(d));
+    v->u.d = -1e308 * 10;
+    d = 7;
+    ck_assert_int_eq(value_reward(v, &d), VFIG_HUGE);
+    ck_assert(d == 7); /* left as it was */
+    char digits[402];
+    memset(digits, '9', 400);
+    digits[400] = '\0';
+    ck_assert_int_eq(value_reward(value_new_text(a, V_INT, digits, 400, 1, 1),
+                                  &d),
+                     VFIG_HUGE);
+    ck_assert_int_eq(value_reward(TEXT(V_STRING, "1"), &d), VFIG_KIND);
+    ck_assert_int_eq(value_reward(value_new(a, V_NULL, 1, 1), &d), VFIG_NONE);
+    ck_assert_int_eq(value_reward(NULL, &d), VFIG_NONE);
 #undef TEXT
     arena_free(a);
 }
