@@ -863,12 +863,14 @@ printf '{"id":"a","messages":[],"reward":1e400}\n{"id":"b","messages":[],"reward
 sed 's/"value": 0.5/"value": 1e400/' "$golds/inspect.json" > rw.json
 sed -n 3p "$golds/otlp.jsonl" | sed 's/{"doubleValue":0.25}/{"doubleValue":1e400}/' \
     > rw-o.jsonl
+# (and OTLP's reward given as text: no number, said too)
+sed -n 3p "$golds/otlp.jsonl" |
+    sed 's/{"doubleValue":0.25}/{"stringValue":"0.25"}/' > rw-t.jsonl
 rw() { # FORMAT FILE: the import's reward problems and its end lines' rewards
     timeout 60 "$REPLAY" import "$1" "$2" -o rw-out.jsonl 2>&1 |
         grep -e reward -e "score's value"
     grep '"end"' rw-out.jsonl | sed -n 's/.*"episode":"\([^"]*\)".*"reward":\([^,}]*\).*/\1 \2/p'
     timeout 60 "$REPLAY" --db rw.db rw-out.jsonl 2>&1 | grep ' lines: '
-
 }
 ok "a reward no double holds: messages" \
 "rw.jsonl:1: \$: the record's reward (at reward) is not a finite number: the episode's reward is left unknown
@@ -882,6 +884,9 @@ replay: 11 lines: 11 used, 0 unchanged, 0 problems, 0 blank" "$(rm -f rw.db; rw 
 ok "a reward no double holds: otlp" \
 "rw-o.jsonl: trace 5eed00000000000000000000000000aa: the episode's tasks.reward is not a finite number: its reward is left unknown
 replay: 5 lines: 5 used, 0 unchanged, 0 problems, 0 blank" "$(rm -f rw.db; rw otlp rw-o.jsonl)"
+ok "a reward that is no number: otlp" \
+"rw-t.jsonl: trace 5eed00000000000000000000000000aa: the episode's tasks.reward is not a number: its reward is left unknown
+replay: 5 lines: 5 used, 0 unchanged, 0 problems, 0 blank" "$(rm -f rw.db; rw otlp rw-t.jsonl)"
 ok "a reward no double holds: the database's rewards" "a||1
 b||1
 c|-0.5|0" "$(rm -f rw.db; timeout 60 "$REPLAY" --quiet --from messages \
