@@ -1635,7 +1635,7 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                 &run, e);
     if (rc)
         return rc;
-    char trace_at[96];
+    char trace_at[96]; /* where the episode's own problems are */
     snprintf(trace_at, sizeof trace_at, "trace %s", t->id);
     rc = lr_episode(r, run, episode,
                     task_field(sp, n, head, "seed"),
@@ -1831,9 +1831,7 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
     value_figure rf = value_reward(rw, &reward);
     int has_reward = rf == VFIG_OK;
     if (rf != VFIG_OK && rf != VFIG_NONE) {
-        char place[96];
-        snprintf(place, sizeof place, "trace %s", t->id);
-        if ((rc = lr_problem(r, place, NULL,
+        if ((rc = lr_problem(r, trace_at, NULL,
                              "the episode's tasks.reward is not a %snumber: "
                              "its reward is left unknown",
                              rf == VFIG_HUGE ? "finite " : "")))
