@@ -1,7 +1,9 @@
 /* callpairs: see callpairs.h.  Per id, the unanswered calls form a stack
  * (open: its top; each call's link the one under it), and the answers
  * waiting for a call a queue (first_wait, last_wait; each answer's link
- * the next): every step is a lookup and a link. */
+ * the next): every step is a lookup and a link.  The calls of one at0 on
+ * top of the stack are in their order, the first on top: a call of the
+ * top's at0 goes in after the last of them (the top's tail), not on top. */
 #include "callpairs.h"
 
 #include <math.h>
@@ -38,7 +40,7 @@ static int push(lr_call_item **items, size_t *n, size_t *cap,
 int lrc_add(lr_calls *c, const value *call, const value *id, size_t at0,
             size_t at1)
 {
-    lr_call_item it = {call, NULL, NULL, {at0, at1}, LRC_NONE, NAN};
+    lr_call_item it = {call, NULL, NULL, {at0, at1}, LRC_NONE, NAN, c->n};
     if (id && id->kind == V_STRING) {
         seed(c);
         const char *k = id->u.str.ptr;
@@ -58,8 +60,15 @@ int lrc_add(lr_calls *c, const value *call, const value *id, size_t at0,
             keymap_get(&c->open, k, len, &top);
             if (keymap_put(&c->open, k, len, top) < 0) /* the id is known */
                 return -1;
+        } else if (keymap_get(&c->open, k, len, &top) && top != LRC_NONE &&
+                   c->items[top].at[0] == at0) {
+            /* after the calls of its id made with it, which are answered
+             * first */
+            size_t tail = c->items[top].tail;
+            it.link = c->items[tail].link;
+            c->items[tail].link = c->n;
+            c->items[top].tail = c->n;
         } else {
-            keymap_get(&c->open, k, len, &top);
             it.link = top;
             if (keymap_put(&c->open, k, len, c->n) < 0)
                 return -1;
@@ -79,10 +88,13 @@ int lrc_answer(lr_calls *c, const value *id, const value *answer,
     if (keymap_get(&c->open, k, len, &top)) {
         if (top == LRC_NONE)
             return 2;
-        c->items[top].answer = answer;
-        return keymap_put(&c->open, k, len, c->items[top].link) < 0 ? -1 : 0;
+        lr_call_item *it = &c->items[top];
+        it->answer = answer;
+        if (it->tail != top) /* the next of its at0 is the top now */
+            c->items[it->link].tail = it->tail;
+        return keymap_put(&c->open, k, len, it->link) < 0 ? -1 : 0;
     }
-    lr_call_item it = {NULL, id, answer, {at0, at1}, LRC_NONE, NAN};
+    lr_call_item it = {NULL, id, answer, {at0, at1}, LRC_NONE, NAN, 0};
     size_t last;
     if (keymap_get(&c->last_wait, k, len, &last))
         c->waiting[last].link = c->nw;

@@ -9,7 +9,10 @@
  * The rules, for logs as they are written (ids reused, answers early):
  *  - No call is ever dropped: a call whose id an earlier call has (real
  *    trajectories reuse ids) is a call of its own.
- *  - An answer goes to the latest unanswered call of its id before it.
+ *  - An answer goes to the latest unanswered call of its id before it;
+ *    calls of one id at one place (at0: one message's calls, made at
+ *    once) take their answers in their order (tau2-bench gives every call
+ *    the id "" and answers them in turn).
  *  - An answer of an id that no call has yet waits for its call: the
  *    first call of that id to come takes it (the earliest answer first).
  *    One still waiting when the episode is written is a problem there.
@@ -39,6 +42,8 @@ typedef struct lr_call_item {
     size_t link;         /* a call: the unanswered call of its id before
                             it; an answer waiting: the next one of its id */
     double duration;     /* the seconds the tool took; NAN: not logged */
+    size_t tail;         /* the latest unanswered call of its id: the last
+                            of its id's calls at its at0 (callpairs.c) */
 } lr_call_item;
 
 /* Writes where a call (or a waiting answer) is, from its at, into out,
@@ -70,7 +75,8 @@ typedef struct lr_calls {
 int lrc_add(lr_calls *c, const value *call, const value *id, size_t at0,
             size_t at1);
 
-/* Answers the latest unanswered call of that id: 0; 1 the id is no
+/* Answers the latest unanswered call of that id (the first of those at
+ * its at0): 0; 1 the id is no
  * string (nothing kept); 2 the calls of that id are all answered (nothing
  * kept: a second answer); 3 no call has that id yet: the answer, found
  * at (at0, at1), waits for its call; -1 out of memory. */

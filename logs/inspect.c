@@ -476,7 +476,7 @@ static int event_calls(struct iread *m, const value *events, err *e)
                 all[j++] = (lr_call_item){more[x].call, more[x].id,
                                           more[x].answer,
                                           {more[x].at[0], more[x].at[1]},
-                                          LRC_NONE, NAN};
+                                          LRC_NONE, NAN, 0};
             if (i < c->n)
                 all[j++] = c->items[i];
         }

@@ -221,6 +221,37 @@ ok "the OTLP document: the lines of JSON Lines" "$(cat otlp.jsonl)" \
     "$(imp otlp-doc otlp otlp-document.json >/dev/null; cat otlp-doc.jsonl)"
 gold messages-problems "$(imp messages messages messages.jsonl)"
 gold messages-transcript "$(cat messages.jsonl)"
+# calls of one id made together (tau2-bench's id "" on every call, older
+# Gemini's the function's name) take their answers in their order; a
+# later message's call of that id takes the next answer, and the first
+# message's last call the one after
+"$PYTHON3" - > sameid.json <<'EOF'
+import json
+def call(q):
+    return {"id": "", "type": "function",
+            "function": {"name": "search_orders",
+                         "arguments": json.dumps({"query": q})}}
+def tool(text):
+    return {"role": "tool", "tool_call_id": "", "content": text}
+msgs = [{"role": "user", "content": "Find them."},
+        {"role": "assistant", "content": None,
+         "tool_calls": [call("a"), call("b"), call("c")]},
+        tool("A"), tool("B"),
+        {"role": "assistant", "content": None, "tool_calls": [call("d")]},
+        tool("D"), tool("C")]
+print(json.dumps({"id": "same", "messages": msgs}))
+EOF
+imp sameid messages sameid.json > /dev/null
+ok "calls of one id take their answers in their order" "a A
+b B
+c C
+d D" "$("$PYTHON3" -c '
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "call":
+        print(json.loads(r["call"]["function"]["arguments"])["query"],
+              r.get("answer"))' sameid.jsonl)"
 
 # --- import then replay, and --from: the same database, table by table
 dump() { # DB: every table's rows, but the source files and lines, and
