@@ -393,6 +393,23 @@ static int read_success(const log_opts *o, const value *rec, int *bad)
     return -1;
 }
 
+/* The run's model of tau2-bench's results: their info.agent_info.llm,
+ * when it is text. */
+static void results_model(struct mread *m, const value *info)
+{
+    const value *llm = lr_path(info, "agent_info.llm");
+    if (llm && llm->kind == V_STRING)
+        snprintf(m->model, sizeof m->model, "%.*s",
+                 (int)(llm->u.str.len < 255 ? llm->u.str.len : 255),
+                 llm->u.str.ptr);
+}
+
+/* What is said of a tau2-bench results.json of the "dir" format. */
+static const char dir_results[] =
+    "a tau2-bench results.json of the \"dir\" format: its simulations are "
+    "files of their own, beside it in simulations/; give that folder "
+    "(--from messages --preset tau2 simulations)";
+
 /* A member of a document that is an object (one record, or tau2-bench's
  * results): kept, to be the record at the end, but for its simulations;
  * the run's model is its info.agent_info.llm.  0, 1 stop, -1. */
@@ -401,11 +418,8 @@ static int keep_member(struct mread *m, const char *key, const value *v,
 {
     if (!v)
         return lr_problem(m->r, NULL, NULL, "$.%.100s: %s", key, bad);
-    const value *llm = lr_path(v, "agent_info.llm");
-    if (strcmp(key, "info") == 0 && llm && llm->kind == V_STRING)
-        snprintf(m->model, sizeof m->model, "%.*s",
-                 (int)(llm->u.str.len < 255 ? llm->u.str.len : 255),
-                 llm->u.str.ptr);
+    if (strcmp(key, "info") == 0)
+        results_model(m, v);
     if (!m->whole && !(m->whole = vb_object(m->da)))
         return arena_over(m->da) ? 0 : err_set(e, ERR_NOMEM, "out of memory");
     value *k = vb_str(m->da, key), *copy = vb_clone(m->da, v);
@@ -442,6 +456,42 @@ static void record_usage(const value *rec, const value *msgs, lr_usage *u)
     value_amount(value_getz(rec, "duration"), &u->duration);
 }
 
+/* Where a record keeps its messages, unless --messages names it. */
+static const char *const msg_keys[] = {"messages", "traj", "trajectory",
+                                       NULL};
+
+static int on_record(void *ctx, const char *place, const char *key,
+                     size_t index, const value *rec, const char *bad,
+                     err *e);
+
+/* A line of JSON Lines that holds a whole tau2-bench results.json (the
+ * document written on one line, as json.dumps or jq -c leave it), not a
+ * record: its simulations are the records, as in the document, and one
+ * of the "dir" format is said as there.  0, 1 stop, -1; 2 it is no such
+ * line. */
+static int results_line(struct mread *m, const char *place,
+                        const value *rec, err *e)
+{
+    if (field(rec, lr_opts(m->r)->messages_key, msg_keys))
+        return 2;
+    const value *sims = value_getz(rec, "simulations");
+    if (sims && sims->kind == V_ARRAY) {
+        results_model(m, value_getz(rec, "info"));
+        for (size_t i = 0; i < sims->u.arr.len; i++) {
+            int rc = on_record(m, place, "simulations", i,
+                               sims->u.arr.items[i], NULL, e);
+            if (rc)
+                return rc;
+        }
+        return 0;
+    }
+    if (!value_getz(rec, "simulation_index"))
+        return 2;
+    m->c->records++;
+    m->c->refused++;
+    return lr_problem(m->r, place, "$", "%s", dir_results);
+}
+
 static int on_record(void *ctx, const char *place, const char *key,
                      size_t index, const value *rec, const char *bad,
                      err *e)
@@ -450,6 +500,11 @@ static int on_record(void *ctx, const char *place, const char *key,
     logr *r = m->r;
     if (key && index == (size_t)-1)
         return keep_member(m, key, rec, bad, e);
+    if (!key && place && rec && rec->kind == V_OBJECT) {
+        int rc = results_line(m, place, rec, e);
+        if (rc != 2)
+            return rc;
+    }
     /* tau2-bench's simulations: what is not named is where tau2 keeps it,
      * and a simulation's seed is tau2's own, never the simulator's */
     log_opts tau2 = *lr_opts(r);
@@ -473,7 +528,7 @@ static int on_record(void *ctx, const char *place, const char *key,
     const log_opts *o = &tau2;
     char at[48];
     m->c->records++;
-    if (!place && key && index != (size_t)-1)
+    if (key && index != (size_t)-1)
         snprintf(at, sizeof at, "$.%.20s[%zu]", key, index);
     else if (!place && index != (size_t)-1)
         snprintf(at, sizeof at, "$[%zu]", index);
@@ -483,8 +538,6 @@ static int on_record(void *ctx, const char *place, const char *key,
         m->c->refused++;
         return lr_problem(r, place, NULL, "%s", bad);
     }
-    static const char *const msg_keys[] = {"messages", "traj", "trajectory",
-                                           NULL};
     const value *msgs = field(rec, o->messages_key, msg_keys);
     if (rec->kind != V_OBJECT || !msgs || msgs->kind != V_ARRAY) {
         m->c->refused++;
@@ -531,7 +584,7 @@ static int on_record(void *ctx, const char *place, const char *key,
     if (rc)
         return rc;
     char *mat = m->mat;
-    snprintf(m->mat, sizeof m->mat, "%s.%s", place ? "$" : at,
+    snprintf(m->mat, sizeof m->mat, "%s.%s", at,
              o->messages_key ? o->messages_key
                              : value_getz(rec, "messages")     ? "messages"
                                : value_getz(rec, "traj") ? "traj"
@@ -590,11 +643,7 @@ static int whole_record(struct mread *m, err *e)
         !value_getz(m->whole, "messages")) {
         m->c->records++;
         m->c->refused++;
-        return lr_problem(m->r, NULL, "$",
-                          "a tau2-bench results.json of the \"dir\" "
-                          "format: its simulations are files of their own, "
-                          "beside it in simulations/; give that folder "
-                          "(--from messages --preset tau2 simulations)");
+        return lr_problem(m->r, NULL, "$", "%s", dir_results);
     }
     return on_record(m, NULL, NULL, (size_t)-1, m->whole, NULL, e);
 }

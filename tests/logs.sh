@@ -197,6 +197,21 @@ ok "the chunked form: the lines of the whole form" \
 # simulator's, the model from info; a results.json of the "dir" format
 # said as such
 gold tau2 "$(imp tau2 auto tau2.json tau2-dir.json; cat tau2.jsonl)"
+# ... and written on one line (json.dumps, jq -c), which makes it JSON
+# Lines of one line: the same episodes; the "dir" format said the same
+for f in tau2 tau2-dir; do
+    "$PYTHON3" -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))))' \
+        "$f.json" > "$f-line.json" || exit 99
+done
+imp tau2-indented auto --run tau2 tau2.json > /dev/null
+ok "tau2's results.json on one line: the lines of the indented one" \
+    "$(cat tau2-indented.jsonl)" \
+    "$(imp tau2-line auto --run tau2 tau2-line.json > /dev/null; cat tau2-line.jsonl)"
+ok "tau2's results.json of the dir format on one line: said as such" \
+    'tau2-dir-line.json:1: $: a tau2-bench results.json of the "dir" format: its simulations are files of their own, beside it in simulations/; give that folder (--from messages --preset tau2 simulations)
+replay import: messages: 1 file, 1 record: 0 read, 0 skipped, 1 refused; 0 episodes, 0 calls; 1 problem; 0 transcript lines
+replay import: 0 transcript lines into tau2-dir-line.jsonl
+exit 1' "$(imp tau2-dir-line auto tau2-dir-line.json)"
 # traces as people export them: Jaeger's JSON (the UI's and the API's:
 # hex ids of any length, microseconds, tags, CHILD_OF references, an
 # error by otel.status_code) and Grafana Tempo's ({"batches"}, ids in
