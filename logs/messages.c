@@ -369,13 +369,15 @@ static int read_success(const log_opts *o, const value *rec, int *bad)
     if (!v)
         return -1;
     if (o->success_value) {
-        if (v->kind == V_INT || v->kind == V_FLOAT) {
-            char *end;
-            double want = strtod(o->success_value, &end);
-            double have = v->kind == V_FLOAT ? v->u.d
-                                             : strtod(v->u.str.ptr, NULL);
-            if (*end == '\0' && end != o->success_value)
-                return have == want;
+        char *end;
+        double want = strtod(o->success_value, &end);
+        int number = *end == '\0' && end != o->success_value;
+        if (number && (v->kind == V_INT || v->kind == V_FLOAT))
+            return (v->kind == V_FLOAT ? v->u.d
+                                       : strtod(v->u.str.ptr, NULL)) == want;
+        if (number) { /* text or a boolean is no number to compare */
+            *bad = 1;
+            return -1;
         }
         if (v->kind == V_STRING || v->kind == V_INT)
             return strcmp(v->u.str.ptr, o->success_value) == 0;
@@ -596,6 +598,13 @@ static int on_record(void *ctx, const char *place, const char *key,
         return rc;
     int badsucc;
     int success = read_success(o, rec, &badsucc);
+    /* a success read from the reward (tau-bench's and tau2's: a reward of
+     * 1) that is no number is said once, as the reward's problem */
+    const char *reward_at = o->reward_key ? o->reward_key : "reward";
+    if (badsucc && o->success_key && strcmp(o->success_key, reward_at) == 0 &&
+        value_reward(field(rec, o->reward_key, reward_keys), &(double){0}) !=
+            VFIG_OK)
+        badsucc = 0;
     if (badsucc &&
         lr_problem(r, place, at,
                    "the record's success (at %s) is neither true nor false%s: "

@@ -236,6 +236,26 @@ ok "the OTLP document: the lines of JSON Lines" "$(cat otlp.jsonl)" \
     "$(imp otlp-doc otlp otlp-document.json >/dev/null; cat otlp-doc.jsonl)"
 gold messages-problems "$(imp messages messages messages.jsonl)"
 gold messages-transcript "$(cat messages.jsonl)"
+# tau-bench's success is a reward of 1: a reward that is no number (text,
+# a boolean) leaves both unknown, said once, never a failure
+"$PYTHON3" - > badreward.json <<'EOF'
+import json
+traj = [{"role": "user", "content": "Hi."},
+        {"role": "assistant", "content": "Done."}]
+print(json.dumps([{"task_id": 1, "trial": i, "reward": r, "info": {},
+                   "traj": traj} for i, r in enumerate(("1.0", True, 1.0, 0))]))
+EOF
+ok "tau-bench's reward that is no number: no success either" \
+    'badreward.json: $[0]: the record'"'"'s reward (at reward) is not a number: the episode'"'"'s reward is left unknown
+badreward.json: $[1]: the record'"'"'s reward (at reward) is not a number: the episode'"'"'s reward is left unknown
+replay import: messages: 1 file, 4 records: 4 read, 0 skipped, 0 refused; 4 episodes, 0 calls; 2 problems; 9 transcript lines
+replay import: 9 transcript lines into badreward.jsonl
+exit 1
+{"type":"end","run":"badreward","episode":"1#0","status":"done","final":"Done."}
+{"type":"end","run":"badreward","episode":"1#1","status":"done","final":"Done."}
+{"type":"end","run":"badreward","episode":"1#2","status":"done","final":"Done.","success":true,"reward":1.0}
+{"type":"end","run":"badreward","episode":"1#3","status":"done","final":"Done.","success":false,"reward":0.0}' \
+    "$(imp badreward messages --preset tau-bench badreward.json; grep '"end"' badreward.jsonl)"
 # calls of one id made together (tau2-bench's id "" on every call, older
 # Gemini's the function's name) take their answers in their order; a
 # later message's call of that id takes the next answer, and the first
