@@ -182,9 +182,12 @@ static const value *resolve(struct iread *m, const value *v,
 
 /* The tools the sample's model events offer, as OpenAI tools (the first
  * definition of a name wins), into *tools_out (NULL when none offers
- * any): 0, or -1 out of memory. */
+ * any); a description Inspect kept as an attachment (one past 100
+ * characters) is its text: 0, 1 --strict says stop, or -1 out of
+ * memory. */
 static int offered(struct iread *m, const value *s, value **tools_out)
 {
+    int stop = 0;
     const value *events = value_getz(s, "events");
     value *out = NULL;
     int failed = 0;
@@ -211,9 +214,14 @@ static int offered(struct iread *m, const value *s, value **tools_out)
             if (!name || name->kind != V_STRING ||
                 keymap_get(&names, name->u.str.ptr, name->u.str.len, &at))
                 continue; /* the first definition of a name stands */
-            value *o = lr_openai_tool(m->a, name,
-                                      value_getz(t, "description"),
-                                      value_getz(t, "parameters"));
+            const value *desc = value_getz(t, "description");
+            char path[80];
+            snprintf(path, sizeof path, ".events[%zu].tools[%zu].description",
+                     i, k);
+            value *o = NULL;
+            if (!desc || (desc = resolve(m, desc, path, NULL, &stop)))
+                o = lr_openai_tool(m->a, name, desc,
+                                   value_getz(t, "parameters"));
             if (!o || vb_push(m->a, out, o) < 0 ||
                 keymap_put(&names, name->u.str.ptr, name->u.str.len, 0) < 0)
                 failed = 1;
@@ -223,20 +231,22 @@ static int offered(struct iread *m, const value *s, value **tools_out)
     }
     keymap_free(&names);
     *tools_out = out;
-    return failed ? -1 : 0;
+    return failed ? -1 : stop;
 }
 
 /* A tool's result as an answer (a message's content, or a tool event's
- * result): an error ({"type", "message"}) as the OpenAI idiom's error
- * answer; else its text (a string as it is, content parts joined), or a
- * value that is no text as it is.  NULL out of memory. */
+ * result): an error ({"type", "message"}, or version 1's text of one) as
+ * the OpenAI idiom's error answer; else its text (a string as it is,
+ * content parts joined), or a value that is no text as it is.  NULL out
+ * of memory. */
 static const value *tool_answer(struct iread *m, const value *content,
                                 const value *error, const struct where *w,
                                 int *stop)
 {
-    if (error && error->kind == V_OBJECT) {
-        const value *type = value_getz(error, "type");
-        const value *text = value_getz(error, "message");
+    if (error && (error->kind == V_OBJECT || error->kind == V_STRING)) {
+        int obj = error->kind == V_OBJECT;
+        const value *type = obj ? value_getz(error, "type") : NULL;
+        const value *text = obj ? value_getz(error, "message") : error;
         value *inner = vb_object(m->a), *outer = vb_object(m->a);
         if (vb_put(m->a, inner, "code",
                    type && type->kind == V_STRING ? vb_clone(m->a, type)
@@ -314,9 +324,12 @@ static int read_messages(struct iread *m, const value *msgs,
             }
         } else if (strcmp(rl, "tool") == 0) {
             const value *id = value_getz(msg, "tool_call_id");
-            const value *answer =
-                tool_answer(m, value_getz(msg, "content"),
-                            value_getz(msg, "error"), &path, &stop);
+            /* version 1 kept an error's text as tool_error */
+            const value *error = value_getz(msg, "error");
+            if (!error || error->kind == V_NULL)
+                error = value_getz(msg, "tool_error");
+            const value *answer = tool_answer(m, value_getz(msg, "content"),
+                                              error, &path, &stop);
             if (!answer)
                 return nomem(e);
             int rc = lrc_answer(&m->calls, id, answer, i, NO_CALL);
@@ -678,9 +691,12 @@ static int read_sample(struct iread *m, const value *s, err *e)
                     : NULL) < 0)
         return nomem(e);
     value *tools = NULL;
-    if (offered(m, s, &tools) < 0)
+    int rc = offered(m, s, &tools);
+    if (rc < 0)
         return nomem(e);
-    int rc = declare(m, tools, e);
+    if (rc)
+        return rc;
+    rc = declare(m, tools, e);
     if (rc)
         return rc;
     /* the calls and the final words are read before anything of the
@@ -704,12 +720,30 @@ static int read_sample(struct iread *m, const value *s, err *e)
     }
     const value *out = value_getz(s, "output");
     const value *completion = value_getz(out, "completion");
+    const char *cpath = ".output.completion";
+    const value *choices = value_getz(out, "choices");
+    if (!completion && choices && choices->kind == V_ARRAY &&
+        choices->u.arr.len) {
+        /* early Inspect wrote no completion (a property of the output,
+         * never kept): it is the first choice's text */
+        const value *content =
+            value_getz(value_getz(choices->u.arr.items[0], "message"),
+                       "content");
+        buf t = BUF_INIT;
+        int trc = content ? lr_content_text(&t, content) : 1;
+        if (trc == 0 &&
+            !(completion = vb_strn(m->a, t.data ? t.data : "", t.len)))
+            trc = -1;
+        buf_free(&t);
+        if (trc < 0)
+            return nomem(e);
+        cpath = ".output.choices[0].message.content";
+    }
     char *final = NULL;
     if (completion && completion->kind == V_STRING &&
         completion->u.str.len) {
         int stop = 0;
-        const value *c = resolve(m, completion, ".output.completion", NULL,
-                                 &stop);
+        const value *c = resolve(m, completion, cpath, NULL, &stop);
         if (!c)
             return nomem(e);
         final = (char *)c->u.str.ptr;

@@ -78,6 +78,45 @@ gold inspect-bad "$(imp bad inspect bad.eval truncated.eval inspect-v9.json)"
 # version 1 log's one score, singular
 gold inspect-react "$(imp react inspect inspect-react.json; cat react.jsonl)"
 gold inspect-v1 "$(imp v1 inspect inspect-v1.json --score match; cat v1.jsonl)"
+# shapes of Inspect's own versions: a version 1 tool message's error kept
+# as text (tool_error); an output without completion (a property of the
+# early ModelOutput, never written): the first choice's text; a tool's
+# description of more than 100 characters, which Inspect keeps as an
+# attachment: its text in the tool file
+"$PYTHON3" - > versions.json <<'EOF'
+import json
+long = "Run a shell command and return what it prints. " * 3
+call = {"id": "c1", "function": "bash", "arguments": {"cmd": "cat /nope"},
+        "type": "function"}
+sample = {"id": "v", "epoch": 1, "score": {"value": "I"},
+          "messages": [{"role": "user", "content": "Go."},
+                       {"role": "assistant", "content": "", "tool_calls": [call]},
+                       {"role": "tool", "tool_call_id": "c1", "content": "",
+                        "tool_error": "No such file: /nope"},
+                       {"role": "assistant", "content": "Gave up."}],
+          "output": {"model": "m1", "choices": [{"message": {
+              "role": "assistant",
+              "content": [{"type": "text", "text": "Gave up."}]},
+              "stop_reason": "stop"}]},
+          "events": [{"event": "model", "input": [], "tools": [
+              {"name": "bash", "description": "attachment://d41d8",
+               "parameters": {"type": "object", "properties": {
+                   "cmd": {"type": "string"}}, "required": ["cmd"]}}],
+              "output": {"choices": []}}],
+          "attachments": {"d41d8": long}}
+print(json.dumps({"version": 1, "status": "success",
+                  "eval": {"eval_id": "E2", "run_id": "R2", "task": "old",
+                           "model": "m1"},
+                  "samples": [sample]}))
+EOF
+imp versions inspect versions.json > /dev/null
+ok "Inspect's versions: tool_error, no completion, a long description" \
+    '{"type":"call","run":"old/E2","episode":"v#1","call":{"arguments":{"cmd":"cat /nope"},"name":"bash"},"answer":{"error":{"code":"unknown","message":"No such file: /nope"}}}
+{"type":"end","run":"old/E2","episode":"v#1","status":"done","final":"Gave up.","success":false}
+Run a shell command and return what it prints. Run a shell command and return what it prints. Run a shell command and return what it prints. ' \
+    "$(grep -e '"call"' -e '"end"' versions.jsonl
+       "$PYTHON3" -c 'import json, sys; print(json.load(open(sys.argv[1]))[0]["function"]["description"])' \
+           "$(grep -o 'tools-[0-9a-f]*\.json' versions.jsonl | head -n 1)")"
 
 # --- Inspect's chunked layout, as its converter writes it: a sample's
 # --- shell, metadata and sequences in members of their own (messages,
