@@ -42,8 +42,9 @@ typedef struct lr_call_item {
     size_t link;         /* a call: the unanswered call of its id before
                             it; an answer waiting: the next one of its id */
     double duration;     /* the seconds the tool took; NAN: not logged */
-    size_t tail;         /* the latest unanswered call of its id: the last
-                            of its id's calls at its at0 (callpairs.c) */
+    size_t tail;         /* a call on top of its id's stack: the last
+                            unanswered call of its id at its at0, which
+                            the next call of both goes after */
 } lr_call_item;
 
 /* Writes where a call (or a waiting answer) is, from its at, into out,
