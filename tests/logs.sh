@@ -101,7 +101,9 @@ sample = {"id": "v", "epoch": 1, "score": {"value": "I"},
           "events": [{"event": "model", "input": [], "tools": [
               {"name": "bash", "description": "attachment://d41d8",
                "parameters": {"type": "object", "properties": {
-                   "cmd": {"type": "string"}}, "required": ["cmd"]}}],
+                   "cmd": {"type": "string"}}, "required": ["cmd"]}},
+              {"name": "ls", "description": "attachment://gone",
+               "parameters": {"type": "object"}}],
               "output": {"choices": []}}],
           "attachments": {"d41d8": long}}
 print(json.dumps({"version": 1, "status": "success",
@@ -109,7 +111,9 @@ print(json.dumps({"version": 1, "status": "success",
                            "model": "m1"},
                   "samples": [sample]}))
 EOF
-imp versions inspect versions.json > /dev/null
+ok "a tool description that refers to no attachment: kept, and said" \
+    'versions.json: $.samples[0].events[0].tools[1].description: a reference to the attachment "gone", which the sample'"'"'s attachments do not hold: the reference is kept as text' \
+    "$(imp versions inspect versions.json | grep description)"
 ok "Inspect's versions: tool_error, no completion, a long description" \
     '{"type":"call","run":"old/E2","episode":"v#1","call":{"arguments":{"cmd":"cat /nope"},"name":"bash"},"answer":{"error":{"code":"unknown","message":"No such file: /nope"}}}
 {"type":"end","run":"old/E2","episode":"v#1","status":"done","final":"Gave up.","success":false}
