@@ -596,14 +596,16 @@ static int on_record(void *ctx, const char *place, const char *key,
         rc = lrc_emit(r, run, episode, &m->calls, e);
     if (rc)
         return rc;
+    const value *rw = field(rec, o->reward_key, reward_keys);
+    double reward = 0;
+    value_figure rf = value_reward(rw, &reward);
+    const char *reward_at = o->reward_key ? o->reward_key : "reward";
     int badsucc;
     int success = read_success(o, rec, &badsucc);
     /* a success read from the reward (tau-bench's and tau2's: a reward of
      * 1) that is no number is said once, as the reward's problem */
-    const char *reward_at = o->reward_key ? o->reward_key : "reward";
     if (badsucc && o->success_key && strcmp(o->success_key, reward_at) == 0 &&
-        value_reward(field(rec, o->reward_key, reward_keys), &(double){0}) !=
-            VFIG_OK)
+        rf != VFIG_OK)
         badsucc = 0;
     if (badsucc &&
         lr_problem(r, place, at,
@@ -613,15 +615,12 @@ static int on_record(void *ctx, const char *place, const char *key,
                    o->success_value ? " nor comparable with the value given"
                                     : ""))
         return 1;
-    const value *rw = field(rec, o->reward_key, reward_keys);
-    double reward = 0;
-    value_figure rf = value_reward(rw, &reward);
     int has_reward = rf == VFIG_OK;
     if (rf != VFIG_OK && rf != VFIG_NONE &&
         lr_problem(r, place, at,
                    "the record's reward (at %s) is not a %snumber: the "
                    "episode's reward is left unknown",
-                   o->reward_key ? o->reward_key : "reward",
+                   reward_at,
                    rf == VFIG_HUGE ? "finite " : ""))
         return 1;
     char *final = final_words(msgs);
