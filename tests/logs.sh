@@ -299,6 +299,14 @@ exit 1
 {"type":"end","run":"badreward","episode":"1#2","status":"done","final":"Done.","success":true,"reward":1.0}
 {"type":"end","run":"badreward","episode":"1#3","status":"done","final":"Done.","success":false,"reward":0.0}' \
     "$(imp badreward messages --preset tau-bench badreward.json; grep '"end"' badreward.jsonl)"
+# ... and with a key of its own: text asked to equal a number is said
+"$PYTHON3" -c 'import json; print(json.dumps({"id": "p", "passed": "yes",
+    "messages": [{"role": "assistant", "content": "Done."}]}))' > passed.jsonl
+ok "--success KEY=1 on text: unknown, and said" \
+    'passed.jsonl:1: $: the record'"'"'s success (at passed) is neither true nor false nor comparable with the value given: the episode'"'"'s success is left unknown
+{"type":"end","run":"passed","episode":"p","status":"done","final":"Done."}' \
+    "$(imp passed messages --success passed=1 passed.jsonl | grep passed.jsonl:
+       grep '"end"' passed.jsonl)"
 # calls of one id made together (tau2-bench's id "" on every call, older
 # Gemini's the function's name) take their answers in their order; a
 # later message's call of that id takes the next answer, and the first
