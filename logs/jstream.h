@@ -14,8 +14,10 @@
  * keep no pointer into: it is reset after each piece.  Strings are
  * checked UTF-8, integers keep their digits, floats their double; a key
  * given twice in one object keeps the last value, at the first key's
- * place, as json_load does.  NaN and Infinity are refused (as yajl
- * refuses them).  A piece whose tree passes piece_max bytes costs that
+ * place, as json_load does.  NaN, Infinity and -Infinity (which Python's
+ * json module writes) are floats, as json_load reads them; glued to
+ * other bytes ("-NaN", "NaN1") they are refused, as Python refuses them.
+ * A piece whose tree passes piece_max bytes costs that
  * piece alone: what it held is let go, the rest of it is read without
  * being kept, and it is handed over as NULL, at its place (its key and
  * index); the pieces after it are read.

@@ -1,6 +1,7 @@
 /* messages: see messages.h. */
 #include "messages.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,10 +373,13 @@ static int read_success(const log_opts *o, const value *rec, int *bad)
         char *end;
         double want = strtod(o->success_value, &end);
         int number = *end == '\0' && end != o->success_value;
-        if (number && (v->kind == V_INT || v->kind == V_FLOAT))
-            return (v->kind == V_FLOAT ? v->u.d
-                                       : strtod(v->u.str.ptr, NULL)) == want;
-        if (number) { /* text or a boolean is no number to compare */
+        double x = v->kind == V_FLOAT ? v->u.d
+                   : v->kind == V_INT ? strtod(v->u.str.ptr, NULL)
+                                      : NAN;
+        if (number && isfinite(x))
+            return x == want;
+        if (number) { /* text, a boolean, NaN or an infinity is no number
+                         to compare */
             *bad = 1;
             return -1;
         }

@@ -22,6 +22,7 @@ int main(void)
     srunner_add_suite(sr, stats_suite());
     srunner_add_suite(sr, db_suite());
     srunner_add_suite(sr, transcript_suite());
+    srunner_add_suite(sr, jstream_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

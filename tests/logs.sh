@@ -299,6 +299,42 @@ exit 1
 {"type":"end","run":"badreward","episode":"1#2","status":"done","final":"Done.","success":true,"reward":1.0}
 {"type":"end","run":"badreward","episode":"1#3","status":"done","final":"Done.","success":false,"reward":0.0}' \
     "$(imp badreward messages --preset tau-bench badreward.json; grep '"end"' badreward.jsonl)"
+# Python's json.dump writes NaN, Infinity and -Infinity: read as the
+# floats they are (no finite reward, so no success), never the end of the
+# file; "NaN" as text stays text, and "-NaN" stays refused, as Python
+# refuses it
+"$PYTHON3" - > nanreward.json <<'EOF'
+import json
+traj = [{"role": "user", "content": "NaN"},
+        {"role": "assistant", "content": "Infinity"}]
+print(json.dumps([{"task_id": 1, "trial": i, "reward": r,
+                   "info": {"cost": float("nan")}, "traj": traj}
+                  for i, r in enumerate((float("nan"), float("inf"),
+                                         -float("inf"), 1))], indent=2))
+EOF
+ok "tau-bench's NaN and infinite rewards: read, no success, the rest kept" \
+    'nanreward.json: $[0]: the record'"'"'s reward (at reward) is not a finite number: the episode'"'"'s reward is left unknown
+nanreward.json: $[1]: the record'"'"'s reward (at reward) is not a finite number: the episode'"'"'s reward is left unknown
+nanreward.json: $[2]: the record'"'"'s reward (at reward) is not a finite number: the episode'"'"'s reward is left unknown
+replay import: messages: 1 file, 4 records: 4 read, 0 skipped, 0 refused; 4 episodes, 0 calls; 3 problems; 9 transcript lines
+replay import: 9 transcript lines into nanreward.jsonl
+exit 1
+{"type":"end","run":"nanreward","episode":"1#0","status":"done","final":"Infinity"}
+{"type":"end","run":"nanreward","episode":"1#1","status":"done","final":"Infinity"}
+{"type":"end","run":"nanreward","episode":"1#2","status":"done","final":"Infinity"}
+{"type":"end","run":"nanreward","episode":"1#3","status":"done","final":"Infinity","success":true,"reward":1.0}' \
+    "$(imp nanreward messages --preset tau-bench nanreward.json; grep '"end"' nanreward.jsonl)"
+"$PYTHON3" -c 'import json, sys
+for r in json.load(sys.stdin): print(json.dumps(r))' < nanreward.json > nanlines.jsonl
+ok "the same as JSON Lines: the same ends" \
+    "$(grep '"end"' nanreward.jsonl | sed 's/"nanreward"/"nanlines"/')" \
+    "$(imp nanlines-out messages --run nanlines --preset tau-bench nanlines.jsonl >/dev/null; grep '"end"' nanlines-out.jsonl)"
+sed 's/"reward": NaN/"reward": -NaN/' nanreward.json > minusnan.json
+ok "-NaN: refused as Python refuses it, the records before it kept" \
+    'minusnan.json: not JSON at byte 55: lexical error: malformed number, a digit is required after the minus sign.; the records before it were read, the rest is not
+replay import: messages: 1 file, 0 records: 0 read, 0 skipped, 0 refused; 0 episodes, 0 calls; 1 problem; 0 transcript lines
+replay import: 0 transcript lines into minusnan.jsonl
+exit 1' "$(imp minusnan messages --preset tau-bench minusnan.json)"
 # ... and with a key of its own: text asked to equal a number is said
 "$PYTHON3" -c 'import json; print(json.dumps({"id": "p", "passed": "yes",
     "messages": [{"role": "assistant", "content": "Done."}]}))' > passed.jsonl

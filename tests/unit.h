@@ -21,5 +21,6 @@ Suite *taskcache_suite(void);
 Suite *stats_suite(void);
 Suite *db_suite(void);
 Suite *transcript_suite(void);
+Suite *jstream_suite(void);
 
 #endif
