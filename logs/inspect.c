@@ -365,20 +365,55 @@ struct event_call {
     size_t at[2];
 };
 
+/* A tool event, in its id's queue. */
+struct tool_event {
+    const value *ev, *answer;
+    size_t next; /* the next of its id; SIZE_MAX: none */
+};
+
+/* Puts the tool event ev (of id key, len) with its answer at the end of
+ * its id's queue.  0, or -1 out of memory. */
+static int queue_event(struct tool_event **tev, size_t *n, size_t *cap,
+                       keymap *heads, keymap *tails, const char *key,
+                       size_t len, const value *ev, const value *answer)
+{
+    if (*n == *cap) {
+        size_t want = *cap ? 2 * *cap : 8;
+        struct tool_event *grown = realloc(*tev, want * sizeof **tev);
+        if (!grown)
+            return -1;
+        *tev = grown;
+        *cap = want;
+    }
+    size_t last, k = (*n)++;
+    (*tev)[k] = (struct tool_event){ev, answer, SIZE_MAX};
+    if (keymap_get(tails, key, len, &last))
+        (*tev)[last].next = k;
+    else if (keymap_put(heads, key, len, k) < 0)
+        return -1;
+    return keymap_put(tails, key, len, k);
+}
+
 /* The calls that only the sample's events show, put among the messages'
  * in the events' order: a react() agent's final submit, taken out of its
  * messages, is in its last model event's output and in a tool event.  A
  * call is known by its id: the messages' are not added again, and their
  * answers, where the messages have none, are their tool events' results;
  * an event's call takes a tool message's answer that waited for it, else
- * its tool event's.  0, 1 stop, -1. */
+ * its tool event's.  The calls of one id take its tool events in order,
+ * the first call the first.  0, 1 stop, -1. */
 static int event_calls(struct iread *m, const value *events, err *e)
 {
     lr_calls *c = &m->calls;
-    keymap known = KEYMAP_INIT, added = KEYMAP_INIT, results = KEYMAP_INIT;
-    keymap timed = KEYMAP_INIT; /* id -> its tool event */
+    keymap known = KEYMAP_INIT, added = KEYMAP_INIT;
+    /* the tool events of each id, in their order (ids repeat: older
+     * Gemini logs give a call its function's name): id -> the first not
+     * yet taken, and the last */
+    keymap heads = KEYMAP_INIT, tails = KEYMAP_INIT;
     keymap_secret(&known); /* ids come from the log */
-    added.seed = results.seed = timed.seed = known.seed;
+    added.seed = heads.seed = tails.seed = known.seed;
+    struct tool_event *tev = NULL;
+    size_t ntev = 0, tevcap = 0;
     struct event_call *more = NULL;
     size_t nmore = 0, cap = 0, after = 0, at;
     int rc = 0, stop = 0;
@@ -420,10 +455,9 @@ static int event_calls(struct iread *m, const value *events, err *e)
             if (tool) {
                 answer = tool_answer(m, value_getz(ev, "result"),
                                      value_getz(ev, "error"), &w, &stop);
-                if (!answer ||
-                    keymap_put(&results, key, len,
-                               (size_t)(uintptr_t)answer) < 0 ||
-                    keymap_put(&timed, key, len, (size_t)(uintptr_t)ev) < 0) {
+                if (!answer || queue_event(&tev, &ntev, &tevcap, &heads,
+                                           &tails, key, len, ev,
+                                           answer) < 0) {
                     rc = -1;
                     break;
                 }
@@ -462,12 +496,6 @@ static int event_calls(struct iread *m, const value *events, err *e)
                                                 {w.msg, w.call}};
         }
     }
-    /* the messages' calls left unanswered: their tool events' results */
-    for (size_t i = 0; rc == 0 && i < c->n; i++)
-        if (!c->items[i].answer && c->items[i].id &&
-            keymap_get(&results, c->items[i].id->u.str.ptr,
-                       c->items[i].id->u.str.len, &at))
-            c->items[i].answer = (const value *)(uintptr_t)at;
     /* the events' calls: a tool message that waited for one answers it */
     for (size_t i = 0; rc == 0 && i < c->nw; i++) {
         lr_call_item *w = &c->waiting[i];
@@ -499,26 +527,36 @@ static int event_calls(struct iread *m, const value *events, err *e)
             c->n = c->cap = total;
         }
     }
-    /* each call's time: its tool event's working time */
-    for (size_t i = 0; rc == 0 && i < c->n; i++)
-        if (c->items[i].id &&
-            keymap_get(&timed, c->items[i].id->u.str.ptr,
-                       c->items[i].id->u.str.len, &at))
-            value_amount(value_getz((const value *)(uintptr_t)at,
-                                    "working_time"),
-                         &c->items[i].duration);
+    /* each call, in order, takes the next tool event of its id: its
+     * working time, and its result when the messages gave no answer */
+    for (size_t i = 0; rc == 0 && i < c->n; i++) {
+        lr_call_item *it = &c->items[i];
+        if (!it->id || !keymap_get(&heads, it->id->u.str.ptr,
+                                   it->id->u.str.len, &at))
+            continue;
+        value_amount(value_getz(tev[at].ev, "working_time"), &it->duration);
+        if (!it->answer)
+            it->answer = tev[at].answer;
+        if (tev[at].next == SIZE_MAX)
+            keymap_remove(&heads, it->id->u.str.ptr, it->id->u.str.len);
+        else if (keymap_put(&heads, it->id->u.str.ptr, it->id->u.str.len,
+                            tev[at].next) < 0)
+            rc = -1;
+    }
     keymap_free(&known);
     keymap_free(&added);
-    keymap_free(&results);
-    keymap_free(&timed);
+    keymap_free(&heads);
+    keymap_free(&tails);
+    free(tev);
     free(more);
     if (rc < 0)
         return nomem(e);
     return stop;
 }
 
-/* Adds a ModelUsage's figures to u. */
-static void add_usage(lr_usage *u, const value *mu)
+/* Adds a ModelUsage's figures to u; *no_cost set when it states no cost
+ * (the sum would then be a part of the cost, given as the whole). */
+static void add_usage(lr_usage *u, const value *mu, int *no_cost)
 {
     int64_t n;
     double x;
@@ -528,27 +566,34 @@ static void add_usage(lr_usage *u, const value *mu)
         lr_add_count(&u->output_tokens, n);
     if (value_amount(value_getz(mu, "total_cost"), &x) == VFIG_OK)
         lr_add_amount(&u->cost, x);
+    else
+        *no_cost = 1;
 }
 
 /* What a sample used (docs/logs.md): the tokens and cost of its
  * model_usage, summed over its models (a log without it: of its model
- * events' outputs), and its working time (else its total time). */
+ * events' outputs; the cost unknown when one of them states none), and
+ * its working time (else its total time). */
 static void sample_usage(const value *s, const value *events, lr_usage *u)
 {
     lr_usage_init(u);
+    int no_cost = 0;
     const value *mu = value_getz(s, "model_usage");
     if (mu && mu->kind == V_OBJECT && mu->u.obj.len) {
         for (size_t i = 0; i < mu->u.obj.len; i++)
-            add_usage(u, mu->u.obj.items[i].val);
+            add_usage(u, mu->u.obj.items[i].val, &no_cost);
     } else if (events && events->kind == V_ARRAY) {
         for (size_t i = 0; i < events->u.arr.len; i++) {
             const value *ev = events->u.arr.items[i];
             const value *kind = value_getz(ev, "event");
             if (kind && kind->kind == V_STRING &&
                 strcmp(kind->u.str.ptr, "model") == 0)
-                add_usage(u, value_getz(value_getz(ev, "output"), "usage"));
+                add_usage(u, value_getz(value_getz(ev, "output"), "usage"),
+                          &no_cost);
         }
     }
+    if (no_cost)
+        u->cost = NAN;
     if (value_amount(value_getz(s, "working_time"), &u->duration) != VFIG_OK)
         value_amount(value_getz(s, "total_time"), &u->duration);
 }
@@ -636,7 +681,7 @@ static int declare(struct iread *m, const value *tools, err *e)
     int bad = 0;
     for (size_t i = 0; i < sizeof keep / sizeof *keep; i++) {
         const value *v = value_getz(ev, keep[i]);
-        if (v && v->kind == V_STRING)
+        if (v && (v->kind == V_STRING || v->kind == V_INT))
             bad |= vb_put(m->a, in, keep[i], vb_clone(m->a, v));
     }
     if (m->status && m->status->kind == V_STRING)

@@ -77,6 +77,43 @@ gold inspect-bad "$(imp bad inspect bad.eval truncated.eval inspect-v9.json)"
 # the messages have none, a tool message answering an event's call; and a
 # version 1 log's one score, singular
 gold inspect-react "$(imp react inspect inspect-react.json; cat react.jsonl)"
+# calls of one id (older Gemini logs give a call its function's name)
+# take their tool events in order: each its own working time, and the
+# result of its own event where no tool message answers it; an integer
+# task_version (Inspect's default, 0) is kept in the run's meta
+"$PYTHON3" - > sameid.json <<'EOF'
+import json
+calls = [{"id": "get_order", "function": "get_order", "type": "function",
+          "arguments": {"order_id": "A%d" % k}} for k in (1, 2, 3)]
+tool_events = [{"event": "tool", "type": "function", "id": "get_order",
+                "function": "get_order", "arguments": c["arguments"],
+                "result": "r%d" % k, "working_time": k + 0.5}
+               for k, c in enumerate(calls, 1)]
+sample = {"id": "g", "epoch": 1, "scores": {"s": {"value": "C"}},
+          "messages": [{"role": "user", "content": "Go."},
+                       {"role": "assistant", "content": "",
+                        "tool_calls": calls},
+                       {"role": "tool", "tool_call_id": "get_order",
+                        "content": "m1"},
+                       {"role": "assistant", "content": "Done."}],
+          "output": {"model": "g1", "completion": "Done.", "choices": []},
+          "events": [{"event": "model", "input": [], "tools": [],
+                      "output": {"choices": [{"message": {
+                          "role": "assistant", "content": "",
+                          "tool_calls": calls}}]}}] + tool_events}
+print(json.dumps({"version": 2, "status": "success",
+                  "eval": {"eval_id": "E3", "run_id": "R3", "task": "same",
+                           "task_version": 0, "model": "g1"},
+                  "samples": [sample]}))
+EOF
+ok "calls of one id: their own events' times and results, in order" \
+'{"order_id":"A1"} "m1" 1.5
+{"order_id":"A2"} "r2" 2.5
+{"order_id":"A3"} "r3" 3.5
+"inspect":{"eval_id":"E3","run_id":"R3","status":"success","task":"same","task_version":0}' \
+    "$(imp sameid inspect sameid.json >/dev/null
+       sed -n 's/.*"arguments":\({[^}]*}\).*"answer":\("[^"]*"\).*"duration":\([0-9.]*\).*/\1 \2 \3/p' sameid.jsonl
+       grep -o '"inspect":{[^}]*}' sameid.jsonl)"
 gold inspect-v1 "$(imp v1 inspect inspect-v1.json --score match; cat v1.jsonl)"
 # shapes of Inspect's own versions: a version 1 tool message's error kept
 # as text (tool_error); an output without completion (a property of the
@@ -638,8 +675,8 @@ rm -f usage.db
 timeout 60 "$REPLAY" --quiet --db usage.db --from auto usage-inspect.json \
     usage-otlp.jsonl tau2.json 2>/dev/null
 ok "usage: each episode's tokens, cost and seconds" \
-"usage/U1|u1#1|1250|305|0.021|12.5
-usage/U1|u2#1|900|100|0.002|7.0
+"usage/U1|u1#1|1250|305|0.023|12.5
+usage/U1|u2#1|900|100|NULL|7.0
 usage/U1|u3#1|NULL|NULL|NULL|NULL
 usage-agent|000000000000000000000000000000a1:00000000000000a1|150|25|NULL|3.0
 usage-agent|000000000000000000000000000000b2:00000000000000b1|77|7|NULL|2.0
@@ -671,7 +708,7 @@ ok "usage: the card says it" \
 "usage, as logged (each figure over the episodes that give it, of 3)
   tokens       2150 input, 405 output, over 2 episodes
     an episode's: median 1000, 95th percentile 1555
-  cost         \$0.0230, over 2 episodes
+  cost         \$0.0230, over 1 episode
   time         9.8 s an episode (mean), over 2
     median 7.0 s, 95th percentile 12.5 s
   call time    0.500 s a call (mean), over 2" \
@@ -681,7 +718,7 @@ ok "usage: the Markdown and HTML cards say the same figures" \
 | output tokens | 405 | 2 |
 | tokens an episode (median) | 1000 | 2 |
 | tokens an episode (95th percentile) | 1555 | 2 |
-| cost | \$0.0230 | 2 |
+| cost | \$0.0230 | 1 |
 | seconds an episode (mean) | 9.8 | 2 |
 | seconds an episode (median) | 7.0 | 2 |
 | seconds an episode (95th percentile) | 12.5 | 2 |
@@ -690,7 +727,7 @@ ok "usage: the Markdown and HTML cards say the same figures" \
 <tr><td>output tokens</td><td>405</td><td>2</td></tr>
 <tr><td>tokens an episode (median)</td><td>1000</td><td>2</td></tr>
 <tr><td>tokens an episode (95th percentile)</td><td>1555</td><td>2</td></tr>
-<tr><td>cost</td><td>\$0.0230</td><td>2</td></tr>
+<tr><td>cost</td><td>\$0.0230</td><td>1</td></tr>
 <tr><td>seconds an episode (mean)</td><td>9.8</td><td>2</td></tr>
 <tr><td>seconds an episode (median)</td><td>7.0</td><td>2</td></tr>
 <tr><td>seconds an episode (95th percentile)</td><td>12.5</td><td>2</td></tr>
