@@ -399,6 +399,33 @@ static int read_success(const log_opts *o, const value *rec, int *bad)
     return -1;
 }
 
+/* How the record says its episode ended (docs/logs.md): tau2-bench's
+ * termination_reason, as written, unless it is one of the two ends of a
+ * conversation ("done"); "error" for a reason that is no such word, and
+ * for tau-bench's info.error; else "done".  *placeholder set for the
+ * reasons tau2-bench keeps out of its metrics: the simulation did not
+ * run, and its duration of 0 is no time it took. */
+static const char *record_status(const value *rec, int *placeholder)
+{
+    *placeholder = 0;
+    const value *why = value_getz(rec, "termination_reason");
+    if (why && why->kind == V_STRING) {
+        const char *w = why->u.str.ptr;
+        size_t n = why->u.str.len;
+        if (n == 0 || n > 64 || strspn(w, "abcdefghijklmnopqrstuvwxyz_") != n)
+            return "error";
+        if (strcmp(w, "agent_stop") == 0 || strcmp(w, "user_stop") == 0)
+            return "done";
+        *placeholder = strcmp(w, "infrastructure_error") == 0 ||
+                       strcmp(w, "context_window_exceeded") == 0;
+        return w;
+    }
+    const value *err = lr_path(rec, "info.error");
+    if (err && err->kind != V_NULL && !(err->kind == V_BOOL && !err->u.b))
+        return "error";
+    return "done";
+}
+
 /* The run's model of tau2-bench's results: their info.agent_info.llm,
  * when it is text. */
 static void results_model(struct mread *m, const value *info)
@@ -630,7 +657,11 @@ static int on_record(void *ctx, const char *place, const char *key,
     char *final = final_words(msgs);
     lr_usage used;
     record_usage(rec, msgs, &used);
-    rc = lr_end(r, run, episode, "done", final, success,
+    int placeholder;
+    const char *status = record_status(rec, &placeholder);
+    if (placeholder)
+        used.duration = NAN;
+    rc = lr_end(r, run, episode, status, final, success,
                 has_reward ? &reward : NULL, &used, e);
     free(final);
     if (rc == 0)

@@ -316,6 +316,40 @@ ok "the OTLP document: the lines of JSON Lines" "$(cat otlp.jsonl)" \
     "$(imp otlp-doc otlp otlp-document.json >/dev/null; cat otlp-doc.jsonl)"
 gold messages-problems "$(imp messages messages messages.jsonl)"
 gold messages-transcript "$(cat messages.jsonl)"
+# how a simulation ended: tau2-bench's termination_reason is the status
+# but for the two ends of a conversation ("done"); a simulation that did
+# not run (infrastructure_error, context_window_exceeded, which tau2
+# keeps out of its metrics) has no verdict and no duration, never a
+# failure of 0 seconds; tau-bench's info.error is the status "error"
+"$PYTHON3" - "$golds/tau2.json" > ended.json <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s0 = d["simulations"][0]
+def sim(i, why, ran=True):
+    s = dict(s0, id="sim-%d" % i, trial=i, termination_reason=why)
+    if not ran:
+        s.update(messages=[], reward_info=None, duration=0.0,
+                 info={"error": "litellm.Timeout", "failed_after_attempts": 3})
+    elif why not in ("agent_stop", "user_stop"):
+        s["reward_info"] = {"reward": 0.0, "reward_basis": None}
+    return s
+d["simulations"] = [sim(0, "agent_stop"), sim(1, "infrastructure_error", False),
+                    sim(2, "max_steps"), sim(3, "context_window_exceeded", False),
+                    sim(4, "Bad\nreason")]
+print(json.dumps(d))
+EOF
+printf '%s\n' '{"task_id": 1, "trial": 0, "reward": 0.0, "traj": [], "info": {"error": "RateLimitError", "traceback": "..."}}' \
+    '{"task_id": 1, "trial": 1, "reward": 1.0, "traj": [], "info": {}}' > taued.jsonl
+ok "how an episode ended: tau2's termination_reason, tau-bench's info.error" \
+'{"type":"end","run":"ended","episode":"sim-0","status":"done","final":"Done.","success":true,"reward":1.0,"input_tokens":1000,"output_tokens":100,"cost":0.01,"duration":9.1}
+{"type":"end","run":"ended","episode":"sim-1","status":"infrastructure_error","cost":0.01}
+{"type":"end","run":"ended","episode":"sim-2","status":"max_steps","final":"Done.","success":false,"reward":0.0,"input_tokens":1000,"output_tokens":100,"cost":0.01,"duration":9.1}
+{"type":"end","run":"ended","episode":"sim-3","status":"context_window_exceeded","cost":0.01}
+{"type":"end","run":"ended","episode":"sim-4","status":"error","final":"Done.","success":false,"reward":0.0,"input_tokens":1000,"output_tokens":100,"cost":0.01,"duration":9.1}
+{"type":"end","run":"taued","episode":"1#0","status":"error","success":false,"reward":0.0}
+{"type":"end","run":"taued","episode":"1#1","status":"done","success":true,"reward":1.0}' \
+    "$(imp ended messages --preset tau2 ended.json >/dev/null; grep '"end"' ended.jsonl
+       imp taued messages --preset tau-bench taued.jsonl >/dev/null; grep '"end"' taued.jsonl)"
 # tau-bench's success is a reward of 1: a reward that is no number (text,
 # a boolean) leaves both unknown, said once, never a failure
 "$PYTHON3" - > badreward.json <<'EOF'
