@@ -1,6 +1,8 @@
 /* messages: see messages.h. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "messages.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -439,9 +441,10 @@ static void results_model(struct mread *m, const value *info)
 
 /* What is said of a tau2-bench results.json of the "dir" format. */
 static const char dir_results[] =
-    "a tau2-bench results.json of the \"dir\" format: its simulations are "
-    "files of their own, beside it in simulations/; give that folder "
-    "(--from messages --preset tau2 simulations)";
+    "a tau2-bench results.json of the \"dir\" format: it holds only an "
+    "index; its simulations are the files of simulations/ beside it: give "
+    "that folder (each file is read as a simulation, all of one run named "
+    "after this folder)";
 
 /* A member of a document that is an object (one record, or tau2-bench's
  * results): kept, to be the record at the end, but for its simulations;
@@ -497,6 +500,38 @@ static int on_record(void *ctx, const char *place, const char *key,
                      size_t index, const value *rec, const char *bad,
                      err *e);
 
+/* Whether rec is a tau2-bench simulation by itself: its messages, why it
+ * ended, and its reward_info (null for one that never ran). */
+static int tau2_simulation(const value *rec)
+{
+    const value *why = value_getz(rec, "termination_reason");
+    const value *msgs = value_getz(rec, "messages");
+    return why && why->kind == V_STRING && msgs && msgs->kind == V_ARRAY &&
+           value_getz(rec, "reward_info") && value_getz(rec, "task_id");
+}
+
+/* The run of a file in a folder named "simulations" (tau2-bench's "dir"
+ * format keeps each simulation in a file of its own there): the folder
+ * above it, the results folder, as its results.json is a run.  Else the
+ * file's own name (lr_stem). */
+static void run_stem(const logr *r, char *out, size_t size)
+{
+    lr_stem(r, out, size);
+    char real[PATH_MAX];
+    if (!realpath(lr_file(r), real))
+        return;
+    char *slash = strrchr(real, '/');
+    if (!slash)
+        return;
+    *slash = '\0'; /* its folder */
+    char *folder = strrchr(real, '/');
+    if (!folder || strcmp(folder + 1, "simulations") != 0 || folder == real)
+        return;
+    *folder = '\0'; /* the folder above */
+    char *above = strrchr(real, '/');
+    snprintf(out, size, "%s", above ? above + 1 : real);
+}
+
 /* A line of JSON Lines that holds a whole tau2-bench results.json (the
  * document written on one line, as json.dumps or jq -c leave it), not a
  * record: its simulations are the records, as in the document, and one
@@ -543,6 +578,16 @@ static int on_record(void *ctx, const char *place, const char *key,
     log_opts tau2 = *lr_opts(r);
     if (key && strcmp(key, "simulations") == 0) {
         m->tau2 = 1;
+        if (!tau2.reward_key)
+            tau2.reward_key = "reward_info.reward";
+        if (!tau2.success_key) {
+            tau2.success_key = "reward_info.reward";
+            tau2.success_value = "1";
+        }
+        tau2.no_seed = 1;
+    } else if (tau2_simulation(rec)) {
+        /* one simulation by itself (a file of tau2-bench's "dir" format):
+         * read as the simulations of a results file are */
         if (!tau2.reward_key)
             tau2.reward_key = "reward_info.reward";
         if (!tau2.success_key) {
@@ -704,7 +749,7 @@ static int messages_read(logr *r, const log_input *in, err *e)
     int rc = 0;
     if (!m.a || !m.da)
         rc = err_set(e, ERR_NOMEM, "out of memory");
-    lr_stem(r, m.stem, sizeof m.stem);
+    run_stem(r, m.stem, sizeof m.stem);
     /* every record is of the run named after the file (or --run's) */
     if (rc == 0 && lr_problem_run(r, m.stem) < 0)
         rc = err_set(e, ERR_NOMEM, "out of memory");

@@ -288,7 +288,7 @@ ok "tau2's results.json on one line: the lines of the indented one" \
     "$(cat tau2-indented.jsonl)" \
     "$(imp tau2-line auto --run tau2 tau2-line.json > /dev/null; cat tau2-line.jsonl)"
 ok "tau2's results.json of the dir format on one line: said as such" \
-    'tau2-dir-line.json:1: $: a tau2-bench results.json of the "dir" format: its simulations are files of their own, beside it in simulations/; give that folder (--from messages --preset tau2 simulations)
+    'tau2-dir-line.json:1: $: a tau2-bench results.json of the "dir" format: it holds only an index; its simulations are the files of simulations/ beside it: give that folder (each file is read as a simulation, all of one run named after this folder)
 replay import: messages: 1 file, 1 record: 0 read, 0 skipped, 1 refused; 0 episodes, 0 calls; 1 problem; 0 transcript lines
 replay import: 0 transcript lines into tau2-dir-line.jsonl
 exit 1' "$(imp tau2-dir-line auto tau2-dir-line.json)"
@@ -316,6 +316,25 @@ ok "the OTLP document: the lines of JSON Lines" "$(cat otlp.jsonl)" \
     "$(imp otlp-doc otlp otlp-document.json >/dev/null; cat otlp-doc.jsonl)"
 gold messages-problems "$(imp messages messages messages.jsonl)"
 gold messages-transcript "$(cat messages.jsonl)"
+# tau2's "dir" format: each file of simulations/ is a simulation by
+# itself, recognised and read as tau2's (its reward the verdict, its seed
+# tau2's own), and all of one run named after the results folder
+mkdir -p res/simulations
+"$PYTHON3" -c 'import json, sys
+for s in json.load(open(sys.argv[1]))["simulations"]:
+    json.dump(s, open("res/simulations/%s.json" % s["id"], "w"), indent=2)' \
+    tau2.json || exit 99
+ok "tau2's dir format: simulation files read as tau2's, of one run" \
+'replay: messages: 2 files, 2 records: 2 read, 0 skipped, 0 refused; 2 episodes, 4 calls; 0 problems; 9 transcript lines
+replay: 9 lines: 9 used, 0 unchanged, 0 problems, 0 blank
+replay: 1 run; 2 episodes written (0 replaced, 0 unfinished), 0 unchanged; 4 calls; into res.db
+exit 0
+res|sim-0|||1|1.0
+res|sim-1|||0|0.0' \
+    "$(rm -f res.db; timeout 60 "$REPLAY" --quiet --from auto --tools shop.json \
+           --db res.db res/simulations 2>&1; echo "exit $?"
+       sqlite3 res.db "SELECT run, episode, seed, arm, success, reward
+           FROM episodes ORDER BY episode")"
 # how a simulation ended: tau2-bench's termination_reason is the status
 # but for the two ends of a conversation ("done"); a simulation that did
 # not run (infrastructure_error, context_window_exceeded, which tau2
