@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_load.h"
 #include "vbuild.h"
 
 struct mread {
@@ -167,6 +168,90 @@ static int add_call(struct mread *m, const value *call, const value *id,
     return 0;
 }
 
+/* tau-bench's ReAct and Act agents write their calls as text: an
+ * assistant message that begins "Thought:" or "Action:" and whose text
+ * after its last "Action:" is JSON, {"name", "arguments"} (the name
+ * "respond": words to the user, in arguments.content; text that is no
+ * such JSON: words to the user too, as the agent takes it), answered by
+ * the next user message, "API output: " and the tool's text.  Whether
+ * the n bytes at t are such a message; *act and *len: what follows its
+ * last "Action:", white space stripped. */
+static int react_text(const char *t, size_t n, const char **act,
+                      size_t *len)
+{
+    static const char space[] = " \t\n\r\f\v";
+    size_t lead = 0;
+    while (lead < n && memchr(space, t[lead], sizeof space - 1))
+        lead++;
+    if (n - lead < 7 || (strncmp(t + lead, "Thought:", 8) != 0 &&
+                         strncmp(t + lead, "Action:", 7) != 0))
+        return 0;
+    const char *last = NULL;
+    for (const char *p = t; (p = strstr(p, "Action:")) != NULL; p++)
+        last = p;
+    if (!last)
+        return 0;
+    const char *a = last + 7;
+    size_t k = n - (size_t)(a - t);
+    while (k && memchr(space, *a, sizeof space - 1))
+        a++, k--;
+    while (k && memchr(space, a[k - 1], sizeof space - 1))
+        k--;
+    *act = a;
+    *len = k;
+    return 1;
+}
+
+/* The action of such a message as the agent reads it: an object with a
+ * name (a string) and arguments (an object), or NULL (*nomem set when
+ * out of memory). */
+static const value *react_action(struct mread *m, const char *act,
+                                 size_t len, int *nomem)
+{
+    value *v = NULL;
+    err le;
+    err_clear(&le);
+    *nomem = 0;
+    if (!len || *act != '{' || json_load(&v, m->a, act, len, &le) < 0) {
+        *nomem = le.code == ERR_NOMEM;
+        return NULL;
+    }
+    const value *name = value_getz(v, "name");
+    const value *args = value_getz(v, "arguments");
+    return name && name->kind == V_STRING && args && args->kind == V_OBJECT
+               ? v
+               : NULL;
+}
+
+/* The call a message's text holds (react_text), or NULL: none, or out of
+ * memory (*nomem set). */
+static value *text_action(struct mread *m, const value *content, int *nomem)
+{
+    *nomem = 0;
+    buf t = BUF_INIT;
+    int rc = lr_content_text(&t, content);
+    const char *act;
+    size_t len;
+    value *call = NULL;
+    if (rc < 0 || t.failed) {
+        *nomem = 1;
+    } else if (rc == 0 && react_text(t.data, t.len, &act, &len)) {
+        const value *v = react_action(m, act, len, nomem);
+        const value *name = value_getz(v, "name");
+        if (v && strcmp(name->u.str.ptr, "respond") != 0) {
+            call = vb_object(m->a);
+            if (!call || vb_put(m->a, call, "name", (value *)name) < 0 ||
+                vb_put(m->a, call, "arguments",
+                       (value *)value_getz(v, "arguments")) < 0) {
+                call = NULL;
+                *nomem = 1;
+            }
+        }
+    }
+    buf_free(&t);
+    return call;
+}
+
 /* The calls and answers of the messages, into m->calls.  0, 1 stop, -1. */
 static int read_messages(struct mread *m, const char *place, const char *at,
                          const value *msgs, const char *episode, err *e)
@@ -182,6 +267,7 @@ static int read_messages(struct mread *m, const char *place, const char *at,
         const char *rl = role && role->kind == V_STRING ? role->u.str.ptr
                                                         : "";
         if (strcmp(rl, "assistant") == 0) {
+            size_t calls_before = m->calls.n;
             const value *tc = value_getz(msg, "tool_calls");
             for (size_t k = 0; tc && tc->kind == V_ARRAY && k < tc->u.arr.len;
                  k++) {
@@ -270,6 +356,31 @@ static int read_messages(struct mread *m, const char *place, const char *at,
                 if (add_call(m, bad ? NULL : call, id, i, CONTENT, k, e) < 0)
                     return -1;
             }
+            if (m->calls.n == calls_before) { /* no call but in its text? */
+                int nomem;
+                value *call = text_action(m, content, &nomem);
+                if (nomem)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+                if (call && lrc_add(&m->calls, call, NULL, i, WHOLE) < 0)
+                    return err_set(e, ERR_NOMEM, "out of memory");
+            }
+        } else if (strcmp(rl, "user") == 0 && content &&
+                   content->kind == V_STRING &&
+                   strncmp(content->u.str.ptr, "API output: ", 12) == 0) {
+            /* a text action's answer (text_action) */
+            const value *out = vb_strn(m->a, content->u.str.ptr + 12,
+                                       content->u.str.len - 12);
+            const value *ans = out ? answer_of(m, out, 0) : NULL;
+            if (!ans)
+                return err_set(e, ERR_NOMEM, "out of memory");
+            if (lrc_answer_next(&m->calls, ans) == 1) {
+                where_text(at, i, WHOLE, 0, where, sizeof where);
+                if (lr_problem(r, place, where,
+                               "an \"API output: \" message that answers "
+                               "no call (no \"Action:\" call waits for "
+                               "one): it is skipped"))
+                    return 1;
+            }
         } else if ((strcmp(rl, "tool") == 0 ||
                     strcmp(rl, "function") == 0) && !by_user(msg)) {
             /* tau2-bench names the call it answers "id", and flags an
@@ -344,7 +455,7 @@ static int read_messages(struct mread *m, const char *place, const char *at,
 }
 
 /* The agent's last words: the text of the last assistant message. */
-static char *final_words(const value *msgs)
+static char *final_words(struct mread *m, const value *msgs)
 {
     for (size_t i = msgs->u.arr.len; i-- > 0;) {
         const value *msg = msgs->u.arr.items[i];
@@ -354,6 +465,23 @@ static char *final_words(const value *msgs)
             continue;
         buf t = BUF_INIT;
         int rc = lr_content_text(&t, value_getz(msg, "content"));
+        const char *act;
+        size_t len;
+        if (rc == 0 && !t.failed && react_text(t.data, t.len, &act, &len)) {
+            /* a ReAct agent's: the words its action says to the user */
+            int nomem;
+            const value *v = react_action(m, act, len, &nomem);
+            const value *said = value_getz(value_getz(v, "arguments"),
+                                           "content");
+            if (!v || (strcmp(value_getz(v, "name")->u.str.ptr,
+                              "respond") == 0 &&
+                       said && said->kind == V_STRING)) {
+                char *words = v ? strndup(said->u.str.ptr, said->u.str.len)
+                                : strndup(act, len);
+                buf_free(&t);
+                return words;
+            }
+        }
         if (rc == 0 && !t.failed)
             return t.data; /* the caller frees it */
         buf_free(&t);
@@ -699,7 +827,7 @@ static int on_record(void *ctx, const char *place, const char *key,
                    reward_at,
                    rf == VFIG_HUGE ? "finite " : ""))
         return 1;
-    char *final = final_words(msgs);
+    char *final = final_words(m, msgs);
     lr_usage used;
     record_usage(rec, msgs, &used);
     int placeholder;

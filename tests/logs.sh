@@ -369,6 +369,43 @@ ok "how an episode ended: tau2's termination_reason, tau-bench's info.error" \
 {"type":"end","run":"taued","episode":"1#1","status":"done","success":true,"reward":1.0}' \
     "$(imp ended messages --preset tau2 ended.json >/dev/null; grep '"end"' ended.jsonl
        imp taued messages --preset tau-bench taued.jsonl >/dev/null; grep '"end"' taued.jsonl)"
+# tau-bench's ReAct and Act agents write their calls as text ("Thought:",
+# then "Action:" and JSON): each a call, answered by the next "API
+# output: " message; "respond" and text that is no JSON are words to the
+# user (the last of them the final words), never calls
+"$PYTHON3" - > react.jsonl <<'EOF'
+import json
+def a(text):
+    return {"role": "assistant", "content": text, "tool_calls": None,
+            "function_call": None}
+def act(name, **args):
+    return "Action:\n" + json.dumps({"name": name, "arguments": args})
+first = [{"role": "system", "content": "policy"},
+         {"role": "user", "content": "Where is my order A1?"},
+         a("Thought:\nLook it up.\n" + act("get_order", order_id="A1")),
+         {"role": "user", "content": 'API output: {"status": "shipped"}'},
+         a(act("cancel_order", order_id="A1", reason="no longer needed")),
+         {"role": "user", "content": "API output: Error: already shipped"},
+         a("Thought:\nTell them.\n" + act("respond", content="It shipped.")),
+         {"role": "user", "content": "Thanks."}]
+second = [{"role": "user", "content": "Hi."},
+          {"role": "user", "content": "API output: nothing asked"},
+          a("Action:\nnot json at all"),
+          a("Plain words, no Action: {\"name\": \"get_order\", \"arguments\": {}}")]
+for i, traj in enumerate((first, second)):
+    print(json.dumps({"task_id": 3, "trial": i, "reward": 1.0, "info": {},
+                      "traj": traj}))
+EOF
+ok "tau-bench's text actions: calls, answers and final words" \
+'react.jsonl:2: $.traj[1]: an "API output: " message that answers no call (no "Action:" call waits for one): it is skipped
+replay import: messages: 1 file, 2 records: 2 read, 0 skipped, 0 refused; 2 episodes, 2 calls; 1 problem; 7 transcript lines
+replay import: 7 transcript lines into react-out.jsonl
+exit 1
+{"type":"call","run":"react","episode":"3#0","call":{"arguments":{"order_id":"A1"},"name":"get_order"},"answer":"{\"status\": \"shipped\"}"}
+{"type":"call","run":"react","episode":"3#0","call":{"arguments":{"order_id":"A1","reason":"no longer needed"},"name":"cancel_order"},"answer":"Error: already shipped"}
+{"type":"end","run":"react","episode":"3#0","status":"done","final":"It shipped.","success":true,"reward":1.0}
+{"type":"end","run":"react","episode":"3#1","status":"done","final":"Plain words, no Action: {\"name\": \"get_order\", \"arguments\": {}}","success":true,"reward":1.0}' \
+    "$(imp react-out messages --run react react.jsonl; grep -e '"call"' -e '"end"' react-out.jsonl)"
 # tau-bench's success is a reward of 1: a reward that is no number (text,
 # a boolean) leaves both unknown, said once, never a failure
 "$PYTHON3" - > badreward.json <<'EOF'
