@@ -18,6 +18,7 @@
 
 #include "canon.h"
 #include "doc.h"
+#include "idset.h"
 #include "keymap.h"
 #include "pynum.h"
 #include "sha256.h"
@@ -68,6 +69,9 @@ struct logr {
     buf prun;             /* the run problems belong to (lr_problem_run) */
     int has_prun;
     int observed;         /* the last episode line had no seed and arm */
+    idset seen;           /* every (run, episode) written, hashed */
+    int repeated;         /* the episode being read was written before:
+                             its lines and problems are left out */
 };
 
 /* --------------------------------------------------------------- logr */
@@ -108,6 +112,7 @@ void logr_free(logr *r)
         free_run(r->runs[i]);
     free(r->runs);
     keymap_free(&r->runs_by_name);
+    idset_free(&r->seen);
     free(r->dirs[0]);
     free(r->dirs[1]);
     buf_free(&r->line);
@@ -130,6 +135,7 @@ void lr_begin(logr *r, int slot, const char *format, const char *unit,
     r->stop = 0;
     r->failed = 0;
     r->has_prun = 0;
+    r->repeated = 0;
 }
 
 int lr_failed(const logr *r, err *e)
@@ -190,6 +196,8 @@ int lr_problem(logr *r, const char *place, const char *path,
                const char *fmt, ...)
 {
     char msg[1024], where[700], text[2048];
+    if (r->repeated) /* of a record left out, said once already */
+        return 0;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -748,6 +756,7 @@ int lr_run(logr *r, const char *name, const char *model, const value *meta,
            const value *tools, const char *place, lrun **out, err *e)
 {
     const log_opts *o = r->o;
+    r->repeated = 0; /* a record begins */
     if (o->run)
         name = o->run;
     if (lr_problem_run(r, name) < 0) /* what is said from now on */
@@ -857,6 +866,30 @@ int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
                const char *path, err *e)
 {
     err why;
+    /* a record given twice (a results file copied into another, two
+     * files of one --run): the first stands, as the night keeps the first
+     * of an episode; the second is said here, where it is in the log */
+    r->repeated = 0;
+    buf key = BUF_INIT;
+    buf_puts(&key, run->name);
+    buf_putc(&key, '\0');
+    buf_puts(&key, episode);
+    int fresh = key.failed ? -1
+                           : idset_add(&r->seen, XXH3_64bits_withSeed(
+                                                     key.data, key.len,
+                                                     r->seed));
+    buf_free(&key);
+    if (fresh < 0)
+        return err_set(e, ERR_NOMEM, "out of memory");
+    if (!fresh) {
+        int rc = lr_problem(r, place, path,
+                            "episode \"%s\" of run \"%s\" is given a "
+                            "second time: this record is left out (the "
+                            "first stands)",
+                            episode, run->name);
+        r->repeated = 1;
+        return rc;
+    }
     if (tline_seed_arm(seed, arm, &why) < 0) {
         int has_seed = seed && seed->kind != V_NULL;
         int has_arm = arm && arm->kind != V_NULL;
@@ -933,6 +966,8 @@ static int put_count(logr *r, const char *key, long long n, err *e)
 int lr_call(logr *r, lrun *run, const char *episode, const value *call,
             const value *answer, double duration, err *e)
 {
+    if (r->repeated)
+        return 0;
     head(r, "call", run->name, episode);
     if (put_value(r, "call", call, e) < 0 ||
         (answer && put_value(r, "answer", answer, e) < 0) ||
@@ -952,6 +987,10 @@ int lr_end(logr *r, lrun *run, const char *episode, const char *status,
            const char *final, int success, const double *reward,
            const lr_usage *u, err *e)
 {
+    if (r->repeated) {
+        r->repeated = 0;
+        return 0;
+    }
     head(r, "end", run->name, episode);
     if (status)
         put_str(r, "status", status);

@@ -182,7 +182,11 @@ void lr_stem(const logr *r, char *out, size_t size);
  * seed without an arm (or an arm without a seed), or either of a kind
  * or value an episode line cannot hold, leaves both out (the episode is
  * observed), and such a task_name is left out, each a problem of the
- * record at place and path (lr_problem).  0, 1 stop, -1. */
+ * record at place and path (lr_problem).  An episode of a run that this
+ * read has written before (a record given twice) is a problem there,
+ * and the record is left out: its lines (lr_call, lr_end) and its other
+ * problems are not written, until its lr_end, the next lr_run or
+ * lr_episode, or the next file.  0, 1 stop, -1. */
 int lr_episode(logr *r, lrun *run, const char *episode, const value *seed,
                const value *arm, const value *task_name, const char *place,
                const char *path, err *e);

@@ -406,6 +406,25 @@ exit 1
 {"type":"end","run":"react","episode":"3#0","status":"done","final":"It shipped.","success":true,"reward":1.0}
 {"type":"end","run":"react","episode":"3#1","status":"done","final":"Plain words, no Action: {\"name\": \"get_order\", \"arguments\": {}}","success":true,"reward":1.0}' \
     "$(imp react-out messages --run react react.jsonl; grep -e '"call"' -e '"end"' react-out.jsonl)"
+# a record given twice (the same task and trial): the first stands, as the
+# night keeps the first of an episode; the second is one problem, at its
+# place in the log, and none of its lines or its own problems are written
+printf '%s\n' \
+    '{"task_id": 1, "trial": 0, "reward": 1.0, "info": {}, "traj": [{"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}]}, {"role": "assistant", "content": "Done."}]}' \
+    '{"task_id": 1, "trial": 1, "reward": 0.0, "info": {}, "traj": []}' \
+    '{"task_id": 1, "trial": 0, "reward": 0.0, "info": {}, "traj": [{"role": "assistant", "content": "", "tool_calls": [{"id": "c9", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}]}]}' \
+    > twice.jsonl
+ok "a record given twice: said once, where it is; the first stands" \
+'twice.jsonl:1: $.traj[0].tool_calls[0]: call "c1" of episode "1#0" has no answer in the log: it is counted, with no answer (the episode is observed, not replayed)
+twice.jsonl:3: $: episode "1#0" of run "twice" is given a second time: this record is left out (the first stands)
+replay: messages: 1 file, 3 records: 3 read, 0 skipped, 0 refused; 2 episodes, 1 call; 2 problems; 6 transcript lines
+replay: 6 lines: 6 used, 0 unchanged, 0 problems, 0 blank
+replay: 1 run; 2 episodes written (0 replaced, 0 unfinished), 0 unchanged; 1 call; into twice.db
+1#0|1|1.0
+1#1|0|0.0' \
+    "$(rm -f twice.db; timeout 60 "$REPLAY" --from messages --preset tau-bench \
+           --tools shop.json --db twice.db twice.jsonl 2>&1
+       sqlite3 twice.db "SELECT episode, success, reward FROM episodes ORDER BY episode")"
 # tau-bench's success is a reward of 1: a reward that is no number (text,
 # a boolean) leaves both unknown, said once, never a failure
 "$PYTHON3" - > badreward.json <<'EOF'
