@@ -102,11 +102,20 @@ static void call_place(void *ctx, const lr_call_item *it, char *out,
 /* ------------------------------------------------------- attachments */
 
 #define ATTACHMENT "attachment://"
+#define CONTENT_REF "tc://" /* the same, in logs of the transcript layout */
 
-static int refers(const value *v)
+/* The length of the reference's prefix v begins with, or 0. */
+static size_t refers(const value *v)
 {
-    return v->kind == V_STRING && v->u.str.len > sizeof ATTACHMENT - 1 &&
-           memcmp(v->u.str.ptr, ATTACHMENT, sizeof ATTACHMENT - 1) == 0;
+    if (v->kind != V_STRING)
+        return 0;
+    if (v->u.str.len > sizeof ATTACHMENT - 1 &&
+        memcmp(v->u.str.ptr, ATTACHMENT, sizeof ATTACHMENT - 1) == 0)
+        return sizeof ATTACHMENT - 1;
+    if (v->u.str.len > sizeof CONTENT_REF - 1 &&
+        memcmp(v->u.str.ptr, CONTENT_REF, sizeof CONTENT_REF - 1) == 0)
+        return sizeof CONTENT_REF - 1;
+    return 0;
 }
 
 /* v with every attachment:// reference it holds replaced by the
@@ -118,7 +127,7 @@ static const value *resolve(struct iread *m, const value *v,
                             int *stop)
 {
     if (refers(v)) {
-        const char *hash = v->u.str.ptr + sizeof ATTACHMENT - 1;
+        const char *hash = v->u.str.ptr + refers(v);
         const value *got = value_getz(m->attachments, hash);
         if (got && got->kind == V_STRING) {
             /* shared, not copied: but every reference is written out in
@@ -185,10 +194,9 @@ static const value *resolve(struct iread *m, const value *v,
  * any); a description Inspect kept as an attachment (one past 100
  * characters) is its text: 0, 1 --strict says stop, or -1 out of
  * memory. */
-static int offered(struct iread *m, const value *s, value **tools_out)
+static int offered(struct iread *m, const value *events, value **tools_out)
 {
     int stop = 0;
-    const value *events = value_getz(s, "events");
     value *out = NULL;
     int failed = 0;
     keymap names = KEYMAP_INIT; /* every model event offers them again */
@@ -364,6 +372,51 @@ struct event_call {
     const value *call, *id, *answer;
     size_t at[2];
 };
+
+/* Appends the events of list to out, each followed by the events kept
+ * inside it (of a tool or a subtask event: older logs keep a sub-agent's
+ * own events there).  0, or -1 out of memory. */
+static int flatten(arena *a, value *out, const value *list)
+{
+    for (size_t i = 0; i < list->u.arr.len; i++) {
+        const value *ev = list->u.arr.items[i];
+        const value *inner = value_getz(ev, "events");
+        if (vb_push(a, out, (value *)ev) < 0 ||
+            (inner && inner->kind == V_ARRAY &&
+             flatten(a, out, inner) < 0))
+            return -1;
+    }
+    return 0;
+}
+
+/* The sample's events (*out; NULL: none), as one list in the order they
+ * happened: its "events", else its "transcript"'s (the layout of logs
+ * before Inspect 0.3.42); the events a tool or subtask event holds
+ * inside it (Inspect 0.3.25 to 0.3.93, where a tool's or a subtask's own
+ * events, a sub-agent's calls among them, are kept in it rather than
+ * beside it) each come after the event that holds them.  0, or -1 out
+ * of memory. */
+static int sample_events(struct iread *m, const value *s, const value **out)
+{
+    const value *events = value_getz(s, "events");
+    if (!events)
+        events = value_getz(value_getz(s, "transcript"), "events");
+    *out = events;
+    if (!events || events->kind != V_ARRAY)
+        return 0;
+    int nested = 0;
+    for (size_t i = 0; !nested && i < events->u.arr.len; i++) {
+        const value *inner = value_getz(events->u.arr.items[i], "events");
+        nested = inner && inner->kind == V_ARRAY && inner->u.arr.len;
+    }
+    if (!nested)
+        return 0;
+    value *flat = vb_array(m->a);
+    if (!flat || flatten(m->a, flat, events) < 0)
+        return -1;
+    *out = flat;
+    return 0;
+}
 
 /* A tool event, in its id's queue. */
 struct tool_event {
@@ -727,6 +780,8 @@ static int read_sample(struct iread *m, const value *s, err *e)
     arena_reset(m->a);
     lrc_reset(&m->calls);
     m->attachments = value_getz(s, "attachments");
+    if (!m->attachments) /* the transcript layout's (before 0.3.42) */
+        m->attachments = value_getz(value_getz(s, "transcript"), "content");
     m->expanded = 0;
     char episode[LR_NAME_MAX + 1];
     /* an epoch of text (some writers) names the trial all the same */
@@ -736,7 +791,10 @@ static int read_sample(struct iread *m, const value *s, err *e)
                     : NULL) < 0)
         return nomem(e);
     value *tools = NULL;
-    int rc = offered(m, s, &tools);
+    const value *events = NULL;
+    if (sample_events(m, s, &events) < 0)
+        return nomem(e);
+    int rc = offered(m, events, &tools);
     if (rc < 0)
         return nomem(e);
     if (rc)
@@ -753,7 +811,6 @@ static int read_sample(struct iread *m, const value *s, err *e)
         if (rc)
             return rc;
     }
-    const value *events = value_getz(s, "events");
     if (events && events->kind == V_ARRAY &&
         (rc = event_calls(m, events, e)))
         return rc;

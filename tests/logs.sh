@@ -115,6 +115,66 @@ ok "calls of one id: their own events' times and results, in order" \
        sed -n 's/.*"arguments":\({[^}]*}\).*"answer":\("[^"]*"\).*"duration":\([0-9.]*\).*/\1 \2 \3/p' sameid.jsonl
        grep -o '"inspect":{[^}]*}' sameid.jsonl)"
 gold inspect-v1 "$(imp v1 inspect inspect-v1.json --score match; cat v1.jsonl)"
+# Inspect's older layouts: a tool's or a subtask's own events kept inside
+# it (0.3.25 to 0.3.93: a sub-agent's calls are there, not beside it)
+# are read after the event that holds them, as newer logs write them; a
+# sample of the transcript layout (before 0.3.42: "transcript": {events,
+# content}, references "tc://") is read as one with events and attachments
+"$PYTHON3" - > layouts.json <<'EOF'
+import json
+def call(cid, fn, **args):
+    return {"id": cid, "function": fn, "type": "function", "arguments": args}
+def tool(cid, fn, result, t, events=None, **args):
+    ev = {"event": "tool", "type": "function", "id": cid, "function": fn,
+          "arguments": args, "result": result, "working_time": t}
+    if events is not None:
+        ev["events"] = events
+    return ev
+def model(*calls):
+    return {"event": "model", "input": [], "tools": [],
+            "output": {"choices": [{"message": {"role": "assistant",
+                                                "content": "",
+                                                "tool_calls": list(calls)}}]}}
+outer = call("c1", "researcher", question="where is A1?")
+inner = [model(call("s1", "get_order", order_id="A1")),
+         tool("s1", "get_order", "shipped", 0.25, order_id="A1")]
+nested = {"id": "n", "epoch": 1, "scores": {"s": {"value": "C"}},
+          "messages": [{"role": "user", "content": "Go."},
+                       {"role": "assistant", "content": "", "tool_calls": [outer]},
+                       {"role": "tool", "tool_call_id": "c1", "content": "A1 shipped"},
+                       {"role": "assistant", "content": "Done."}],
+          "output": {"completion": "Done.", "choices": []},
+          "events": [model(outer),
+                     tool("c1", "researcher", "A1 shipped", 2.0, inner,
+                          question="where is A1?"),
+                     {"event": "subtask", "name": "audit", "input": {},
+                      "result": None,
+                      "events": [model(call("s2", "list_orders")),
+                                 tool("s2", "list_orders", "[]", 0.5)]}]}
+legacy = {"id": "t", "epoch": 1, "scores": {"s": {"value": "I"}},
+          "messages": [{"role": "user", "content": "Go."},
+                       {"role": "assistant", "content": "",
+                        "tool_calls": [call("c1", "get_order", order_id="A2")]},
+                       {"role": "assistant", "content": "tc://k1"}],
+          "output": {"completion": "Gave up.", "choices": []},
+          "transcript": {"events": [model(call("c1", "get_order", order_id="A2")),
+                                    tool("c1", "get_order", "tc://k2", 1.5,
+                                         order_id="A2")],
+                         "content": {"k1": "Gave up.", "k2": "not found"}}}
+print(json.dumps({"version": 2, "status": "success",
+                  "eval": {"task": "layouts", "run_id": "R4", "model": "m"},
+                  "samples": [nested, legacy]}))
+EOF
+ok "Inspect's older layouts: nested events, the transcript layout" \
+'replay: inspect: 1 file, 2 samples: 2 read, 0 skipped, 0 refused; 2 episodes, 4 calls; 0 problems; 9 transcript lines
+n#1|researcher|{"question":"where is A1?"}|"A1 shipped"|2.0
+n#1|get_order|{"order_id":"A1"}|"shipped"|0.25
+n#1|list_orders|{}|"[]"|0.5
+t#1|get_order|{"order_id":"A2"}|"not found"|1.5' \
+    "$(rm -f layouts.db; timeout 60 "$REPLAY" --quiet --from inspect --tools shop.json \
+           --db layouts.db layouts.json 2>&1 | grep '^replay: inspect'
+       sqlite3 layouts.db "SELECT episode, tool, arguments, logged_answer, duration FROM calls
+           ORDER BY episode, seq")"
 # shapes of Inspect's own versions: a version 1 tool message's error kept
 # as text (tool_error); an output without completion (a property of the
 # early ModelOutput, never written): the first choice's text; a tool's
