@@ -646,7 +646,7 @@ static void run_stem(const logr *r, char *out, size_t size)
 {
     lr_stem(r, out, size);
     char real[PATH_MAX];
-    if (!realpath(lr_file(r), real))
+    if (size == 0 || !realpath(lr_file(r), real))
         return;
     char *slash = strrchr(real, '/');
     if (!slash)
@@ -657,7 +657,12 @@ static void run_stem(const logr *r, char *out, size_t size)
         return;
     *folder = '\0'; /* the folder above */
     char *above = strrchr(real, '/');
-    snprintf(out, size, "%s", above ? above + 1 : real);
+    const char *name = above ? above + 1 : real;
+    size_t n = strlen(name);
+    if (n >= size) /* a run's name is cut there, as lr_stem cuts it */
+        n = size - 1;
+    memcpy(out, name, n);
+    out[n] = '\0';
 }
 
 /* A line of JSON Lines that holds a whole tau2-bench results.json (the
