@@ -706,21 +706,14 @@ static int on_record(void *ctx, const char *place, const char *key,
         if (rc != 2)
             return rc;
     }
-    /* tau2-bench's simulations: what is not named is where tau2 keeps it,
-     * and a simulation's seed is tau2's own, never the simulator's */
+    /* tau2-bench's simulations (of a results file, or one by itself: a
+     * file of its "dir" format): what is not named is where tau2 keeps
+     * it, and a simulation's seed is tau2's own, never the simulator's */
     log_opts tau2 = *lr_opts(r);
-    if (key && strcmp(key, "simulations") == 0) {
-        m->tau2 = 1;
-        if (!tau2.reward_key)
-            tau2.reward_key = "reward_info.reward";
-        if (!tau2.success_key) {
-            tau2.success_key = "reward_info.reward";
-            tau2.success_value = "1";
-        }
-        tau2.no_seed = 1;
-    } else if (tau2_simulation(rec)) {
-        /* one simulation by itself (a file of tau2-bench's "dir" format):
-         * read as the simulations of a results file are */
+    int in_results = key && strcmp(key, "simulations") == 0;
+    if (in_results || tau2_simulation(rec)) {
+        if (in_results)
+            m->tau2 = 1;
         if (!tau2.reward_key)
             tau2.reward_key = "reward_info.reward";
         if (!tau2.success_key) {
