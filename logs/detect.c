@@ -76,8 +76,13 @@ static enum log_format log_rules(const struct sniff *s)
                 return LOG_TRANSCRIPT;
     if (s->top == '{' &&
         (has(s, "resourceSpans") || has(s, "batches") ||
+         /* the Collector's file of every signal: a line of logs or
+          * metrics may come first */
+         has(s, "resourceLogs") || has(s, "resourceMetrics") ||
          /* Tempo's API: {"trace": {...}} */
          has(s, "trace.resourceSpans") || has(s, "trace.batches") ||
+         /* Jaeger v2's API v3: {"result": {"resourceSpans": [...]}} */
+         has(s, "result.resourceSpans") ||
          /* Jaeger's API and UI: an envelope, or a trace */
          has(s, "data[].spans") || has(s, "data[].traceID") ||
          (has(s, "data") && (has(s, "total") || has(s, "errors") ||
@@ -397,8 +402,7 @@ static int starts(const unsigned char *p, size_t n, const char *magic,
     return n >= len && memcmp(p, magic, len) == 0;
 }
 
-/* What the first bytes say before any JSON: 1 decided. */
-static int by_magic(log_guess *g, const unsigned char *p, size_t n)
+const char *log_packed(const unsigned char *p, size_t n)
 {
     static const struct {
         const char *magic;
@@ -410,6 +414,15 @@ static int by_magic(log_guess *g, const unsigned char *p, size_t n)
         {"\xfd" "7zXZ", 6, "xz: decompress it (unxz -k FILE)"},
         {"BZh", 3, "bzip2: decompress it (bunzip2 -k FILE)"},
     };
+    for (size_t i = 0; i < sizeof packed / sizeof *packed; i++)
+        if (starts(p, n, packed[i].magic, packed[i].len))
+            return packed[i].what;
+    return NULL;
+}
+
+/* What the first bytes say before any JSON: 1 decided. */
+static int by_magic(log_guess *g, const unsigned char *p, size_t n)
+{
     if (starts(p, n, "PK\003\004", 4) || starts(p, n, "PK\005\006", 4)) {
         g->format = LOG_INSPECT; /* a zip: an .eval log, or said why not */
         return 1;
@@ -420,14 +433,13 @@ static int by_magic(log_guess *g, const unsigned char *p, size_t n)
                  "a results database)");
         return 1;
     }
-    for (size_t i = 0; i < sizeof packed / sizeof *packed; i++)
-        if (starts(p, n, packed[i].magic, packed[i].len)) {
-            snprintf(g->why, sizeof g->why,
-                     "it is compressed with %s and give the file it "
-                     "holds",
-                     packed[i].what);
-            return 1;
-        }
+    const char *what = log_packed(p, n);
+    if (what) {
+        snprintf(g->why, sizeof g->why,
+                 "it is compressed with %s and give the file it holds",
+                 what);
+        return 1;
+    }
     return 0;
 }
 

@@ -47,4 +47,8 @@ void log_guess_file(log_guess *g, const char *path);
  * tests and fuzzing. */
 void log_guess_bytes(log_guess *g, const unsigned char *data, size_t len);
 
+/* The compressor whose magic bytes data begins with, and what to do, as
+ * "gzip: decompress it (gunzip -k FILE)"; NULL when none. */
+const char *log_packed(const unsigned char *data, size_t len);
+
 #endif

@@ -151,6 +151,39 @@ static void bad_value(struct oread *m, const char *field, const value *v,
              v->u.str.len > 40 ? "..." : "", what);
 }
 
+/* Whether t is a double as text in proto3's JSON mapping: a JSON number,
+ * or NaN, Infinity, -Infinity; *x its value. */
+static int double_text(const char *t, double *x)
+{
+    if (strcmp(t, "NaN") == 0 || strcmp(t, "Infinity") == 0 ||
+        strcmp(t, "-Infinity") == 0) {
+        *x = t[0] == 'N' ? NAN : t[0] == '-' ? -INFINITY : INFINITY;
+        return 1;
+    }
+    const char *p = t + (*t == '-');
+    if (*p < '0' || *p > '9' || (*p == '0' && p[1] >= '0' && p[1] <= '9'))
+        return 0;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (*p == '.') {
+        if (p[1] < '0' || p[1] > '9')
+            return 0;
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            ;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p += 1 + (p[1] == '+' || p[1] == '-');
+        if (*p < '0' || *p > '9')
+            return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p)
+        return 0;
+    *x = strtod(t, NULL);
+    return 1;
+}
+
 /* An AnyValue as a value tree (NULL out of memory; an unknown or empty
  * AnyValue is null).  A scalar is the log's own node (nothing changes
  * it, and the record it goes into is packed before the log's line is
@@ -186,11 +219,21 @@ static value *any_value(struct oread *m, const value *av, int depth)
         return vb_clone(a, v);
     }
     if ((v = value_getz(av, "doubleValue"))) {
-        if (v->kind == V_INT) {
+        /* a number, or (proto3's JSON mapping allows it) text: a number's,
+         * or NaN, Infinity, -Infinity */
+        double x = 0;
+        if (v->kind == V_INT ||
+            (v->kind == V_STRING && double_text(v->u.str.ptr, &x))) {
             value *d = value_new(a, V_FLOAT, 0, 0);
             if (d)
-                d->u.d = strtod(v->u.str.ptr, NULL);
+                d->u.d = v->kind == V_INT ? strtod(v->u.str.ptr, NULL) : x;
             return d;
+        }
+        if (v->kind == V_STRING) {
+            bad_value(m, "doubleValue", v,
+                      "a double as OTLP writes one (a number, or text of "
+                      "one, or NaN, Infinity, -Infinity)");
+            return value_new(a, V_NULL, 0, 0);
         }
         return v->kind == V_FLOAT ? (value *)v : vb_clone(a, v);
     }
@@ -696,8 +739,11 @@ static value *span_record(struct oread *m, const struct span_members *span,
             op = "invoke_agent";
         else if (oi && strcmp(oi, "LLM") == 0)
             op = "chat";
-        else if (found_text(m, got[SA_TL_REQUEST_TYPE], SA_TL_REQUEST_TYPE))
-            op = "chat"; /* OpenLLMetry's openai.chat, anthropic.chat... */
+        else if ((tl = found_text(m, got[SA_TL_REQUEST_TYPE],
+                                  SA_TL_REQUEST_TYPE)))
+            /* OpenLLMetry's openai.chat, anthropic.chat...; and its
+             * openai.embeddings, whose tokens are no turn's */
+            op = strcmp(tl, "embedding") == 0 ? "embeddings" : "chat";
     }
     if (!op) {
         /* the conventions' span names, for writers that set no
@@ -718,6 +764,12 @@ static value *span_record(struct oread *m, const struct span_members *span,
                        : strcmp(op, "create_agent") == 0     ? "other"
                        : strcmp(op, "embeddings") == 0       ? "other"
                                                              : "chat";
+    /* ADK's span of parallel calls, each of which has a span of its own
+     * besides: "(merged tools)" is no tool, and the span no call */
+    const char *tool = found_text(m, got[SA_TOOL_NAME], SA_TOOL_NAME);
+    if (strcmp(kind, "tool") == 0 && tool &&
+        strcmp(tool, "(merged tools)") == 0)
+        kind = "other";
     MUST(R_O, vb_str(a, kind));
     const char *service = found_text(m, res[SA_SERVICE], SA_SERVICE);
     if (service)
@@ -2362,13 +2414,21 @@ static int read_jaeger(struct oread *m, const value *trace, const char *path,
 
 /* What an export holds: OTLP's {"resourceSpans": [...]}, Tempo's
  * {"batches": [...]} (its API's first form) or {"trace": {...}} (its
- * second), Jaeger's {"data": [trace...]} or a trace of it. */
+ * second), Jaeger v2's {"result": {...}} (its API v3), Jaeger's {"data":
+ * [trace...]} or a trace of it.  A line of another signal (the Collector
+ * writes logs and metrics to the same file when told to) holds no span:
+ * it is passed over, and not a problem. */
 static int read_export(struct oread *m, const value *v, const char *place,
                        err *e)
 {
     const value *inner = value_getz(v, "trace");
+    if (!inner || inner->kind != V_OBJECT)
+        inner = value_getz(v, "result");
     if (inner && inner->kind == V_OBJECT && !jaeger_is_trace(v))
         v = inner;
+    if (!value_getz(v, "resourceSpans") &&
+        (value_getz(v, "resourceLogs") || value_getz(v, "resourceMetrics")))
+        return 0;
     static const char *const lists[] = {"resourceSpans", "batches"};
     for (size_t k = 0; k < 2; k++) {
         const value *list = value_getz(v, lists[k]);
@@ -2419,7 +2479,8 @@ static int on_record(void *ctx, const char *place, const char *key,
         return read_resource_spans(m, v, index, e);
     }
     if (key) { /* a member of a document, whole */
-        if (strcmp(key, "trace") == 0 && v->kind == V_OBJECT)
+        if ((strcmp(key, "trace") == 0 || strcmp(key, "result") == 0) &&
+            v->kind == V_OBJECT)
             return read_export(m, v, place, e);
         return 0;
     }

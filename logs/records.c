@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "detect.h"
 #include "json_load.h"
 #include "jstream.h"
 
@@ -39,6 +40,13 @@ static int read_document(logr *r, int fd, buf *b,
                          const char *const *streamed, lr_record_fn fn,
                          void *ctx, err *e)
 {
+    const char *packed =
+        log_packed((const unsigned char *)(b->data ? b->data : ""), b->len);
+    if (packed) /* not JSON at all: what it is, and what to do */
+        return lr_problem(r, NULL, NULL,
+                          "it is compressed with %s and give the file it "
+                          "holds",
+                          packed);
     struct pieces p = {r, fn, ctx, 0};
     jstream *s = jstream_new(streamed, LOG_RECORD_MAX, on_piece, &p);
     if (!s)

@@ -371,6 +371,81 @@ gold otlp-flat "$(imp flat otlp otlp-flat.jsonl; cat flat.jsonl
 ok "Tempo's export of the trace: the lines of Jaeger's" "$(cat jaeger.jsonl)" \
     "$(imp tempo auto tempo.json >/dev/null; cat tempo.jsonl)"
 gold otlp-problems "$(imp otlp otlp otlp.jsonl)"
+# shapes of real OTLP files: the Collector's one file for every signal
+# (lines of logs and metrics passed over, not problems); Jaeger v2's API
+# v3 ({"result": {...}}); ADK's "(merged tools)" span of parallel calls,
+# which have spans of their own (no call of its own); OpenLLMetry's
+# embedding span (its tokens no turn's); a double written as text, as
+# proto3's JSON mapping allows; a compressed file said as such
+"$PYTHON3" - <<'EOF'
+import gzip, json
+T = "5b8aa5a2d2c872e8321cf37308d69df2"
+def kv(k, v):
+    key = "intValue" if isinstance(v, int) else "stringValue"
+    return {"key": k, "value": {key: str(v)}}
+def span(sid, parent, name, start, end, **attrs):
+    s = {"traceId": T, "spanId": sid, "name": name,
+         "startTimeUnixNano": str(start * 10**9),
+         "endTimeUnixNano": str(end * 10**9),
+         "attributes": [kv(k, v) for k, v in attrs.items()]}
+    if parent:
+        s["parentSpanId"] = parent
+    return s
+agent = span("a000000000000001", None, "invoke_agent shop", 0, 10,
+             **{"gen_ai.operation.name": "invoke_agent"})
+agent["attributes"].append({"key": "tasks.reward",
+                            "value": {"doubleValue": "0.75"}})
+spans = [agent,
+         span("a000000000000002", "a000000000000001", "chat", 1, 2,
+              **{"gen_ai.operation.name": "chat",
+                 "gen_ai.usage.input_tokens": 100,
+                 "gen_ai.usage.output_tokens": 10}),
+         span("a000000000000003", "a000000000000001", "execute_tool get_order",
+              2, 3, **{"gen_ai.operation.name": "execute_tool",
+                       "gen_ai.tool.name": "get_order",
+                       "gen_ai.tool.call.id": "c1",
+                       "gen_ai.tool.call.arguments": '{"order_id": "A-1"}',
+                       "gen_ai.tool.call.result": '{"id": "A-1"}'}),
+         span("a000000000000004", "a000000000000001", "execute_tool (merged)",
+              2, 3, **{"gen_ai.operation.name": "execute_tool",
+                       "gen_ai.tool.name": "(merged tools)",
+                       "gen_ai.tool.call.id": "ev-merged"}),
+         span("a000000000000005", "a000000000000001", "openai.embeddings",
+              3, 4, **{"llm.request.type": "embedding",
+                       "gen_ai.usage.prompt_tokens": 5000})]
+export = {"resourceSpans": [{"resource": {"attributes": [
+    kv("service.name", "shop")]}, "scopeSpans": [{"spans": spans}]}]}
+with open("signals.jsonl", "w") as f:
+    f.write(json.dumps({"resourceLogs": [{"scopeLogs": [{"logRecords": [
+        {"body": {"stringValue": "hello"}}]}]}]}) + "\n")
+    f.write(json.dumps({"resourceMetrics": []}) + "\n")
+    f.write(json.dumps(export) + "\n")
+with open("jaeger3.json", "w") as f:
+    json.dump({"result": export}, f)
+with gzip.open("packed.json", "wt") as f:
+    json.dump(export, f)
+EOF
+otlp_shapes() { # FILE: what replay --from auto records of it
+    rm -f shapes.db
+    timeout 60 "$REPLAY" --quiet --from auto --tools shop.json --db shapes.db \
+        "$1" 2>&1 | grep -v '^replay: [0-9]'
+    sqlite3 shapes.db "SELECT input_tokens, output_tokens, reward FROM episodes;
+        SELECT tool, arguments, logged_answer FROM calls"
+}
+ok "OTLP: the Collector's file of every signal, merged and embedding spans" \
+'replay: otlp: 1 file, 5 spans: 5 read, 0 skipped, 0 refused; 1 episode, 1 call; 0 problems; 4 transcript lines
+100|10|0.75
+get_order|{"order_id":"A-1"}|"{\"id\": \"A-1\"}"' "$(otlp_shapes signals.jsonl)"
+ok "OTLP: Jaeger v2's API v3, the same" \
+'replay: otlp: 1 file, 5 spans: 5 read, 0 skipped, 0 refused; 1 episode, 1 call; 0 problems; 4 transcript lines
+100|10|0.75
+get_order|{"order_id":"A-1"}|"{\"id\": \"A-1\"}"' "$(otlp_shapes jaeger3.json)"
+ok "OTLP: a compressed file, said as such" \
+'packed.json: it is compressed with gzip: decompress it (gunzip -k FILE) and give the file it holds
+replay: otlp: 1 file, 0 spans: 0 read, 0 skipped, 0 refused; 0 episodes, 0 calls; 1 problem; 0 transcript lines
+exit 1' "$(rm -f shapes.db; timeout 60 "$REPLAY" --quiet --from otlp \
+        --tools shop.json --db shapes.db packed.json > shapes.out 2>&1
+        echo "exit $?" >> shapes.out; grep -v '^replay: [0-9]' shapes.out)"
 gold otlp-transcript "$(cat otlp.jsonl)"
 ok "the OTLP document: the lines of JSON Lines" "$(cat otlp.jsonl)" \
     "$(imp otlp-doc otlp otlp-document.json >/dev/null; cat otlp-doc.jsonl)"
