@@ -1460,6 +1460,8 @@ struct span {
     unsigned long long start, end, seq;
     const char *kind;
     size_t episode; /* index of its episode's head span, or -1 */
+    size_t agent;   /* of its nearest invoke_agent span (itself
+                       included), or -1: whose conversation it is */
     int dup;        /* delivered again: a later delivery of a span id */
 };
 
@@ -1700,17 +1702,29 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
     struct ids span_ids = {.map.seed = m->ids.seed},
                answers = {.map.seed = m->ids.seed},
                chat_ids = {.map.seed = m->ids.seed},
-               chat_places = {.map.seed = m->ids.seed};
+               chat_places = {.map.seed = m->ids.seed},
+               /* tool name -> execute_tool spans of it without a call
+                * id that no call a chat span shows is yet taken for */
+               no_id = {.map.seed = m->ids.seed};
     for (int pass = 0; pass < 3 && rc == 0; pass++) {
         for (size_t i = 0; i < n && rc == 0; i++) {
             if (sp[i].episode != head)
                 continue;
             const value *const *f = sp[i].f;
             if (pass == 0 && strcmp(sp[i].kind, "tool") == 0) {
-                const value *id = f[R_I];
-                if (id && id->kind == V_STRING &&
-                    ids_put(&span_ids, id->u.str.ptr, id->u.str.len, i) < 0)
+                const value *id = f[R_I], *nm = f[R_N];
+                size_t have = 0;
+                if (id && id->kind == V_STRING) {
+                    if (ids_put(&span_ids, id->u.str.ptr, id->u.str.len,
+                                i) < 0)
+                        rc = nomem(e);
+                } else if (nm && nm->kind == V_STRING &&
+                           (ids_get(&no_id, nm->u.str.ptr, nm->u.str.len,
+                                    &have),
+                            ids_put(&no_id, nm->u.str.ptr, nm->u.str.len,
+                                    have + 1) < 0)) {
                     rc = nomem(e);
+                }
                 continue;
             }
             if (pass == 1) {
@@ -1798,13 +1812,17 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                         key = id->u.str.ptr;
                         klen = id->u.str.len;
                     } else {
-                        char *place = arena_alloc(a, 24);
+                        char *place = arena_alloc(a, 48);
                         if (!place) {
                             rc = nomem(e);
                             break;
                         }
-                        klen = (size_t)snprintf(place, 24, "%llu",
-                                                num(value_getz(c, "x")));
+                        /* the place in its own agent's conversation:
+                         * a sub-agent's conversation has places of its
+                         * own */
+                        klen = (size_t)snprintf(
+                            place, 48, "%zx:%llu", sp[i].agent,
+                            num(value_getz(c, "x")));
                         key = place;
                         seen = &chat_places;
                     }
@@ -1813,6 +1831,22 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                     if (ids_put(seen, key, klen, 0) < 0) {
                         rc = nomem(e);
                         break;
+                    }
+                    /* an execute_tool span of its tool that says no call
+                     * id is this call (OpenLLMetry's never do; the
+                     * conventions recommend one, no more): the span's,
+                     * one span a call, in order */
+                    const value *nm = value_getz(c, "name");
+                    if (nm && nm->kind == V_STRING &&
+                        ids_get(&no_id, nm->u.str.ptr, nm->u.str.len,
+                                &at) &&
+                        at > 0) {
+                        if (ids_put(&no_id, nm->u.str.ptr, nm->u.str.len,
+                                    at - 1) < 0) {
+                            rc = nomem(e);
+                            break;
+                        }
+                        continue;
                     }
                     /* one the history shows was made before its span */
                     p->at = value_getz(c, "h") ? sp[i].start : sp[i].end;
@@ -1852,6 +1886,7 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
     ids_free(&answers);
     ids_free(&chat_ids);
     ids_free(&chat_places);
+    ids_free(&no_id);
     if (ncalls)
         qsort(calls, ncalls, sizeof *calls, by_time);
     lrc_reset(&m->calls);
@@ -2027,13 +2062,16 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
     int agents = 0, nearest = lr_opts(m->r)->each_agent;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         if (sp[i].dup) {
-            sp[i].episode = (size_t)-1;
+            sp[i].episode = sp[i].agent = (size_t)-1;
             continue;
         }
         size_t at = i, head = (size_t)-1;
+        sp[i].agent = (size_t)-1;
         for (size_t steps = 0; steps <= n; steps++) {
             if (strcmp(sp[at].kind, "agent") == 0) {
                 head = at;
+                if (sp[i].agent == (size_t)-1)
+                    sp[i].agent = at;
                 if (nearest)
                     break;
             }

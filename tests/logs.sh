@@ -440,6 +440,61 @@ ok "OTLP: Jaeger v2's API v3, the same" \
 'replay: otlp: 1 file, 5 spans: 5 read, 0 skipped, 0 refused; 1 episode, 1 call; 0 problems; 4 transcript lines
 100|10|0.75
 get_order|{"order_id":"A-1"}|"{\"id\": \"A-1\"}"' "$(otlp_shapes jaeger3.json)"
+# calls a chat span shows and an execute_tool span makes: one call, when
+# the tool span says no call id (OpenLLMetry's never do; the conventions
+# only recommend one); and calls without ids in two agents' conversations
+# of one episode: each its own, though both are their conversation's first
+"$PYTHON3" - <<'EOF'
+import json
+T = "5b8aa5a2d2c872e8321cf37308d69df3"
+def kv(k, v):
+    key = "intValue" if isinstance(v, int) else "stringValue"
+    return {"key": k, "value": {key: str(v)}}
+def span(sid, parent, name, start, end, **attrs):
+    s = {"traceId": T, "spanId": sid, "name": name,
+         "startTimeUnixNano": str(start * 10**8),
+         "endTimeUnixNano": str(end * 10**8),
+         "attributes": [kv(k, v) for k, v in attrs.items()]}
+    if parent:
+        s["parentSpanId"] = parent
+    return s
+def agent(sid, parent, name):
+    return span(sid, parent, "invoke_agent " + name, 0, 100,
+                **{"gen_ai.operation.name": "invoke_agent"})
+def chat(sid, parent, start, calls):
+    out = [{"role": "assistant", "finish_reason": "tool_call", "parts": [
+        dict({"type": "tool_call", "name": n, "arguments": a},
+             **({"id": i} if i else {})) for i, n, a in calls]}]
+    return span(sid, parent, "chat", start, start + 5,
+                **{"gen_ai.operation.name": "chat",
+                   "gen_ai.output.messages": json.dumps(out)})
+def tool(sid, parent, start, name, args, result):
+    return span(sid, parent, "execute_tool " + name, start, start + 5,
+                **{"gen_ai.operation.name": "execute_tool",
+                   "gen_ai.tool.name": name,
+                   "gen_ai.tool.call.arguments": json.dumps(args),
+                   "gen_ai.tool.call.result": result})
+A, B = "a000000000000001", "a000000000000002"
+one = [agent(A, None, "shop"),
+       chat("c000000000000001", A, 1, [("call_1", "get_order", {"order_id": "A-1"})]),
+       tool("b000000000000001", A, 10, "get_order", {"order_id": "A-1"}, "shipped")]
+two = [agent(A, None, "shop"), agent(B, A, "orders"),
+       chat("c000000000000001", A, 1, [(None, "list_orders", {})]),
+       chat("c000000000000002", B, 20, [(None, "get_order", {"order_id": "A-2"})])]
+for name, spans in (("noid", one), ("subagents", two)):
+    with open(name + ".jsonl", "w") as f:
+        f.write(json.dumps({"resourceSpans": [{"scopeSpans": [
+            {"spans": spans}]}]}) + "\n")
+EOF
+ok "OTLP: a tool span without a call id is the call its chat span shows" \
+'replay: otlp: 1 file, 3 spans: 3 read, 0 skipped, 0 refused; 1 episode, 1 call; 0 problems; 4 transcript lines
+||
+get_order|{"order_id":"A-1"}|"shipped"' "$(otlp_shapes noid.jsonl)"
+ok "OTLP: calls without ids in two agents' conversations: both" \
+'replay: otlp: 1 file, 4 spans: 4 read, 0 skipped, 0 refused; 1 episode, 2 calls; 2 problems; 5 transcript lines
+||
+list_orders|{}|
+get_order|{"order_id":"A-2"}|' "$(otlp_shapes subagents.jsonl | grep -v 'has no answer in the log')"
 ok "OTLP: a compressed file, said as such" \
 'packed.json: it is compressed with gzip: decompress it (gunzip -k FILE) and give the file it holds
 replay: otlp: 1 file, 0 spans: 0 read, 0 skipped, 0 refused; 0 episodes, 0 calls; 1 problem; 0 transcript lines
