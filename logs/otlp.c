@@ -819,13 +819,19 @@ static value *span_record(struct oread *m, const struct span_members *span,
         for (size_t i = 0; i < 4 && !rv[R_A]; i++) {
             rv[R_A] = found_value(m, got[args[i]], args[i]);
             /* OpenLLMetry keeps a function's {"args", "kwargs"}: the
-             * keyword arguments are the call's */
-            const value *kw = args[i] == SA_TL_INPUT && rv[R_A]
-                                  ? value_getz(maybe_json(a, rv[R_A]),
-                                               "kwargs")
+             * keyword arguments are the call's, when it was given no
+             * positional one (else the two are, as logged: no name is
+             * known for a positional argument) */
+            const value *in = args[i] == SA_TL_INPUT && rv[R_A]
+                                  ? maybe_json(a, rv[R_A])
                                   : NULL;
-            if (kw && kw->kind == V_OBJECT)
+            const value *kw = value_getz(in, "kwargs");
+            const value *pos = value_getz(in, "args");
+            if (kw && kw->kind == V_OBJECT &&
+                !(pos && pos->kind == V_ARRAY && pos->u.arr.len))
                 rv[R_A] = (value *)kw;
+            else if (kw && in->kind == V_OBJECT)
+                rv[R_A] = (value *)in;
         }
         for (size_t i = 0; i < 4 && !rv[R_R]; i++)
             rv[R_R] = found_value(m, got[results[i]], results[i]);

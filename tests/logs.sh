@@ -481,7 +481,17 @@ one = [agent(A, None, "shop"),
 two = [agent(A, None, "shop"), agent(B, A, "orders"),
        chat("c000000000000001", A, 1, [(None, "list_orders", {})]),
        chat("c000000000000002", B, 20, [(None, "get_order", {"order_id": "A-2"})])]
-for name, spans in (("noid", one), ("subagents", two)):
+def tl(sid, parent, name, kind, **attrs):
+    return span(sid, parent, name + "." + kind, 0, 5,
+                **dict({"traceloop.span.kind": kind,
+                        "traceloop.entity.name": name}, **attrs))
+positional = [tl(A, None, "shop", "agent"),
+              tl("b000000000000001", A, "get_order", "tool", **{
+                  "traceloop.entity.input": json.dumps(
+                      {"args": ["A-3"], "kwargs": {}}),
+                  "traceloop.entity.output": "shipped"})]
+for name, spans in (("noid", one), ("subagents", two),
+                    ("positional", positional)):
     with open(name + ".jsonl", "w") as f:
         f.write(json.dumps({"resourceSpans": [{"scopeSpans": [
             {"spans": spans}]}]}) + "\n")
@@ -495,6 +505,12 @@ ok "OTLP: calls without ids in two agents' conversations: both" \
 ||
 list_orders|{}|
 get_order|{"order_id":"A-2"}|' "$(otlp_shapes subagents.jsonl | grep -v 'has no answer in the log')"
+# OpenLLMetry keeps a tool function's {"args", "kwargs"}: with a
+# positional argument (no name known for it), both, as logged
+ok "OTLP: OpenLLMetry's positional arguments are kept" \
+'replay: otlp: 1 file, 2 spans: 2 read, 0 skipped, 0 refused; 1 episode, 1 call; 0 problems; 4 transcript lines
+||
+get_order|{"args":["A-3"],"kwargs":{}}|"shipped"' "$(otlp_shapes positional.jsonl)"
 ok "OTLP: a compressed file, said as such" \
 'packed.json: it is compressed with gzip: decompress it (gunzip -k FILE) and give the file it holds
 replay: otlp: 1 file, 0 spans: 0 read, 0 skipped, 0 refused; 0 episodes, 0 calls; 1 problem; 0 transcript lines
