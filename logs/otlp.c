@@ -1724,12 +1724,11 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                     if (ids_put(&span_ids, id->u.str.ptr, id->u.str.len,
                                 i) < 0)
                         rc = nomem(e);
-                } else if (nm && nm->kind == V_STRING &&
-                           (ids_get(&no_id, nm->u.str.ptr, nm->u.str.len,
-                                    &have),
-                            ids_put(&no_id, nm->u.str.ptr, nm->u.str.len,
-                                    have + 1) < 0)) {
-                    rc = nomem(e);
+                } else if (nm && nm->kind == V_STRING) {
+                    ids_get(&no_id, nm->u.str.ptr, nm->u.str.len, &have);
+                    if (ids_put(&no_id, nm->u.str.ptr, nm->u.str.len,
+                                have + 1) < 0)
+                        rc = nomem(e);
                 }
                 continue;
             }
