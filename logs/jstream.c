@@ -461,10 +461,12 @@ static int scan(jstream *s, const unsigned char *b, size_t i, size_t end,
             i = next_of2(b, i, end, '"', '\\');
             if (i == end)
                 break;
-            if (b[i++] == '\\')
+            if (b[i++] == '\\') {
                 s->esc = 1;
-            else
-                s->in_str = 0, s->in_word = 0;
+            } else {
+                s->in_str = 0;
+                s->in_word = 0;
+            }
             continue;
         }
         if (s->nheld) {
