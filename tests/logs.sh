@@ -371,59 +371,95 @@ gold otlp-flat "$(imp flat otlp otlp-flat.jsonl; cat flat.jsonl
 ok "Tempo's export of the trace: the lines of Jaeger's" "$(cat jaeger.jsonl)" \
     "$(imp tempo auto tempo.json >/dev/null; cat tempo.jsonl)"
 gold otlp-problems "$(imp otlp otlp otlp.jsonl)"
-# shapes of real OTLP files: the Collector's one file for every signal
-# (lines of logs and metrics passed over, not problems); Jaeger v2's API
-# v3 ({"result": {...}}); ADK's "(merged tools)" span of parallel calls,
-# which have spans of their own (no call of its own); OpenLLMetry's
-# embedding span (its tokens no turn's); a double written as text, as
-# proto3's JSON mapping allows; a compressed file said as such
+# shapes of real OTLP files, each said beside its check below; one
+# generator writes them all
 "$PYTHON3" - <<'EOF'
 import gzip, json
-T = "5b8aa5a2d2c872e8321cf37308d69df2"
 def kv(k, v):
     key = "intValue" if isinstance(v, int) else "stringValue"
     return {"key": k, "value": {key: str(v)}}
-def span(sid, parent, name, start, end, **attrs):
-    s = {"traceId": T, "spanId": sid, "name": name,
-         "startTimeUnixNano": str(start * 10**9),
-         "endTimeUnixNano": str(end * 10**9),
+def span(sid, parent, name, start, end, tid="5b8aa5a2d2c872e8321cf37308d69df2",
+         **attrs):  # times in tenths of a second
+    s = {"traceId": tid, "spanId": sid, "name": name,
+         "startTimeUnixNano": str(start * 10**8),
+         "endTimeUnixNano": str(end * 10**8),
          "attributes": [kv(k, v) for k, v in attrs.items()]}
     if parent:
         s["parentSpanId"] = parent
     return s
-agent = span("a000000000000001", None, "invoke_agent shop", 0, 10,
-             **{"gen_ai.operation.name": "invoke_agent"})
-agent["attributes"].append({"key": "tasks.reward",
-                            "value": {"doubleValue": "0.75"}})
-spans = [agent,
-         span("a000000000000002", "a000000000000001", "chat", 1, 2,
-              **{"gen_ai.operation.name": "chat",
-                 "gen_ai.usage.input_tokens": 100,
-                 "gen_ai.usage.output_tokens": 10}),
-         span("a000000000000003", "a000000000000001", "execute_tool get_order",
-              2, 3, **{"gen_ai.operation.name": "execute_tool",
-                       "gen_ai.tool.name": "get_order",
-                       "gen_ai.tool.call.id": "c1",
-                       "gen_ai.tool.call.arguments": '{"order_id": "A-1"}',
-                       "gen_ai.tool.call.result": '{"id": "A-1"}'}),
-         span("a000000000000004", "a000000000000001", "execute_tool (merged)",
-              2, 3, **{"gen_ai.operation.name": "execute_tool",
+def export(spans, service=None):
+    rs = {"scopeSpans": [{"spans": spans}]}
+    if service:
+        rs["resource"] = {"attributes": [kv("service.name", service)]}
+    return {"resourceSpans": [rs]}
+def agent(sid, parent, name, **attrs):
+    return span(sid, parent, "invoke_agent " + name, 0, 100,
+                **dict({"gen_ai.operation.name": "invoke_agent"}, **attrs))
+def chat(sid, parent, start, calls=(), **attrs):
+    if calls:
+        out = [{"role": "assistant", "finish_reason": "tool_call", "parts": [
+            dict({"type": "tool_call", "name": n, "arguments": a},
+                 **({"id": i} if i else {})) for i, n, a in calls]}]
+        attrs["gen_ai.output.messages"] = json.dumps(out)
+    return span(sid, parent, "chat", start, start + 5,
+                **dict({"gen_ai.operation.name": "chat"}, **attrs))
+def tool(sid, parent, start, name, args, result, **attrs):
+    return span(sid, parent, "execute_tool " + name, start, start + 5,
+                **dict({"gen_ai.operation.name": "execute_tool",
+                        "gen_ai.tool.name": name,
+                        "gen_ai.tool.call.arguments": json.dumps(args),
+                        "gen_ai.tool.call.result": result}, **attrs))
+A, B = "a000000000000001", "a000000000000002"
+# the Collector's one file for every signal, Jaeger v2, a compressed copy
+top = agent(A, None, "shop")
+top["attributes"].append({"key": "tasks.reward",
+                          "value": {"doubleValue": "0.75"}})
+shop = export([top,
+               chat("a000000000000002", A, 10,
+                    **{"gen_ai.usage.input_tokens": 100,
+                       "gen_ai.usage.output_tokens": 10}),
+               tool("a000000000000003", A, 20, "get_order",
+                    {"order_id": "A-1"}, '{"id": "A-1"}',
+                    **{"gen_ai.tool.call.id": "c1"}),
+               span("a000000000000004", A, "execute_tool (merged)", 20, 30,
+                    **{"gen_ai.operation.name": "execute_tool",
                        "gen_ai.tool.name": "(merged tools)",
                        "gen_ai.tool.call.id": "ev-merged"}),
-         span("a000000000000005", "a000000000000001", "openai.embeddings",
-              3, 4, **{"llm.request.type": "embedding",
-                       "gen_ai.usage.prompt_tokens": 5000})]
-export = {"resourceSpans": [{"resource": {"attributes": [
-    kv("service.name", "shop")]}, "scopeSpans": [{"spans": spans}]}]}
+               span("a000000000000005", A, "openai.embeddings", 30, 40,
+                    **{"llm.request.type": "embedding",
+                       "gen_ai.usage.prompt_tokens": 5000})], "shop")
 with open("signals.jsonl", "w") as f:
     f.write(json.dumps({"resourceLogs": [{"scopeLogs": [{"logRecords": [
         {"body": {"stringValue": "hello"}}]}]}]}) + "\n")
     f.write(json.dumps({"resourceMetrics": []}) + "\n")
-    f.write(json.dumps(export) + "\n")
+    f.write(json.dumps(shop) + "\n")
 with open("jaeger3.json", "w") as f:
-    json.dump({"result": export}, f)
+    json.dump({"result": shop}, f)
 with gzip.open("packed.json", "wt") as f:
-    json.dump(export, f)
+    json.dump(shop, f)
+# calls without ids; OpenLLMetry's positional arguments
+def tl(sid, parent, name, kind, **attrs):
+    return span(sid, parent, name + "." + kind, 0, 5,
+                **dict({"traceloop.span.kind": kind,
+                        "traceloop.entity.name": name}, **attrs))
+files = {
+    "noid": [agent(A, None, "shop"),
+             chat("c000000000000001", A, 1,
+                  [("call_1", "get_order", {"order_id": "A-1"})]),
+             tool("b000000000000001", A, 10, "get_order",
+                  {"order_id": "A-1"}, "shipped")],
+    "subagents": [agent(A, None, "shop"), agent(B, A, "orders"),
+                  chat("c000000000000001", A, 1, [(None, "list_orders", {})]),
+                  chat("c000000000000002", B, 20,
+                       [(None, "get_order", {"order_id": "A-2"})])],
+    "positional": [tl(A, None, "shop", "agent"),
+                   tl("b000000000000001", A, "get_order", "tool", **{
+                       "traceloop.entity.input": json.dumps(
+                           {"args": ["A-3"], "kwargs": {}}),
+                       "traceloop.entity.output": "shipped"})]}
+for name, spans in files.items():
+    with open(name + ".jsonl", "w") as f:
+        f.write(json.dumps(export(spans)) + "\n")
 EOF
 otlp_shapes() { # FILE: what replay --from auto records of it
     rm -f shapes.db
@@ -432,10 +468,16 @@ otlp_shapes() { # FILE: what replay --from auto records of it
     sqlite3 shapes.db "SELECT input_tokens, output_tokens, reward FROM episodes;
         SELECT tool, arguments, logged_answer FROM calls"
 }
+# the Collector's one file for every signal (lines of logs and metrics
+# passed over, not problems); ADK's "(merged tools)" span of parallel
+# calls, which have spans of their own (no call of its own);
+# OpenLLMetry's embedding span (its tokens no turn's); a double written
+# as text, as proto3's JSON mapping allows
 ok "OTLP: the Collector's file of every signal, merged and embedding spans" \
 'replay: otlp: 1 file, 5 spans: 5 read, 0 skipped, 0 refused; 1 episode, 1 call; 0 problems; 4 transcript lines
 100|10|0.75
 get_order|{"order_id":"A-1"}|"{\"id\": \"A-1\"}"' "$(otlp_shapes signals.jsonl)"
+# Jaeger v2's API v3: {"result": {...}}
 ok "OTLP: Jaeger v2's API v3, the same" \
 'replay: otlp: 1 file, 5 spans: 5 read, 0 skipped, 0 refused; 1 episode, 1 call; 0 problems; 4 transcript lines
 100|10|0.75
@@ -444,58 +486,6 @@ get_order|{"order_id":"A-1"}|"{\"id\": \"A-1\"}"' "$(otlp_shapes jaeger3.json)"
 # the tool span says no call id (OpenLLMetry's never do; the conventions
 # only recommend one); and calls without ids in two agents' conversations
 # of one episode: each its own, though both are their conversation's first
-"$PYTHON3" - <<'EOF'
-import json
-T = "5b8aa5a2d2c872e8321cf37308d69df3"
-def kv(k, v):
-    key = "intValue" if isinstance(v, int) else "stringValue"
-    return {"key": k, "value": {key: str(v)}}
-def span(sid, parent, name, start, end, **attrs):
-    s = {"traceId": T, "spanId": sid, "name": name,
-         "startTimeUnixNano": str(start * 10**8),
-         "endTimeUnixNano": str(end * 10**8),
-         "attributes": [kv(k, v) for k, v in attrs.items()]}
-    if parent:
-        s["parentSpanId"] = parent
-    return s
-def agent(sid, parent, name):
-    return span(sid, parent, "invoke_agent " + name, 0, 100,
-                **{"gen_ai.operation.name": "invoke_agent"})
-def chat(sid, parent, start, calls):
-    out = [{"role": "assistant", "finish_reason": "tool_call", "parts": [
-        dict({"type": "tool_call", "name": n, "arguments": a},
-             **({"id": i} if i else {})) for i, n, a in calls]}]
-    return span(sid, parent, "chat", start, start + 5,
-                **{"gen_ai.operation.name": "chat",
-                   "gen_ai.output.messages": json.dumps(out)})
-def tool(sid, parent, start, name, args, result):
-    return span(sid, parent, "execute_tool " + name, start, start + 5,
-                **{"gen_ai.operation.name": "execute_tool",
-                   "gen_ai.tool.name": name,
-                   "gen_ai.tool.call.arguments": json.dumps(args),
-                   "gen_ai.tool.call.result": result})
-A, B = "a000000000000001", "a000000000000002"
-one = [agent(A, None, "shop"),
-       chat("c000000000000001", A, 1, [("call_1", "get_order", {"order_id": "A-1"})]),
-       tool("b000000000000001", A, 10, "get_order", {"order_id": "A-1"}, "shipped")]
-two = [agent(A, None, "shop"), agent(B, A, "orders"),
-       chat("c000000000000001", A, 1, [(None, "list_orders", {})]),
-       chat("c000000000000002", B, 20, [(None, "get_order", {"order_id": "A-2"})])]
-def tl(sid, parent, name, kind, **attrs):
-    return span(sid, parent, name + "." + kind, 0, 5,
-                **dict({"traceloop.span.kind": kind,
-                        "traceloop.entity.name": name}, **attrs))
-positional = [tl(A, None, "shop", "agent"),
-              tl("b000000000000001", A, "get_order", "tool", **{
-                  "traceloop.entity.input": json.dumps(
-                      {"args": ["A-3"], "kwargs": {}}),
-                  "traceloop.entity.output": "shipped"})]
-for name, spans in (("noid", one), ("subagents", two),
-                    ("positional", positional)):
-    with open(name + ".jsonl", "w") as f:
-        f.write(json.dumps({"resourceSpans": [{"scopeSpans": [
-            {"spans": spans}]}]}) + "\n")
-EOF
 ok "OTLP: a tool span without a call id is the call its chat span shows" \
 'replay: otlp: 1 file, 3 spans: 3 read, 0 skipped, 0 refused; 1 episode, 1 call; 0 problems; 4 transcript lines
 ||
@@ -511,6 +501,7 @@ ok "OTLP: OpenLLMetry's positional arguments are kept" \
 'replay: otlp: 1 file, 2 spans: 2 read, 0 skipped, 0 refused; 1 episode, 1 call; 0 problems; 4 transcript lines
 ||
 get_order|{"args":["A-3"],"kwargs":{}}|"shipped"' "$(otlp_shapes positional.jsonl)"
+# a compressed file, said as such under --from otlp too
 ok "OTLP: a compressed file, said as such" \
 'packed.json: it is compressed with gzip: decompress it (gunzip -k FILE) and give the file it holds
 replay: otlp: 1 file, 0 spans: 0 read, 0 skipped, 0 refused; 0 episodes, 0 calls; 1 problem; 0 transcript lines
