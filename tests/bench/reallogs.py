@@ -112,6 +112,17 @@ class Zip:
             self.f.write(c)
         size = self.f.tell() - start
         n = len(self.central)
+        if n > 0xFFFF or start + size > 0xFFFFFFFF:
+            # more members than the end record counts (as Python's zipfile
+            # writes then): the Zip64 end record, its locator, and an end
+            # record that says to read them
+            at = self.f.tell()
+            self.f.write(struct.pack("<IQHHIIQQQQ", 0x06064b50, 44, 45, 45,
+                                     0, 0, n, n, size, start))
+            self.f.write(struct.pack("<IIQI", 0x07064b50, 0, at, 1))
+            n = 0xFFFF
+            size = min(size, 0xFFFFFFFF)
+            start = min(start, 0xFFFFFFFF)
         self.f.write(struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, n, n, size,
                                  start, 0))
         self.f.close()
