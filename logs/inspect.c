@@ -1756,4 +1756,4 @@ static int inspect_read(logr *r, const log_input *in, err *e)
 }
 
 const log_reader inspect_reader = {"inspect", "sample", "samples", 0,
-                                   inspect_read};
+                                   inspect_read, NULL};

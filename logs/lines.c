@@ -54,6 +54,18 @@ struct logr {
     log_counts *cur;      /* of the file being read */
     const char *file;     /* its name as shown */
     unsigned long lineno; /* lines made from it */
+    /* the names of the file being read and of the one begun before it,
+     * kept (a caller's name may not outlive its read); the lines made
+     * from the one before, while the other one's are made (lr_previous) */
+    buf names[2];
+    int cur_name;         /* names[cur_name] is the file being read's */
+    int has_prev;         /* the file before is named in the other one */
+    int on_prev;          /* lines are made for the file before */
+    unsigned long other_lineno;
+    /* what a reader keeps from one file to the next (lr_hold) */
+    const void *held_by;
+    void *held;
+    void (*held_free)(void *);
     const char *dir;      /* the current run's tool folder */
     char *dirs[2];        /* owned: rel_dir, or the tools' folder */
     buf line;
@@ -117,6 +129,9 @@ void logr_free(logr *r)
     free(r->dirs[1]);
     buf_free(&r->line);
     buf_free(&r->prun);
+    buf_free(&r->names[0]);
+    buf_free(&r->names[1]);
+    lr_release(r);
     arena_free(r->ta);
     free(r);
 }
@@ -130,7 +145,21 @@ void lr_begin(logr *r, int slot, const char *format, const char *unit,
     r->cur->unit = unit;
     r->cur->units = units;
     r->cur->files++;
-    r->file = shown;
+    if (r->on_prev)
+        lr_previous(r, 0);
+    /* the file being read becomes the one before; a name that cannot be
+     * kept leaves none before (held lines are then the new file's) */
+    r->has_prev = r->file == r->names[r->cur_name].data && r->file[0];
+    r->cur_name ^= 1;
+    buf *name = &r->names[r->cur_name];
+    buf_reset(name);
+    if (buf_puts(name, shown) < 0) {
+        r->file = shown;
+        r->has_prev = 0;
+    } else {
+        r->file = name->data;
+    }
+    r->other_lineno = r->lineno;
     r->lineno = 0;
     r->stop = 0;
     r->failed = 0;
@@ -167,6 +196,49 @@ int lr_stopped(const logr *r)
 log_counts *lr_counts(logr *r)
 {
     return r->cur;
+}
+
+int lr_previous(logr *r, int on)
+{
+    if (!on == !r->on_prev)
+        return 0;
+    if (on && !r->has_prev)
+        return -1;
+    unsigned long lineno = r->lineno;
+    r->lineno = r->other_lineno;
+    r->other_lineno = lineno;
+    r->on_prev = on != 0;
+    r->file = r->names[r->cur_name ^ r->on_prev].data;
+    return 0;
+}
+
+void *lr_held(const logr *r, const void *owner)
+{
+    return r->held && r->held_by == owner ? r->held : NULL;
+}
+
+const void *lr_holder(const logr *r)
+{
+    return r->held ? r->held_by : NULL;
+}
+
+void lr_hold(logr *r, const void *owner, void *state,
+             void (*free_fn)(void *))
+{
+    if (r->held != state)
+        lr_release(r);
+    r->held_by = owner;
+    r->held = state;
+    r->held_free = free_fn;
+}
+
+void lr_release(logr *r)
+{
+    if (r->held && r->held_free)
+        r->held_free(r->held);
+    r->held = NULL;
+    r->held_by = NULL;
+    r->held_free = NULL;
 }
 
 const char *lr_file(const logr *r)

@@ -131,6 +131,17 @@ void lr_begin(logr *r, int slot, const char *format, const char *unit,
 /* Whether --strict met a problem in the file begun last. */
 int lr_stopped(const logr *r);
 
+/* What a reader keeps from one file to the next of its format (OTLP's
+ * traces still open, which the next file may go on with): state, owned
+ * by owner (the reader), freed by free_fn when released (lr_release, a
+ * hold of another state, logr_free).  lr_held is the owner's state, or
+ * NULL; lr_holder the owner of what is held, or NULL. */
+void lr_hold(logr *r, const void *owner, void *state,
+             void (*free_fn)(void *));
+void *lr_held(const logr *r, const void *owner);
+const void *lr_holder(const logr *r);
+void lr_release(logr *r);
+
 /* ---------------------------------------------------------------- for
  * the readers.  Each of these is -1 only when reading cannot go on (e
  * set), 1 when the sink said stop (or --strict). */
@@ -143,6 +154,13 @@ const log_opts *lr_opts(const logr *r);
 
 /* The file being read, as messages name it. */
 const char *lr_file(const logr *r);
+
+/* on 1: the lines and problems from now on are the file's begun before
+ * the one being read (a record held from it, lr_hold, that the file being
+ * read did not go on with), numbered on from its last line; on 0: the
+ * file being read's again.  -1 when no file was begun before this one
+ * (or its name could not be kept): the lines stay the current file's. */
+int lr_previous(logr *r, int on);
 
 /* A problem at place (a zip member, "line N", or NULL) and path (a JSON
  * path, or NULL): handed to the sink (said as "FILE: PLACE: PATH:

@@ -77,6 +77,12 @@ int logr_read(logr *r, const char *path, const char *shown,
         return err_set(e, ERR_USAGE, "not a log of a known format");
     int slot = f - LOG_INSPECT;
     const log_reader *rd = readers[slot];
+    if (lr_holder(r) && lr_holder(r) != rd) {
+        /* what the reader before held is written first, its file's */
+        int rc = logr_finish(r, e);
+        if (rc)
+            return rc;
+    }
     lr_begin(r, slot, rd->name, rd->unit, rd->units, shown);
     log_input in = {path, shown, -1};
     if (rd->streams) {
@@ -89,6 +95,20 @@ int logr_read(logr *r, const char *path, const char *shown,
     if (rd->streams && !is_stdin)
         close(in.fd);
     if (rc >= 0 && lr_failed(r, e)) /* a problem could not be kept */
+        rc = -1;
+    else if (rc == 0 && lr_stopped(r))
+        rc = 1;
+    return rc;
+}
+
+int logr_finish(logr *r, err *e)
+{
+    const log_reader *rd = lr_holder(r);
+    if (!rd)
+        return 0;
+    int rc = rd->finish ? rd->finish(r, e) : 0;
+    lr_release(r);
+    if (rc >= 0 && lr_failed(r, e))
         rc = -1;
     else if (rc == 0 && lr_stopped(r))
         rc = 1;

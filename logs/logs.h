@@ -41,6 +41,15 @@ int log_format_parse(const char *word, enum log_format *f);
 int logr_read(logr *r, const char *path, const char *shown,
               enum log_format f, err *e);
 
+/* The end of the logs read one after the other: what a reader held
+ * from one file for the next (OTLP's traces whose root span was not yet
+ * read) is written now, as the last file's, then released.  Called after
+ * the last logr_read, and before anything else is read into the sink
+ * (another night's file); logr_read calls it itself before a file of
+ * another format.  0, 1 or -1 as logr_read; after 1 or -1 from
+ * logr_read, not needed (logr_free releases what is held, unwritten). */
+int logr_finish(logr *r, err *e);
+
 /* Whether a file's name is one that a folder walk takes for format f
  * (.eval and .json for inspect; .json and .jsonl otherwise). */
 int log_name_matches(const char *name, enum log_format f);

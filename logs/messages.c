@@ -896,4 +896,4 @@ static int messages_read(logr *r, const log_input *in, err *e)
 }
 
 const log_reader messages_reader = {"messages", "record", "records", 1,
-                                    messages_read};
+                                    messages_read, NULL};

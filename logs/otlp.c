@@ -22,6 +22,7 @@
  * other. */
 struct trace {
     char id[33];
+    unsigned file;  /* the file its last span was read from (oread.file) */
     buf spans;
     unsigned long nspans;
     size_t counted; /* what its records count against OTLP_KEPT_MAX */
@@ -68,6 +69,7 @@ struct attr_index {
 
 struct oread {
     logr *r;
+    unsigned file;       /* files begun: 1 while the first is read */
     struct attr_index keys;
     log_counts *c;
     arena *a;            /* scratch: one span's record */
@@ -2383,6 +2385,7 @@ static int read_span(struct oread *m, const value *span,
         if (!(t = calloc(1, sizeof *t)))
             return nomem(e);
         memcpy(t->id, tid, sizeof tid);
+        t->file = m->file;
         m->open[m->n] = t;
         if (keymap_put(&m->ids, tid, 32, m->n) < 0) {
             free(t);
@@ -2399,6 +2402,7 @@ static int read_span(struct oread *m, const value *span,
     }
     if (buf_append(&t->spans, m->pk.data, m->pk.len) < 0)
         return nomem(e);
+    t->file = m->file;
     history_kept(m);
     m->kept += text + 1;
     t->counted += text + 1;
@@ -2535,57 +2539,119 @@ static int on_record(void *ctx, const char *place, const char *key,
     return read_export(m, v, place, e);
 }
 
-static int otlp_read(logr *r, const log_input *in, err *e)
+/* The reader's state, kept from one file to the next (lr_hold): the
+ * traces still open go on in the next file. */
+static void oread_free(void *p)
 {
-    struct oread m;
-    memset(&m, 0, sizeof m);
-    m.r = r;
-    m.c = lr_counts(r);
-    attr_index_make(&m.keys);
-    m.calls.place = call_place;
-    m.calls.place_ctx = &m;
-    m.a = arena_new();
-    m.wa = arena_new();
-    m.ja = arena_new();
-    if (!m.a || !m.wa || !m.ja) {
-        arena_free(m.a);
-        arena_free(m.wa);
-        arena_free(m.ja);
-        return nomem(e);
+    struct oread *m = p;
+    if (!m)
+        return;
+    for (size_t i = m->head; i < m->n; i++)
+        if (m->open[i]) {
+            buf_free(&m->open[i]->spans);
+            free(m->open[i]);
+        }
+    free(m->open);
+    keymap_free(&m->ids);
+    lrc_free(&m->calls);
+    arena_free(m->a);
+    arena_free(m->wa);
+    arena_free(m->ja);
+    free(m->sp);
+    buf_free(&m->pk);
+    for (size_t i = 0; i < OTLP_HISTORIES; i++)
+        buf_free(&m->hist[i].text);
+    buf_free(&m->hist_read.text);
+    buf_free(&m->hist_tail);
+    free(m);
+}
+
+static struct oread *oread_new(logr *r)
+{
+    struct oread *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->r = r;
+    m->c = lr_counts(r);
+    attr_index_make(&m->keys);
+    m->calls.place = call_place;
+    m->calls.place_ctx = m;
+    m->a = arena_new();
+    m->wa = arena_new();
+    m->ja = arena_new();
+    if (!m->a || !m->wa || !m->ja) {
+        oread_free(m);
+        return NULL;
     }
-    arena_limit(m.a, LOG_RECORD_MAX); /* one span's record */
+    arena_limit(m->a, LOG_RECORD_MAX); /* one span's record */
     /* trace ids come from input: hashed with a seed of its own, so that
      * no crafted ids can make the table's probes long */
-    keymap_secret(&m.ids);
+    keymap_secret(&m->ids);
+    return m;
+}
+
+/* Writes the trace in slot and forgets it; on the lines of the file
+ * before the one being read when its last span was read there. */
+static int write_dropped(struct oread *m, size_t slot, int rc, err *e)
+{
+    struct trace *t = m->open[slot];
+    int before = t->file != m->file && lr_previous(m->r, 1) == 0;
+    if (rc == 0)
+        rc = write_trace(m, t, 1, e);
+    if (before)
+        lr_previous(m->r, 0);
+    drop_trace(m, slot, 0);
+    return rc;
+}
+
+/* A file's end: the traces whose root span is read are written, and so
+ * are those the file before left open that this one did not go on with
+ * (on the lines of the file before); the others stay open, for the next
+ * file (or otlp_finish), first seen first. */
+static int file_end(struct oread *m, err *e)
+{
+    int rc = 0;
+    for (size_t i = m->head; i < m->n; i++)
+        if (m->open[i] && (m->open[i]->rooted || m->open[i]->file != m->file))
+            rc = write_dropped(m, i, rc, e);
+    return rc;
+}
+
+static int otlp_read(logr *r, const log_input *in, err *e)
+{
+    struct oread *m = lr_held(r, &otlp_reader);
+    if (!m) {
+        if (!(m = oread_new(r)))
+            return nomem(e);
+        lr_hold(r, &otlp_reader, m, oread_free);
+    }
+    m->file++;
+    m->place = NULL;
     static const char *const streamed[] = {"resourceSpans", "batches",
                                            "data", NULL};
     /* strings of AnyValues are read as written, and decoded when they
      * are used: a chat span's history is compared to the last one of its
      * trace as written, and only its new messages decoded */
     int rc = lr_read_json_lazy(r, in->fd, streamed, "stringValue",
-                               on_record, &m, e);
-    m.place = NULL;
-    /* the input's end: every trace open is written, first seen first */
-    for (size_t i = m.head; i < m.n; i++) {
-        if (!m.open[i])
-            continue;
-        if (rc == 0)
-            rc = write_trace(&m, m.open[i], 1, e);
-        drop_trace(&m, i, 0);
-    }
-    free(m.open);
-    keymap_free(&m.ids);
-    lrc_free(&m.calls);
-    arena_free(m.a);
-    arena_free(m.wa);
-    arena_free(m.ja);
-    free(m.sp);
-    buf_free(&m.pk);
-    for (size_t i = 0; i < OTLP_HISTORIES; i++)
-        buf_free(&m.hist[i].text);
-    buf_free(&m.hist_read.text);
-    buf_free(&m.hist_tail);
+                               on_record, m, e);
+    m->place = NULL;
+    if (rc == 0)
+        rc = file_end(m, e);
+    if (rc != 0)
+        lr_release(r); /* the reading stops: nothing more is written */
     return rc;
 }
 
-const log_reader otlp_reader = {"otlp", "span", "spans", 1, otlp_read};
+/* The input's end: every trace still open is written, first seen first. */
+static int otlp_finish(logr *r, err *e)
+{
+    struct oread *m = lr_held(r, &otlp_reader);
+    int rc = 0;
+    for (size_t i = m ? m->head : 0; m && i < m->n; i++)
+        if (m->open[i])
+            rc = write_dropped(m, i, rc, e);
+    return rc;
+}
+
+const log_reader otlp_reader = {"otlp", "span", "spans", 1, otlp_read,
+                                otlp_finish};

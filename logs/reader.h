@@ -34,7 +34,8 @@
  *    problem (1).
  *  - Memory follows the record being read (at most LOG_RECORD_MAX bytes
  *    of it, whatever the input claims), plus what the reader's header
- *    says it keeps open across records, with its bound.
+ *    says it keeps open across records (and files: lr_hold), with its
+ *    bound.
  *  - What the lines say comes from the log's values, call for call: a
  *    call the log holds is written once, with the answer the log gives
  *    it (none: written all the same, and a problem).
@@ -69,6 +70,12 @@ typedef struct log_reader {
      * stopped (--strict, or the sink said stop), -1 could not go on (e
      * set). */
     int (*read)(logr *r, const log_input *in, err *e);
+    /* NULL for a reader that keeps nothing from one file to the next;
+     * else what it keeps (lines.h, lr_hold) is written once no more
+     * files of its format come next: 0, 1 stopped, -1 as read.  The
+     * dispatcher calls it (logr_finish) before a file of another format
+     * and after the last one; the caller releases what was held. */
+    int (*finish)(logr *r, err *e);
 } log_reader;
 
 #endif

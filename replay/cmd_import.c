@@ -178,6 +178,18 @@ int cmd_import(int argc, char **argv)
          i++)
         if (logs_walk(paths[i], fmt, import_one, &im) < 0)
             im.failed = 1;
+    if (status == 0 && !im.failed && !im.stopped) {
+        /* what a reader held for a next file (logr_finish) */
+        err_clear(&im.e);
+        int rc = logr_finish(im.r, &im.e);
+        if (rc < 0) {
+            say("replay import: %s", im.e.msg);
+            im.failed = 1;
+        } else if (rc == 1) {
+            say("replay import: stopped at the first problem (--strict)");
+            im.stopped = 1;
+        }
+    }
     if (im.out != stdout && fclose(im.out) != 0 && !im.failed) {
         say("replay import: cannot write %s: %s", out_path, strerror(errno));
         im.failed = 1;

@@ -516,6 +516,22 @@ static void say_timings(const night_counts *c, const struct timespec *began)
         c->cpu_copy);
 }
 
+/* What the logs read so far held for a next file of their format
+ * (logfeed_finish), replayed: before a transcript is read, and at the
+ * input's end.  0; 1 stopped (--strict), -1 failed: last says why. */
+static int end_logs(logfeed *feed, night *n, char *last, size_t size)
+{
+    err e;
+    err_clear(&e);
+    int rc = feed ? logfeed_finish(feed, n, &e) : 0;
+    if (rc < 0)
+        snprintf(last, size, "replay: %s", e.msg);
+    else if (rc == 1 && !interrupted)
+        snprintf(last, size, "replay: stopped at the first problem "
+                             "(--strict)");
+    return rc;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     night_opts o = {.db_path = "results.db", .diag = stderr};
@@ -749,6 +765,12 @@ int cmd_replay(int argc, char **argv)
             stop |= rc == 1;
             continue;
         }
+        int ended = end_logs(feed, n, last, sizeof last);
+        if (ended) {
+            fatal = ended < 0;
+            stop = ended == 1;
+            break;
+        }
         r.fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
         if (r.fd < 0) {
             int why = errno;
@@ -826,6 +848,11 @@ int cmd_replay(int argc, char **argv)
     if (!r.buf) {
         snprintf(last, sizeof last, "replay: out of memory");
         fatal = 1;
+    }
+    if (!stop && !fatal && !interrupted) {
+        int ended = end_logs(feed, n, last, sizeof last);
+        fatal = ended < 0;
+        stop = ended == 1;
     }
     free(r.buf);
     show_progress(&p, night_get_counts(n), 1);

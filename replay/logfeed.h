@@ -40,6 +40,13 @@ logfeed *logfeed_new(const log_opts *o, volatile sig_atomic_t *stop_flag);
 int logfeed_file(logfeed *f, night *n, const char *path, const char *shown,
                  enum log_format fmt, err *e);
 
+/* The end of the logs fed one after the other (logr_finish): what a
+ * log's reader held for the next file of its format is replayed into n,
+ * the last file's.  Called after the last log, and before a file that is
+ * not a log is read into n; logfeed_file calls it itself before a log of
+ * another format.  0, 1 or -1 as logfeed_file. */
+int logfeed_finish(logfeed *f, night *n, err *e);
+
 /* Says the problems kept, then the counts (prefix "replay"). */
 void logfeed_say(logfeed *f);
 

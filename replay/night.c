@@ -151,6 +151,11 @@ struct night {
     char *db_dir;   /* the database's folder, resolved (NULL: unknown) */
     char *cur_file, *cur_key; /* the file being read: as named, its key */
     unsigned long log_problems; /* the log's own problems recorded for it */
+    /* the same of the file begun before it, whose lines a log's reader
+     * may still make (a trace it held for the next file, which that file
+     * did not go on with) */
+    char *prev_file, *prev_key;
+    unsigned long prev_log_problems;
     keymap begun;   /* the keys of the files begun, to their names */
     char **begun_names;
     size_t nbegun;
@@ -192,6 +197,22 @@ static const char *intern(night *n, const char *file)
 
 typedef int (*put_fn)(writer *w, const db_problem *p, err *e);
 
+/* The key a problem of file is recorded under: the file being read's,
+ * or the one's begun before it, else file as named; *count, the count of
+ * its log's own problems. */
+static const char *problem_key(night *n, const char *file,
+                               unsigned long **count)
+{
+    *count = &n->log_problems;
+    if (n->cur_file && strcmp(file, n->cur_file) == 0)
+        return n->cur_key;
+    if (n->prev_file && strcmp(file, n->prev_file) == 0) {
+        *count = &n->prev_log_problems;
+        return n->prev_key;
+    }
+    return file;
+}
+
 /* Records a problem line through put (one of writer_put_problem*);
  * 1 when --strict says stop. */
 static int problem_by(night *n, put_fn put, const char *file,
@@ -201,8 +222,8 @@ static int problem_by(night *n, put_fn put, const char *file,
 {
     n->c.problems++;
     /* recorded under the file's key, said as the user named it */
-    int current = n->cur_file && strcmp(file, n->cur_file) == 0;
-    db_problem p = {.source_file = current ? n->cur_key : file,
+    unsigned long *count;
+    db_problem p = {.source_file = problem_key(n, file, &count),
                     .source_line = line,
                     .run = run,
                     .episode = episode,
@@ -1716,8 +1737,11 @@ int night_begin_file(night *n, const char *file, err *e)
         return nomem(e);
     }
     n->nbegun++;
-    free(n->cur_file);
-    free(n->cur_key);
+    free(n->prev_file);
+    free(n->prev_key);
+    n->prev_file = n->cur_file;
+    n->prev_key = n->cur_key;
+    n->prev_log_problems = n->log_problems;
     n->cur_file = name;
     n->cur_key = key;
     n->log_problems = 0;
@@ -1733,9 +1757,10 @@ int night_log_problem(night *n, const char *file, const char *place,
                       const char *run, const char *episode,
                       const char *message, err *e)
 {
-    int current = n->cur_file && strcmp(file, n->cur_file) == 0;
-    db_problem p = {.source_file = current ? n->cur_key : file,
-                    .log_problem = ++n->log_problems,
+    unsigned long *count;
+    const char *key = problem_key(n, file, &count);
+    db_problem p = {.source_file = key,
+                    .log_problem = ++*count,
                     .place = place ? place : "",
                     .run = run,
                     .episode = episode,
@@ -1899,6 +1924,8 @@ void night_free(night *n)
     keymap_free(&n->begun);
     free(n->cur_file);
     free(n->cur_key);
+    free(n->prev_file);
+    free(n->prev_key);
     free(n->db_dir);
     buf_free(&n->r.answer);
     buf_free(&n->r.arguments);

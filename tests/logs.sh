@@ -1457,5 +1457,59 @@ unanswered.jsonl:2: \$.messages[0].tool_calls[0]: call \"c2\" of episode \"o\" h
 "$(timeout 60 "$REPLAY" import messages unanswered.jsonl -o /dev/null 2>&1 |
     grep 'no answer')"
 
+# --- a trace over files (a Collector's rotated files, one after the
+# --- other): one episode, as the files joined give it; a trace the next
+# --- file does not go on with is its own file's, on its own lines; a file
+# --- of another kind between them ends what the log before held
+sed -n 1p "$golds/otlp.jsonl" > rot-1.jsonl
+sed -n '3,4p' "$golds/otlp.jsonl" > rot-2.jsonl
+sed -n 4p "$golds/otlp.jsonl" > rot-b.jsonl
+cat rot-1.jsonl rot-2.jsonl > rot-all.jsonl
+ok "a trace over two files: the lines of the files joined" \
+    "$(timeout 60 "$REPLAY" import otlp rot-all.jsonl 2>/dev/null)" \
+    "$(timeout 60 "$REPLAY" import otlp rot-1.jsonl rot-2.jsonl 2>/dev/null)"
+rot() { # DB FILE...: replay --from auto of the files into DB; its episodes
+    d=$1
+    shift
+    rm -f "$d"
+    timeout 60 "$REPLAY" --quiet --from auto --tools shop.json --db "$d" \
+        "$@" 2>/dev/null
+    sqlite3 "$d" "SELECT run, episode, calls, source_file, source_line
+        FROM episodes ORDER BY episode;
+        SELECT episode, seq, tool, source_file, source_line FROM calls
+        ORDER BY episode, seq"
+}
+rot rot-all.db rot-all.jsonl > /dev/null
+ok "a trace over two files: its episode and calls, where its root span is" \
+"pit|5eed00000000000000000000000000aa:00000000000000a1|3|rot-2.jsonl|2
+other|5eed00000000000000000000000000bb|2|rot-2.jsonl|8
+5eed00000000000000000000000000aa:00000000000000a1|1|search_orders|rot-2.jsonl|3
+5eed00000000000000000000000000aa:00000000000000a1|2|refund_order|rot-2.jsonl|4
+5eed00000000000000000000000000aa:00000000000000a1|3|search_orders|rot-2.jsonl|5
+5eed00000000000000000000000000bb|1|search_orders|rot-2.jsonl|9
+5eed00000000000000000000000000bb|2|refund_order|rot-2.jsonl|10" \
+    "$(rot rot.db rot-1.jsonl rot-2.jsonl)"
+ok "a trace over two files: the database of the files joined" \
+    "$(byname rot-all.db)" "$(byname rot.db)"
+ok "a trace the next file does not go on with: its own file's lines" \
+"pit|5eed00000000000000000000000000aa|2|rot-1.jsonl|2
+other|5eed00000000000000000000000000bb|2|rot-b.jsonl|2
+5eed00000000000000000000000000aa|1|search_orders|rot-1.jsonl|3
+5eed00000000000000000000000000aa|2|refund_order|rot-1.jsonl|4
+5eed00000000000000000000000000bb|1|search_orders|rot-b.jsonl|3
+5eed00000000000000000000000000bb|2|refund_order|rot-b.jsonl|4" \
+    "$(rot rot-b.db rot-1.jsonl rot-b.jsonl)"
+printf '%s\n' '{"type":"run","run":"t","tools":"shop.json"}' \
+    '{"type":"episode","run":"t","episode":"e1"}' \
+    '{"type":"end","run":"t","episode":"e1","status":"done"}' > rot-t.jsonl
+cp rot-1.jsonl rot-1.json
+cp rot-2.jsonl rot-2.json
+ok "a transcript between two files of a trace: each part its file's" \
+"pit|5eed00000000000000000000000000aa|2|rot-1.json|2
+pit|5eed00000000000000000000000000aa:00000000000000a1|2|rot-2.json|1
+other|5eed00000000000000000000000000bb|2|rot-2.json|6
+t|e1|0|rot-t.jsonl|2" \
+    "$(rot rot-t.db rot-1.json rot-t.jsonl rot-2.json | sed -n 1,4p)"
+
 echo "logs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -12,7 +12,8 @@
  * file alike, with a reason of one printable line.  The
  * first byte chooses the tool file: odd, the
  * shop's (--tools); even, the log's own, written into a folder made once
- * and emptied after each input.  Checks that nothing crashes, leaks or
+ * and emptied after each input; the second byte's low bit reads the file
+ * twice, as two files.  Checks that nothing crashes, leaks or
  * reads out of bounds; no state is kept between inputs but that folder.
  */
 #define _GNU_SOURCE /* memfd_create */
@@ -202,8 +203,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     logr *r = logr_new(&o, &sink);
     err e;
     err_clear(&e);
-    if (r)
-        logr_read(r, path, "fuzz", FUZZ_FORMAT, &e);
+    /* the second byte's low bit: the file read twice, as two files one
+     * after the other (what a reader holds for a next file goes on in
+     * it); then the input's end, where what is held is written */
+    int rc = r ? logr_read(r, path, "fuzz", FUZZ_FORMAT, &e) : -1;
+    if (rc == 0 && size > 1 && (data[1] & 1)) {
+        if (lseek(fd, 0, SEEK_SET) == 0)
+            rc = logr_read(r, path, "fuzz-2", FUZZ_FORMAT, &e);
+    }
+    if (rc == 0)
+        logr_finish(r, &e);
     logr_free(r);
     close(fd);
     empty_folder(o.rel_dir);
