@@ -42,6 +42,8 @@ struct lrun {
     int check;     /* tools offered later are checked against the file */
 };
 
+#define NO_FILE ((size_t)-1)
+
 struct logr {
     const log_opts *o;
     const log_sink *sink;
@@ -54,14 +56,17 @@ struct logr {
     log_counts *cur;      /* of the file being read */
     const char *file;     /* its name as shown */
     unsigned long lineno; /* lines made from it */
-    /* the names of the file being read and of the one begun before it,
-     * kept (a caller's name may not outlive its read); the lines made
-     * from the one before, while the other one's are made (lr_previous) */
-    buf names[2];
-    int cur_name;         /* names[cur_name] is the file being read's */
-    int has_prev;         /* the file before is named in the other one */
-    int on_prev;          /* lines are made for the file before */
-    unsigned long other_lineno;
+    /* every file begun, by its number (lr_file_no): its name, kept (a
+     * caller's name may not outlive its read), and the lines made from
+     * it so far; lines are made as files[as]'s (lr_as_file), the file
+     * being read's (reading) unless a record held from another is
+     * written; NO_FILE: a name that could not be kept */
+    struct lfile {
+        char *name;
+        unsigned long lineno;
+    } *files;
+    size_t nfiles, files_cap;
+    size_t reading, as;
     /* what a reader keeps from one file to the next (lr_hold) */
     const void *held_by;
     void *held;
@@ -101,6 +106,7 @@ logr *logr_new(const log_opts *o, const log_sink *sink)
     }
     r->cur = &r->none;
     r->file = "";
+    r->reading = r->as = NO_FILE;
     /* names come from the log: hashed with a seed of the process's own,
      * so that no crafted names can make the maps' probes long */
     keymap_secret(&r->runs_by_name);
@@ -129,8 +135,9 @@ void logr_free(logr *r)
     free(r->dirs[1]);
     buf_free(&r->line);
     buf_free(&r->prun);
-    buf_free(&r->names[0]);
-    buf_free(&r->names[1]);
+    for (size_t i = 0; i < r->nfiles; i++)
+        free(r->files[i].name);
+    free(r->files);
     lr_release(r);
     arena_free(r->ta);
     free(r);
@@ -145,26 +152,38 @@ void lr_begin(logr *r, int slot, const char *format, const char *unit,
     r->cur->unit = unit;
     r->cur->units = units;
     r->cur->files++;
-    if (r->on_prev)
-        lr_previous(r, 0);
-    /* the file being read becomes the one before; a name that cannot be
-     * kept leaves none before (held lines are then the new file's) */
-    r->has_prev = r->file == r->names[r->cur_name].data && r->file[0];
-    r->cur_name ^= 1;
-    buf *name = &r->names[r->cur_name];
-    buf_reset(name);
-    if (buf_puts(name, shown) < 0) {
-        r->file = shown;
-        r->has_prev = 0;
-    } else {
-        r->file = name->data;
-    }
-    r->other_lineno = r->lineno;
+    /* the file read before keeps its count of lines, for a record held
+     * from it (lr_as_file) */
+    lr_as_file(r, r->reading);
+    if (r->as < r->nfiles)
+        r->files[r->as].lineno = r->lineno;
     r->lineno = 0;
     r->stop = 0;
     r->failed = 0;
     r->has_prun = 0;
     r->repeated = 0;
+    /* the file joins those begun; one whose name cannot be kept is read
+     * all the same, and the read ends out of memory (lr_failed) */
+    r->reading = r->as = NO_FILE;
+    r->file = shown;
+    char *name = strdup(shown);
+    if (name && r->nfiles == r->files_cap) {
+        size_t cap = r->files_cap ? 2 * r->files_cap : 8;
+        struct lfile *more = realloc(r->files, cap * sizeof *more);
+        if (more) {
+            r->files = more;
+            r->files_cap = cap;
+        }
+    }
+    if (name && r->nfiles < r->files_cap) {
+        r->files[r->nfiles] = (struct lfile){name, 0};
+        r->reading = r->as = r->nfiles++;
+        r->file = name;
+    } else {
+        free(name);
+        r->failed = 1;
+        err_set(&r->why, ERR_NOMEM, "out of memory");
+    }
 }
 
 int lr_failed(const logr *r, err *e)
@@ -198,18 +217,19 @@ log_counts *lr_counts(logr *r)
     return r->cur;
 }
 
-int lr_previous(logr *r, int on)
+size_t lr_file_no(const logr *r)
 {
-    if (!on == !r->on_prev)
-        return 0;
-    if (on && !r->has_prev)
-        return -1;
-    unsigned long lineno = r->lineno;
-    r->lineno = r->other_lineno;
-    r->other_lineno = lineno;
-    r->on_prev = on != 0;
-    r->file = r->names[r->cur_name ^ r->on_prev].data;
-    return 0;
+    return r->reading;
+}
+
+void lr_as_file(logr *r, size_t no)
+{
+    if (no == r->as || no >= r->nfiles || r->as >= r->nfiles)
+        return;
+    r->files[r->as].lineno = r->lineno;
+    r->as = no;
+    r->lineno = r->files[no].lineno;
+    r->file = r->files[no].name;
 }
 
 void *lr_held(const logr *r, const void *owner)

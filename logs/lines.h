@@ -155,12 +155,14 @@ const log_opts *lr_opts(const logr *r);
 /* The file being read, as messages name it. */
 const char *lr_file(const logr *r);
 
-/* on 1: the lines and problems from now on are the file's begun before
- * the one being read (a record held from it, lr_hold, that the file being
- * read did not go on with), numbered on from its last line; on 0: the
- * file being read's again.  -1 when no file was begun before this one
- * (or its name could not be kept): the lines stay the current file's. */
-int lr_previous(logr *r, int on);
+/* The number of the file being read among those this logr began (0, 1,
+ * ...; (size_t)-1 when its name could not be kept), for a reader that
+ * holds a record from it (lr_hold) to write later: lr_as_file(r, no)
+ * makes the lines and problems from then on that file's, numbered on
+ * from its last line, until lr_as_file(r, lr_file_no(r)) makes them the
+ * file being read's again.  The files' names are kept: a name each. */
+size_t lr_file_no(const logr *r);
+void lr_as_file(logr *r, size_t no);
 
 /* A problem at place (a zip member, "line N", or NULL) and path (a JSON
  * path, or NULL): handed to the sink (said as "FILE: PLACE: PATH:

@@ -42,8 +42,8 @@ int logr_read(logr *r, const char *path, const char *shown,
               enum log_format f, err *e);
 
 /* The end of the logs read one after the other: what a reader held
- * from one file for the next (OTLP's traces whose root span was not yet
- * read) is written now, as the last file's, then released.  Called after
+ * from one file for the next (OTLP's traces still open) is written now,
+ * each record as the file's it was read from, then released.  Called after
  * the last logr_read, and before anything else is read into the sink
  * (another night's file); logr_read calls it itself before a file of
  * another format.  0, 1 or -1 as logr_read; after 1 or -1 from

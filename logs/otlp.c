@@ -22,7 +22,7 @@
  * other. */
 struct trace {
     char id[33];
-    unsigned file;  /* the file its last span was read from (oread.file) */
+    size_t file;    /* the file its last span was read from (lr_file_no) */
     buf spans;
     unsigned long nspans;
     size_t counted; /* what its records count against OTLP_KEPT_MAX */
@@ -69,7 +69,6 @@ struct attr_index {
 
 struct oread {
     logr *r;
-    unsigned file;       /* files begun: 1 while the first is read */
     struct attr_index keys;
     log_counts *c;
     arena *a;            /* scratch: one span's record */
@@ -2179,6 +2178,16 @@ static int drop_trace(struct oread *m, size_t slot, int early)
     return rc;
 }
 
+/* write_trace, on the lines of the file the trace's last span was read
+ * from (the file being read, or one before it: lines.h, lr_as_file). */
+static int write_held(struct oread *m, struct trace *t, int whole, err *e)
+{
+    lr_as_file(m->r, t->file);
+    int rc = write_trace(m, t, whole, e);
+    lr_as_file(m->r, lr_file_no(m->r));
+    return rc;
+}
+
 /* Makes room before the input's end: writes whole the trace seen first
  * of those whose root span is read (its spans come before it, as a
  * rule); when there is none, the trace seen first, without its end. */
@@ -2193,7 +2202,7 @@ static int close_oldest(struct oread *m, err *e)
         if (!m->open[i] || !m->open[i]->rooted)
             continue;
         m->rooted_from = i + 1;
-        int rc = write_trace(m, m->open[i], 1, e);
+        int rc = write_held(m, m->open[i], 1, e);
         if (drop_trace(m, i, 1) < 0 && rc == 0)
             rc = nomem(e);
         return rc;
@@ -2206,7 +2215,7 @@ static int close_oldest(struct oread *m, err *e)
                         "unfinished",
                         t->id, OTLP_OPEN_MAX, OTLP_KEPT_MAX >> 20);
     if (rc == 0)
-        rc = write_trace(m, t, 0, e);
+        rc = write_held(m, t, 0, e);
     if (drop_trace(m, m->head, 1) < 0 && rc == 0)
         rc = nomem(e);
     return rc;
@@ -2385,7 +2394,7 @@ static int read_span(struct oread *m, const value *span,
         if (!(t = calloc(1, sizeof *t)))
             return nomem(e);
         memcpy(t->id, tid, sizeof tid);
-        t->file = m->file;
+        t->file = lr_file_no(m->r);
         m->open[m->n] = t;
         if (keymap_put(&m->ids, tid, 32, m->n) < 0) {
             free(t);
@@ -2402,7 +2411,7 @@ static int read_span(struct oread *m, const value *span,
     }
     if (buf_append(&t->spans, m->pk.data, m->pk.len) < 0)
         return nomem(e);
-    t->file = m->file;
+    t->file = lr_file_no(m->r);
     history_kept(m);
     m->kept += text + 1;
     t->counted += text + 1;
@@ -2590,33 +2599,6 @@ static struct oread *oread_new(logr *r)
     return m;
 }
 
-/* Writes the trace in slot and forgets it; on the lines of the file
- * before the one being read when its last span was read there. */
-static int write_dropped(struct oread *m, size_t slot, int rc, err *e)
-{
-    struct trace *t = m->open[slot];
-    int before = t->file != m->file && lr_previous(m->r, 1) == 0;
-    if (rc == 0)
-        rc = write_trace(m, t, 1, e);
-    if (before)
-        lr_previous(m->r, 0);
-    drop_trace(m, slot, 0);
-    return rc;
-}
-
-/* A file's end: the traces whose root span is read are written, and so
- * are those the file before left open that this one did not go on with
- * (on the lines of the file before); the others stay open, for the next
- * file (or otlp_finish), first seen first. */
-static int file_end(struct oread *m, err *e)
-{
-    int rc = 0;
-    for (size_t i = m->head; i < m->n; i++)
-        if (m->open[i] && (m->open[i]->rooted || m->open[i]->file != m->file))
-            rc = write_dropped(m, i, rc, e);
-    return rc;
-}
-
 static int otlp_read(logr *r, const log_input *in, err *e)
 {
     struct oread *m = lr_held(r, &otlp_reader);
@@ -2625,7 +2607,6 @@ static int otlp_read(logr *r, const log_input *in, err *e)
             return nomem(e);
         lr_hold(r, &otlp_reader, m, oread_free);
     }
-    m->file++;
     m->place = NULL;
     static const char *const streamed[] = {"resourceSpans", "batches",
                                            "data", NULL};
@@ -2635,21 +2616,24 @@ static int otlp_read(logr *r, const log_input *in, err *e)
     int rc = lr_read_json_lazy(r, in->fd, streamed, "stringValue",
                                on_record, m, e);
     m->place = NULL;
-    if (rc == 0)
-        rc = file_end(m, e);
     if (rc != 0)
         lr_release(r); /* the reading stops: nothing more is written */
     return rc;
 }
 
-/* The input's end: every trace still open is written, first seen first. */
+/* The input's end (the last of the OTLP files read one after the
+ * other): every trace still open is written, first seen first, each as
+ * its file's. */
 static int otlp_finish(logr *r, err *e)
 {
     struct oread *m = lr_held(r, &otlp_reader);
     int rc = 0;
     for (size_t i = m ? m->head : 0; m && i < m->n; i++)
-        if (m->open[i])
-            rc = write_dropped(m, i, rc, e);
+        if (m->open[i]) {
+            if (rc == 0)
+                rc = write_held(m, m->open[i], 1, e);
+            drop_trace(m, i, 0);
+        }
     return rc;
 }
 

@@ -22,12 +22,10 @@
  * any lines.
  *
  * Promises: a trace is written when the input ends, its spans sorted by
- * start time; the input is the OTLP files read one after the other (what
- * is kept open is held in the logr, lines.h lr_hold): at a file's end,
- * the traces whose root span is read are written, and those the file
- * before left open that this one did not go on with (on that file's
- * lines, lr_previous); the others are kept for the next file, and
- * written by the reader's finish.  What is kept until then is a short record of each span
+ * start time; the input is the OTLP files read one after the other, one
+ * stream: what is kept open is held in the logr from one file to the
+ * next (lines.h, lr_hold) and written by the reader's finish, each trace
+ * on the lines of the file its last span was read from (lr_as_file). What is kept until then is a short record of each span
  * (its ids, times and the GenAI attributes above, not the rest), at most
  * OTLP_OPEN_MAX traces and OTLP_KEPT_MAX bytes of records: past either,
  * the trace seen first of those whose root span (one without a parent)

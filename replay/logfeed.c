@@ -186,8 +186,8 @@ int logfeed_file(logfeed *f, night *n, const char *path, const char *shown,
     f->n = NULL;
     if (rc < 0 && e->code == ERR_USAGE) {
         /* what the file is not: said as replay says a file it skips; it
-         * ends what the log before held, written as that log's (the file
-         * the night began before this one) */
+         * ends what the logs before held, each record written as its own
+         * file's */
         char why[600];
         snprintf(why, sizeof why, "%s", e->msg);
         err_clear(e);

@@ -151,14 +151,19 @@ struct night {
     char *db_dir;   /* the database's folder, resolved (NULL: unknown) */
     char *cur_file, *cur_key; /* the file being read: as named, its key */
     unsigned long log_problems; /* the log's own problems recorded for it */
-    /* the same of the file begun before it, whose lines a log's reader
-     * may still make (a trace it held for the next file, which that file
-     * did not go on with) */
-    char *prev_file, *prev_key;
-    unsigned long prev_log_problems;
     keymap begun;   /* the keys of the files begun, to their names */
     char **begun_names;
     size_t nbegun;
+    /* the files begun by name, for the lines a log's reader makes of a
+     * file it read before the one being read (a trace it held: logs/
+     * lines.h, lr_as_file): the name to its place in begun_files, its key,
+     * and the count of its log's own problems */
+    keymap begun_shown;
+    struct begun_file {
+        char *key;
+        unsigned long log_problems;
+    } *begun_files;
+    size_t nbegun_files;
     writer *w;       /* the only user of db while it runs */
     night_counts c;  /* this thread's part: lines, problems, runs */
     night_counts shown; /* with the writer's part, for night_get_counts */
@@ -198,17 +203,19 @@ static const char *intern(night *n, const char *file)
 typedef int (*put_fn)(writer *w, const db_problem *p, err *e);
 
 /* The key a problem of file is recorded under: the file being read's,
- * or the one's begun before it, else file as named; *count, the count of
- * its log's own problems. */
+ * or that of another file this night began by that name (the lines a
+ * log's reader made of a record it held from a file before), else file
+ * as named; *count, the count of that file's log's own problems. */
 static const char *problem_key(night *n, const char *file,
                                unsigned long **count)
 {
+    size_t at;
     *count = &n->log_problems;
     if (n->cur_file && strcmp(file, n->cur_file) == 0)
         return n->cur_key;
-    if (n->prev_file && strcmp(file, n->prev_file) == 0) {
-        *count = &n->prev_log_problems;
-        return n->prev_key;
+    if (keymap_get(&n->begun_shown, file, strlen(file), &at)) {
+        *count = &n->begun_files[at].log_problems;
+        return n->begun_files[at].key;
     }
     return file;
 }
@@ -1478,6 +1485,7 @@ int night_open(night **out, const night_opts *o, err *e)
     n->max_open = o->max_open ? o->max_open : MAX_OPEN;
     n->secret = secret_seed();
     n->ep_index.seed = n->run_index.seed = n->begun.seed = n->secret;
+    n->begun_shown.seed = n->secret;
     now_text(n->replayed_at);
     *out = n; /* night_free it, whatever fails below */
     if (!(n->tasks = taskcache_new(0)))
@@ -1702,6 +1710,33 @@ static int names_another(const night *n, const char *name, const char *key)
     return strcmp(from_db_dir(n, real), key) != 0;
 }
 
+/* Keeps the file being read's key and count of log problems by its name
+ * (begun_shown), as another begins. */
+static int keep_begun(night *n, err *e)
+{
+    size_t at;
+    if (keymap_get(&n->begun_shown, n->cur_file, strlen(n->cur_file), &at)) {
+        n->begun_files[at].log_problems = n->log_problems;
+        return 0;
+    }
+    at = n->nbegun_files;
+    struct begun_file *more =
+        realloc(n->begun_files, (at + 1) * sizeof *more);
+    if (!more)
+        return nomem(e);
+    n->begun_files = more;
+    if (!(more[at].key = strdup(n->cur_key)))
+        return nomem(e);
+    more[at].log_problems = n->log_problems;
+    if (keymap_put(&n->begun_shown, n->cur_file, strlen(n->cur_file), at) <
+        0) {
+        free(more[at].key);
+        return nomem(e);
+    }
+    n->nbegun_files++;
+    return 0;
+}
+
 int night_begin_file(night *n, const char *file, err *e)
 {
     char *key = file_key(n, file), *name = strdup(file);
@@ -1737,11 +1772,14 @@ int night_begin_file(night *n, const char *file, err *e)
         return nomem(e);
     }
     n->nbegun++;
-    free(n->prev_file);
-    free(n->prev_key);
-    n->prev_file = n->cur_file;
-    n->prev_key = n->cur_key;
-    n->prev_log_problems = n->log_problems;
+    /* the file read before it: its key and count kept by its name */
+    if (n->cur_file && keep_begun(n, e) < 0) {
+        free(key);
+        free(name);
+        return -1;
+    }
+    free(n->cur_file);
+    free(n->cur_key);
     n->cur_file = name;
     n->cur_key = key;
     n->log_problems = 0;
@@ -1924,8 +1962,10 @@ void night_free(night *n)
     keymap_free(&n->begun);
     free(n->cur_file);
     free(n->cur_key);
-    free(n->prev_file);
-    free(n->prev_key);
+    for (size_t i = 0; i < n->nbegun_files; i++)
+        free(n->begun_files[i].key);
+    free(n->begun_files);
+    keymap_free(&n->begun_shown);
     free(n->db_dir);
     buf_free(&n->r.answer);
     buf_free(&n->r.arguments);

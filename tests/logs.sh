@@ -1458,9 +1458,10 @@ unanswered.jsonl:2: \$.messages[0].tool_calls[0]: call \"c2\" of episode \"o\" h
     grep 'no answer')"
 
 # --- a trace over files (a Collector's rotated files, one after the
-# --- other): one episode, as the files joined give it; a trace the next
-# --- file does not go on with is its own file's, on its own lines; a file
-# --- of another kind between them ends what the log before held
+# --- other): one episode, as the files joined give it, its file's where
+# --- its last span was; a trace no later file goes on with is its own
+# --- file's, on its own lines; a file of another kind between them ends
+# --- what the log before held
 sed -n 1p "$golds/otlp.jsonl" > rot-1.jsonl
 sed -n '3,4p' "$golds/otlp.jsonl" > rot-2.jsonl
 sed -n 4p "$golds/otlp.jsonl" > rot-b.jsonl
@@ -1491,7 +1492,7 @@ other|5eed00000000000000000000000000bb|2|rot-2.jsonl|8
     "$(rot rot.db rot-1.jsonl rot-2.jsonl)"
 ok "a trace over two files: the database of the files joined" \
     "$(byname rot-all.db)" "$(byname rot.db)"
-ok "a trace the next file does not go on with: its own file's lines" \
+ok "a trace no later file goes on with: its own file's lines" \
 "pit|5eed00000000000000000000000000aa|2|rot-1.jsonl|2
 other|5eed00000000000000000000000000bb|2|rot-b.jsonl|2
 5eed00000000000000000000000000aa|1|search_orders|rot-1.jsonl|3
@@ -1499,6 +1500,21 @@ other|5eed00000000000000000000000000bb|2|rot-b.jsonl|2
 5eed00000000000000000000000000bb|1|search_orders|rot-b.jsonl|3
 5eed00000000000000000000000000bb|2|refund_order|rot-b.jsonl|4" \
     "$(rot rot-b.db rot-1.jsonl rot-b.jsonl)"
+sed -n 3p "$golds/otlp.jsonl" > rot-3.jsonl
+ok "a trace over files with another trace's between: one episode each" \
+"pit|5eed00000000000000000000000000aa:00000000000000a1|3|rot-3.jsonl|2
+other|5eed00000000000000000000000000bb|2|rot-b.jsonl|2
+5eed00000000000000000000000000aa:00000000000000a1|1|search_orders|rot-3.jsonl|3
+5eed00000000000000000000000000aa:00000000000000a1|2|refund_order|rot-3.jsonl|4
+5eed00000000000000000000000000aa:00000000000000a1|3|search_orders|rot-3.jsonl|5
+5eed00000000000000000000000000bb|1|search_orders|rot-b.jsonl|3
+5eed00000000000000000000000000bb|2|refund_order|rot-b.jsonl|4" \
+    "$(rot rot-3.db rot-1.jsonl rot-b.jsonl rot-3.jsonl)"
+ok "a trace over files: each file's problems under its own name" \
+"rot-3.jsonl|-1
+rot-b.jsonl|-1" \
+    "$(sqlite3 rot-3.db "SELECT source_file, source_line FROM problems
+        ORDER BY source_file")"
 printf '%s\n' '{"type":"run","run":"t","tools":"shop.json"}' \
     '{"type":"episode","run":"t","episode":"e1"}' \
     '{"type":"end","run":"t","episode":"e1","status":"done"}' > rot-t.jsonl
