@@ -14,6 +14,7 @@
 #include "jaeger.h"
 #include "json_load.h"
 #include "keymap.h"
+#include "otlplogs.h"
 #include "pynum.h"
 #include "utf8.h"
 #include "vbuild.h"
@@ -88,6 +89,8 @@ struct oread {
     buf pk;              /* the span being read, packed */
     const char *list_key; /* where a document keeps its ResourceSpans:
                              "resourceSpans", or Tempo's "batches" */
+    const otlplogs_at *event; /* the log record being read as a span
+                                 (otlplogs.h), or NULL */
     const char *jaeger;  /* the path of the Jaeger trace being read, or
                             NULL */
     arena *ja;           /* a Jaeger trace made OTLP's (jaeger.h) */
@@ -626,8 +629,8 @@ static const char *found_text(struct oread *m, const value *av,
 /* The members of a record, in canon's order of their keys: the record
  * is made in that order, as it is packed. */
 enum rec_member {
-    R_A, R_D, R_E, R_EM, R_ERR, R_H, R_I, R_K, R_M, R_N, R_O, R_P, R_Q, R_R,
-    R_S, R_SV, R_T, R_TC, R_TR, R_U, R_COUNT
+    R_A, R_D, R_E, R_EM, R_ERR, R_EV, R_H, R_I, R_K, R_M, R_N, R_O, R_P, R_Q,
+    R_R, R_S, R_SV, R_T, R_TC, R_TR, R_U, R_COUNT
 };
 
 
@@ -652,7 +655,8 @@ static value *members(arena *a, const value *keys, value **vals, size_t n)
 
 static const value rec_key_nodes[R_COUNT] = {
     KEY_NODE("a"), KEY_NODE("d"),  KEY_NODE("e"),  KEY_NODE("em"),
-    KEY_NODE("err"), KEY_NODE("h"), KEY_NODE("i"), KEY_NODE("k"),
+    KEY_NODE("err"), KEY_NODE("ev"), KEY_NODE("h"), KEY_NODE("i"),
+    KEY_NODE("k"),
     KEY_NODE("m"),
     KEY_NODE("n"), KEY_NODE("o"),  KEY_NODE("p"),  KEY_NODE("q"),
     KEY_NODE("r"), KEY_NODE("s"),  KEY_NODE("sv"), KEY_NODE("t"),
@@ -726,6 +730,9 @@ static value *span_record(struct oread *m, const struct span_members *span,
     MUST(R_T, nanos(m, span->start, "startTimeUnixNano"));
     MUST(R_E, nanos(m, span->end, "endTimeUnixNano"));
     MUST(R_Q, vb_int(a, (long long)m->seq));
+    /* a log record's event (otlplogs.h): its name, to say where it is */
+    if (m->event && span->name && span->name->kind == V_STRING)
+        MUST(R_EV, vb_strn(a, span->name->u.str.ptr, span->name->u.str.len));
     const char *op = found_text(m, got[SA_OP], SA_OP);
     const value *name = span->name;
     const char *nm = name && name->kind == V_STRING ? name->u.str.ptr : "";
@@ -1598,11 +1605,17 @@ static int episode_usage(struct oread *m, const struct span *sp, size_t n,
 static void call_text(const struct span *sp, size_t span, size_t part,
                       char *out, size_t size)
 {
-    if (part == 0)
-        snprintf(out, size, "span %s", sp[span].id);
+    char who[96];
+    const value *ev = sp[span].f[R_EV];
+    if (ev && ev->kind == V_STRING) /* a log record's (otlplogs.h) */
+        snprintf(who, sizeof who, "span %s's event %.48s (a log record)",
+                 sp[span].parent, ev->u.str.ptr);
     else
-        snprintf(out, size, "span %s: its tool call %zu", sp[span].id,
-                 part - 1);
+        snprintf(who, sizeof who, "span %s", sp[span].id);
+    if (part == 0)
+        snprintf(out, size, "%s", who);
+    else
+        snprintf(out, size, "%s: its tool call %zu", who, part - 1);
 }
 
 /* lr_place_fn of m->calls, while a trace is written. */
@@ -1867,7 +1880,7 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                     }
                 }
                 if (!name || name->kind != V_STRING) {
-                    char place[96];
+                    char place[160];
                     call_text(sp, p->span, p->part, place, sizeof place);
                     rc = lr_problem(r, place, NULL,
                                     "a tool call with no tool name in "
@@ -2121,7 +2134,7 @@ static int write_trace(struct oread *m, struct trace *t, int whole, err *e)
             sp[i].episode = only;
         } else if (sp[i].episode == (size_t)-1 && calls) {
             c->refused++;
-            char place[64], why[96];
+            char place[160], why[96];
             size_t up;
             call_text(sp, i, 0, place, sizeof place);
             if (!sp[i].parent[0])
@@ -2231,7 +2244,10 @@ struct span_at {
 static void span_path(const struct oread *m, const struct span_at *at,
                       char *out, size_t size)
 {
-    if (m->jaeger) /* its span r, made a ResourceSpans of its own */
+    if (m->event) /* a GenAI event of the Logs signal */
+        snprintf(out, size, "$.resourceLogs[%zu].scopeLogs[%zu].logRecords[%zu]",
+                 m->event->r, m->event->s, m->event->k);
+    else if (m->jaeger) /* its span r, made a ResourceSpans of its own */
         snprintf(out, size, "%s.spans[%zu]", m->jaeger, at->r);
     else
         snprintf(out, size, "$.%s[%zu].scopeSpans[%zu].spans[%zu]",
@@ -2258,6 +2274,16 @@ static int read_span(struct oread *m, const value *span,
         return nomem(e);
     struct span_members f;
     span_members(span, &f);
+    if (m->event && (hex_id(f.trace, 32, tid, &empty) < 0 ||
+                     hex_id(f.parent, 16, pid, &empty) < 0)) {
+        m->c->refused++;
+        span_path(m, at, path, sizeof path);
+        return lr_problem(r, m->place, path,
+                          "a GenAI event without the traceId (32 hex digits) "
+                          "and spanId (16) of the span it is an event of: "
+                          "which episode it belongs to is not known; it is "
+                          "skipped");
+    }
     if (hex_id(f.trace, 32, tid, &empty) < 0 ||
         hex_id(f.id, 16, sid, &empty) < 0) {
         m->c->refused++;
@@ -2468,6 +2494,24 @@ static int read_jaeger(struct oread *m, const value *trace, const char *path,
     return rc;
 }
 
+/* The GenAI events of a line of the Logs signal, each read as a span of
+ * the trace it names (otlplogs.h); its other records are passed over. */
+static int read_events(struct oread *m, const value *v, err *e)
+{
+    arena_reset(m->ja);
+    otlplogs_at *at;
+    value *list = otlplogs_resource_spans(m->ja, v, &at);
+    if (!list)
+        return nomem(e);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < list->u.arr.len; i++) {
+        m->event = &at[i];
+        rc = read_resource_spans(m, list->u.arr.items[i], i, e);
+    }
+    m->event = NULL;
+    return rc;
+}
+
 /* What an export holds: OTLP's {"resourceSpans": [...]}, Tempo's
  * {"batches": [...]} (its API's first form) or {"trace": {...}} (its
  * second), Jaeger v2's {"result": {...}} (its API v3), Jaeger's {"data":
@@ -2482,8 +2526,9 @@ static int read_export(struct oread *m, const value *v, const char *place,
         inner = value_getz(v, "result");
     if (inner && inner->kind == V_OBJECT && !jaeger_is_trace(v))
         v = inner;
-    if (!value_getz(v, "resourceSpans") &&
-        (value_getz(v, "resourceLogs") || value_getz(v, "resourceMetrics")))
+    if (!value_getz(v, "resourceSpans") && value_getz(v, "resourceLogs"))
+        return read_events(m, v, e);
+    if (!value_getz(v, "resourceSpans") && value_getz(v, "resourceMetrics"))
         return 0;
     static const char *const lists[] = {"resourceSpans", "batches"};
     for (size_t k = 0; k < 2; k++) {

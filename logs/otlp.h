@@ -16,6 +16,8 @@
  *    service.name; tasks.seed and tasks.arm make the episode one the
  *    simulator replays, tasks.task_name names its task, tasks.success
  *    and tasks.reward are the harness's verdict.
+ * The GenAI events of the Logs signal (a line {"resourceLogs": [...]})
+ * are read as events of the spans they name (otlplogs.h).
  * OTLP's value encoding (stringValue, intValue as text, doubleValue,
  * boolValue, arrayValue, kvlistValue, bytesValue) is read, ids are hex
  * (either case), and the spans of a trace may come in any order, over

@@ -1527,5 +1527,32 @@ other|5eed00000000000000000000000000bb|2|rot-2.json|6
 t|e1|0|rot-t.jsonl|2" \
     "$(rot rot-t.db rot-1.json rot-t.jsonl rot-2.json | sed -n 1,4p)"
 
+# --- GenAI events of the Logs signal (the OpenAI v2 instrumentation's
+# --- gen_ai.*.message and gen_ai.choice records, its later
+# --- operation.details): each an event of the span it names, in the
+# --- same file as the spans or in a file before or after them, a record
+# --- delivered twice read once, an application's own log passed over, a
+# --- record naming no span said
+gold otlp-events "$(imp events otlp otlp-events.jsonl; cat events.jsonl)"
+sed -n 1p otlp-events.jsonl > ev-spans.jsonl
+sed -n 2p otlp-events.jsonl > ev-logs.jsonl
+cat otlp-events.jsonl ev-logs.jsonl > ev-twice.jsonl
+for f in otlp-events ev-twice; do
+    rm -f "$f.db"
+    timeout 60 "$REPLAY" --quiet --from otlp --tools shop.json --db "$f.db" \
+        "$f.jsonl" 2>/dev/null
+done
+for o in "ev-spans ev-logs" "ev-logs ev-spans"; do
+    rm -f ev.db
+    # shellcheck disable=SC2086
+    timeout 60 "$REPLAY" --quiet --from otlp --tools shop.json --db ev.db \
+        $(printf '%s.jsonl ' $o) 2>/dev/null
+    ok "GenAI events in a file of their own ($o): the one file's database" \
+        "$(byname otlp-events.db)" "$(byname ev.db)"
+done
+# (the record that names no span is said at each delivery)
+ok "GenAI events delivered twice: read once" \
+    "$(byname otlp-events.db | sort -u)" "$(byname ev-twice.db | sort -u)"
+
 echo "logs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

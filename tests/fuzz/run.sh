@@ -116,7 +116,7 @@ logs_objs=""
 for s in ${FUZZ_LIB_SOURCES:?} replay/night.c replay/writer.c replay/taskcache.c \
     serve/mcp.c serve/live.c logs/logs.c logs/inspect.c logs/otlp.c \
     logs/messages.c logs/lines.c logs/callpairs.c logs/records.c \
-    logs/logvalue.c logs/jstream.c logs/zipzstd.c logs/jaeger.c \
+    logs/logvalue.c logs/jstream.c logs/zipzstd.c logs/jaeger.c logs/otlplogs.c \
     logs/detect.c logs/dialects.c \
     report/carddata.c report/dbread.c report/classes.c report/episode.c \
     report/usagepair.c report/gate.c report/junit.c report/trend.c \
