@@ -404,18 +404,22 @@ static value *copy_or_null(arena *a, const value *v)
 }
 
 /* A tool call of a chat span's messages, as a record keeps it: id,
- * name and arguments as the log gives them, its place in the
- * conversation ("x": the conversation's tool calls counted from its
- * start, the same in every chat span that repeats it), and "h" when it
- * was read from the history (the messages sent to the model: a call made
- * before this span). */
+ * name and arguments as the log gives them, "w" when the log withheld
+ * its arguments (an OpenAI function call, which always has them, written
+ * without: an instrumentation that records content only when told), its
+ * place in the conversation ("x": the conversation's tool calls counted
+ * from its start, the same in every chat span that repeats it), and "h"
+ * when it was read from the history (the messages sent to the model: a
+ * call made before this span). */
 static value *call_record(arena *a, const value *id, const value *name,
-                          const value *args, size_t *ix, int history)
+                          const value *args, int withheld, size_t *ix,
+                          int history)
 {
     value *c = vb_object(a);
     if (vb_put(a, c, "id", copy_or_null(a, id)) < 0 ||
         vb_put(a, c, "name", copy_or_null(a, name)) < 0 ||
         (args && vb_put(a, c, "arguments", vb_clone(a, args)) < 0) ||
+        (withheld && vb_put(a, c, "w", vb_bool(a, 1)) < 0) ||
         vb_put(a, c, "x", vb_int(a, (long long)(*ix)++)) < 0 ||
         (history && vb_put(a, c, "h", vb_bool(a, 1)) < 0))
         return NULL;
@@ -445,7 +449,7 @@ static int scan_messages(arena *a, const value *msgs, value *calls,
             if (strcmp(t->u.str.ptr, "tool_call") == 0) {
                 value *c = call_record(a, value_getz(p, "id"),
                                        value_getz(p, "name"),
-                                       value_getz(p, "arguments"), ix,
+                                       value_getz(p, "arguments"), 0, ix,
                                        history);
                 if (!c || vb_push(a, calls, c) < 0)
                     return -1;
@@ -470,7 +474,8 @@ static int scan_messages(arena *a, const value *msgs, value *calls,
             const value *f = value_getz(x, "function");
             const value *name = value_getz(f ? f : x, "name");
             const value *args = value_getz(f ? f : x, "arguments");
-            value *c = call_record(a, value_getz(x, "id"), name, args, ix,
+            value *c = call_record(a, value_getz(x, "id"), name, args,
+                                   f && !args, ix,
                                    history);
             if (!c || vb_push(a, calls, c) < 0)
                 return -1;
@@ -1669,7 +1674,7 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
     value *tools = NULL;
     struct ids names = {.map.seed = m->ids.seed}; /* of tools */
     struct pending *calls = NULL;
-    size_t ncalls = 0;
+    size_t ncalls = 0, withheld = 0;
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         if (sp[i].episode != head)
@@ -1871,6 +1876,7 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
                     p->at = value_getz(c, "h") ? sp[i].start : sp[i].end;
                     name = value_getz(c, "name");
                     args = value_getz(c, "arguments");
+                    withheld += !args && value_getz(c, "w");
                     p->span = i;
                     p->part = k + 1;
                     if (id && id->kind == V_STRING &&
@@ -1924,6 +1930,15 @@ static int write_episode(struct oread *m, arena *a, struct trace *t,
             m->calls.items[m->calls.n - 1].id = calls[i].id;
     }
     free(calls);
+    if (rc == 0 && withheld)
+        rc = lr_problem(r, trace_at, NULL,
+                        "%zu tool call%s without %s arguments in the log "
+                        "(the OpenAI v2 instrumentation writes them only "
+                        "when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_"
+                        "CONTENT is true): recorded with none ({}), which "
+                        "its tool's schema may refuse",
+                        withheld, withheld == 1 ? "" : "s",
+                        withheld == 1 ? "its" : "their");
     m->spans = sp;
     if (rc == 0)
         rc = lrc_emit(r, run, episode, &m->calls, e);

@@ -1554,5 +1554,27 @@ done
 ok "GenAI events delivered twice: read once" \
     "$(byname otlp-events.db | sort -u)" "$(byname ev-twice.db | sort -u)"
 
+# without content capture (its default) the instrumentation keeps a tool
+# call's id and name but not its arguments: recorded with none, and said
+timeout 60 "$PYTHON3" - otlp-events.jsonl ev-bare.jsonl <<'PY' || exit 99
+import json, sys
+def strip(o):
+    if isinstance(o, dict):
+        return {k: strip(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [strip(x) for x in o if not (isinstance(x, dict) and
+                x.get("key") in ("content", "arguments"))]
+    return o
+lines = open(sys.argv[1]).read().splitlines()
+with open(sys.argv[2], "w") as f:
+    f.write(lines[0] + "\n" + json.dumps(strip(json.loads(lines[1]))) + "\n")
+PY
+ok "GenAI events without content: the call, its arguments withheld, said" \
+"ev-bare.jsonl: trace 7ace0000000000000000000000000001: 1 tool call without its arguments in the log (the OpenAI v2 instrumentation writes them only when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT is true): recorded with none ({}), which its tool's schema may refuse
+\"call\":{\"name\":\"search_orders\"}" \
+"$(timeout 60 "$REPLAY" import otlp ev-bare.jsonl -o ev-bare.out 2>&1 |
+    grep 'without its arguments'
+    grep -o '"call":{[^}]*}' ev-bare.out | head -1)"
+
 echo "logs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
