@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "logvalue.h"
 #include "vbuild.h"
 
 int jaeger_is_trace(const value *v)
@@ -101,18 +102,6 @@ static value *attributes(arena *a, const value *tags, const char *skip)
     return out;
 }
 
-/* The value of tag key in tags, or NULL. */
-static const value *tag(const value *tags, const char *key)
-{
-    for (size_t i = 0; tags && tags->kind == V_ARRAY && i < tags->u.arr.len;
-         i++) {
-        const value *k = value_getz(tags->u.arr.items[i], "key");
-        if (k && k->kind == V_STRING && strcmp(k->u.str.ptr, key) == 0)
-            return value_getz(tags->u.arr.items[i], "value");
-    }
-    return NULL;
-}
-
 static value *span_of(arena *a, const value *js)
 {
     value *s = vb_object(a);
@@ -140,15 +129,15 @@ static value *span_of(arena *a, const value *js)
     rc |= vb_put(a, s, "endTimeUnixNano",
                  nanos(a, start, value_getz(js, "duration")));
     rc |= vb_put(a, s, "attributes", attributes(a, tags, NULL));
-    const value *code = tag(tags, "otel.status_code");
-    const value *error = tag(tags, "error");
+    const value *code = lr_keyed(tags, "otel.status_code");
+    const value *error = lr_keyed(tags, "error");
     if ((code && code->kind == V_STRING &&
          strcmp(code->u.str.ptr, "ERROR") == 0) ||
         (error && ((error->kind == V_BOOL && error->u.b) ||
                    (error->kind == V_STRING &&
                     strcmp(error->u.str.ptr, "true") == 0)))) {
         value *status = vb_object(a);
-        const value *why = tag(tags, "otel.status_description");
+        const value *why = lr_keyed(tags, "otel.status_description");
         rc |= vb_put(a, status, "code", vb_int(a, 2));
         if (why && why->kind == V_STRING)
             rc |= vb_put(a, status, "message", vb_clone(a, why));
@@ -159,7 +148,7 @@ static value *span_of(arena *a, const value *js)
     for (size_t i = 0; logs && logs->kind == V_ARRAY && i < logs->u.arr.len;
          i++) {
         const value *fields = value_getz(logs->u.arr.items[i], "fields");
-        const value *ev = tag(fields, "event");
+        const value *ev = lr_keyed(fields, "event");
         value *e = vb_object(a);
         rc |= vb_put(a, e, "name", ev && ev->kind == V_STRING
                                        ? vb_clone(a, ev)

@@ -31,6 +31,17 @@ value *lr_openai_tool(arena *a, const value *name, const value *description,
     return rc ? NULL : t;
 }
 
+const value *lr_keyed(const value *list, const char *key)
+{
+    for (size_t i = 0; list && list->kind == V_ARRAY && i < list->u.arr.len;
+         i++) {
+        const value *k = value_getz(list->u.arr.items[i], "key");
+        if (k && k->kind == V_STRING && strcmp(k->u.str.ptr, key) == 0)
+            return value_getz(list->u.arr.items[i], "value");
+    }
+    return NULL;
+}
+
 const value *lr_path(const value *v, const char *dotted)
 {
     const char *p = dotted;

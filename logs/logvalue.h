@@ -25,6 +25,11 @@ value *lr_openai_tool(arena *a, const value *name, const value *description,
  * array) under v, or NULL. */
 const value *lr_path(const value *v, const char *dotted);
 
+/* The "value" of the item of list (OTLP's attributes, Jaeger's tags:
+ * {"key", "value"} objects) whose "key" is key, the first such; NULL
+ * when there is none, or list is no array. */
+const value *lr_keyed(const value *list, const char *key);
+
 /* An episode's name made of a log's own ids (an id, or a task and its
  * trial: their texts, a string's or an integer's digits, joined by sep
  * when b is given): as they are when they come to at most LR_NAME_MAX

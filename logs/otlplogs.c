@@ -5,6 +5,7 @@
 
 #include "buf.h"
 #include "json_load.h"
+#include "logvalue.h"
 #include "sha256.h"
 #include "vbuild.h"
 
@@ -18,19 +19,6 @@ static const value *any_string(arena *a, const value *any)
     return s && s->kind == V_STRING ? json_unescaped(a, s) : NULL;
 }
 
-/* The value of attribute key among attrs (a list of {"key", "value"}),
- * or NULL. */
-static const value *attr(const value *attrs, const char *key)
-{
-    for (size_t i = 0; attrs && attrs->kind == V_ARRAY && i < attrs->u.arr.len;
-         i++) {
-        const value *k = value_getz(attrs->u.arr.items[i], "key");
-        if (k && k->kind == V_STRING && strcmp(k->u.str.ptr, key) == 0)
-            return value_getz(attrs->u.arr.items[i], "value");
-    }
-    return NULL;
-}
-
 /* The record's event name, decoded, when it is a GenAI event's. */
 static const value *event_name(arena *a, const value *rec,
                                const value *attrs)
@@ -39,7 +27,7 @@ static const value *event_name(arena *a, const value *rec,
     if (name && name->kind == V_STRING && name->u.str.len)
         name = json_unescaped(a, name);
     else
-        name = any_string(a, attr(attrs, "event.name"));
+        name = any_string(a, lr_keyed(attrs, "event.name"));
     if (!name || name->kind != V_STRING ||
         strncmp(name->u.str.ptr, "gen_ai.", 7) != 0)
         return NULL;
@@ -104,7 +92,7 @@ static value *event_span(arena *a, const value *rec, const value *attrs,
     if (!sp || !sattrs)
         return NULL;
     int details = strcmp(name->u.str.ptr, DETAILS) == 0;
-    if (!details || !attr(attrs, "gen_ai.operation.name")) {
+    if (!details || !lr_keyed(attrs, "gen_ai.operation.name")) {
         value *op = string_attr(a, "gen_ai.operation.name", "chat");
         if (!op || vb_push(a, sattrs, op) < 0)
             return NULL;
