@@ -2,6 +2,7 @@
 #include "otlp.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -2260,7 +2261,8 @@ static void span_path(const struct oread *m, const struct span_at *at,
                       char *out, size_t size)
 {
     if (m->event) /* a GenAI event of the Logs signal */
-        snprintf(out, size, "$.resourceLogs[%zu].scopeLogs[%zu].logRecords[%zu]",
+        snprintf(out, size,
+                 "$.resourceLogs[%zu].scopeLogs[%zu].logRecords[%zu]",
                  m->event->r, m->event->s, m->event->k);
     else if (m->jaeger) /* its span r, made a ResourceSpans of its own */
         snprintf(out, size, "%s.spans[%zu]", m->jaeger, at->r);
@@ -2270,12 +2272,29 @@ static void span_path(const struct oread *m, const struct span_at *at,
                  at->k);
 }
 
+/* A span refused: counted, and said at its place; 0, or 1 to stop (as
+ * lr_problem). */
+static int refuse(struct oread *m, const struct span_at *at,
+                  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int refuse(struct oread *m, const struct span_at *at,
+                  const char *fmt, ...)
+{
+    char path[128], why[800];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    m->c->refused++;
+    span_path(m, at, path, sizeof path);
+    return lr_problem(m->r, m->place, path, "%s", why);
+}
+
 static int read_span(struct oread *m, const value *span,
                      const value *const res[SA_COUNT],
                      const struct span_at *at, err *e)
 {
     logr *r = m->r;
-    char tid[33], sid[17], pid[17] = "", path[128];
+    char tid[33], sid[17], pid[17] = "";
     int empty;
     m->c->records++;
     m->seq++;
@@ -2291,30 +2310,22 @@ static int read_span(struct oread *m, const value *span,
     span_members(span, &f);
     if (m->event && (hex_id(f.trace, 32, tid, &empty) < 0 ||
                      hex_id(f.parent, 16, pid, &empty) < 0)) {
-        m->c->refused++;
-        span_path(m, at, path, sizeof path);
-        return lr_problem(r, m->place, path,
-                          "a GenAI event without the traceId (32 hex digits) "
-                          "and spanId (16) of the span it is an event of: "
-                          "which episode it belongs to is not known; it is "
-                          "skipped");
+        return refuse(m, at,
+                      "a GenAI event without the traceId (32 hex digits) "
+                      "and spanId (16) of the span it is an event of: "
+                      "which episode it belongs to is not known; it is "
+                      "skipped");
     }
     if (hex_id(f.trace, 32, tid, &empty) < 0 ||
         hex_id(f.id, 16, sid, &empty) < 0) {
-        m->c->refused++;
-        span_path(m, at, path, sizeof path);
-        return lr_problem(r, m->place, path,
-                          "a span without a traceId of 32 hex digits and a "
-                          "spanId of 16 (OTLP JSON writes ids in hex, not "
-                          "base64): it is skipped");
+        return refuse(m, at, "a span without a traceId of 32 hex digits and a "
+                      "spanId of 16 (OTLP JSON writes ids in hex, not "
+                      "base64): it is skipped");
     }
     if (hex_id(f.parent, 16, pid, &empty) < 0 &&
         !empty) {
-        m->c->refused++;
-        span_path(m, at, path, sizeof path);
-        return lr_problem(r, m->place, path,
-                          "a span whose parentSpanId is not 16 hex digits: "
-                          "it is skipped");
+        return refuse(m, at, "a span whose parentSpanId is not 16 hex digits: "
+                      "it is skipped");
     }
     int genai;
     value *rv[R_COUNT];
@@ -2341,20 +2352,15 @@ static int read_span(struct oread *m, const value *span,
     }
     m->tid = NULL;
     if (arena_over(m->a)) { /* some value could not be read whole */
-        m->c->refused++;
-        span_path(m, at, path, sizeof path);
-        return lr_problem(r, m->place, path,
-                          "the span's values read as a tree larger than the "
-                          "limit of %u MiB a record: the span is skipped",
-                          LOG_RECORD_MAX >> 20);
+        return refuse(m, at,
+                      "the span's values read as a tree larger than the "
+                      "limit of %u MiB a record: the span is skipped",
+                      LOG_RECORD_MAX >> 20);
     }
     if (!rec)
         return nomem(e);
     if (m->bad[0]) { /* one value of a wrong shape costs its span */
-        m->c->refused++;
-        span_path(m, at, path, sizeof path);
-        return lr_problem(r, m->place, path, "%s: the span is skipped",
-                          m->bad);
+        return refuse(m, at, "%s: the span is skipped", m->bad);
     }
     size_t text;
     if (canon_loose_length(rec, &text, e) < 0) {
@@ -2364,9 +2370,7 @@ static int read_span(struct oread *m, const value *span,
         char why[sizeof e->msg];
         snprintf(why, sizeof why, "%s", e->msg);
         err_clear(e);
-        m->c->refused++;
-        span_path(m, at, path, sizeof path);
-        return lr_problem(r, m->place, path, "%s: the span is skipped", why);
+        return refuse(m, at, "%s: the span is skipped", why);
     }
     /* a record that refers to a history's calls and answers counts what
      * putting them back in front takes when its trace is written (a
@@ -2381,24 +2385,18 @@ static int read_span(struct oread *m, const value *span,
     if (got < 0 || m->pk.failed)
         return nomem(e);
     if (got == 1) {
-        m->c->refused++;
-        span_path(m, at, path, sizeof path);
-        return lr_problem(r, m->place, path,
-                          "a value of the span is not one that JSON text "
-                          "reads back as itself: the span is skipped");
+        return refuse(m, at, "a value of the span is not one that JSON text "
+                      "reads back as itself: the span is skipped");
     }
     size_t slot;
     struct trace *t;
     int known = keymap_get(&m->ids, tid, 32, &slot);
     if (known && slot == WRITTEN_EARLY) {
-        m->c->refused++;
-        span_path(m, at, path, sizeof path);
-        return lr_problem(r, m->place, path,
-                          "a span of trace %s, which was written before "
-                          "the input's end to keep at most %u traces or "
-                          "%u MiB of their spans open: it comes too late, "
-                          "and is skipped",
-                          tid, OTLP_OPEN_MAX, OTLP_KEPT_MAX >> 20);
+        return refuse(m, at, "a span of trace %s, which was written before "
+                      "the input's end to keep at most %u traces or "
+                      "%u MiB of their spans open: it comes too late, "
+                      "and is skipped",
+                      tid, OTLP_OPEN_MAX, OTLP_KEPT_MAX >> 20);
     }
     if (known) {
         t = m->open[slot];

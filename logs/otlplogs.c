@@ -124,7 +124,8 @@ static value *event_span(arena *a, const value *rec, const value *attrs,
         return NULL;
     if (vb_put(a, ev, "name", (value *)name) < 0 ||
         vb_put(a, ev, "timeUnixNano", time ? (value *)time : zero) < 0 ||
-        vb_put(a, ev, "attributes", eattrs) < 0 || vb_push(a, events, ev) < 0 ||
+        vb_put(a, ev, "attributes", eattrs) < 0 ||
+        vb_push(a, events, ev) < 0 ||
         vb_put(a, sp, "events", events) < 0)
         return NULL;
     return sp;
