@@ -2507,22 +2507,29 @@ static int read_jaeger(struct oread *m, const value *trace, const char *path,
     return rc;
 }
 
+/* otlplogs_each's fn: a GenAI event, read as a span of the trace it
+ * names. */
+struct events_read {
+    struct oread *m;
+    err *e;
+};
+
+static int read_event(void *ctx, const value *rs, const otlplogs_at *at)
+{
+    struct events_read *er = ctx;
+    er->m->event = at;
+    int rc = read_resource_spans(er->m, rs, at->r, er->e);
+    er->m->event = NULL;
+    return rc;
+}
+
 /* The GenAI events of a line of the Logs signal, each read as a span of
  * the trace it names (otlplogs.h); its other records are passed over. */
 static int read_events(struct oread *m, const value *v, err *e)
 {
-    arena_reset(m->ja);
-    otlplogs_at *at;
-    value *list = otlplogs_resource_spans(m->ja, v, &at);
-    if (!list)
-        return nomem(e);
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < list->u.arr.len; i++) {
-        m->event = &at[i];
-        rc = read_resource_spans(m, list->u.arr.items[i], i, e);
-    }
-    m->event = NULL;
-    return rc;
+    struct events_read er = {m, e};
+    int rc = otlplogs_each(m->ja, v, read_event, &er);
+    return rc == OTLPLOGS_NOMEM ? nomem(e) : rc;
 }
 
 /* What an export holds: OTLP's {"resourceSpans": [...]}, Tempo's

@@ -131,14 +131,10 @@ static value *event_span(arena *a, const value *rec, const value *attrs,
     return sp;
 }
 
-value *otlplogs_resource_spans(arena *a, const value *export,
-                               otlplogs_at **at)
+int otlplogs_each(arena *a, const value *export,
+                  int (*fn)(void *ctx, const value *rs, const otlplogs_at *at),
+                  void *ctx)
 {
-    value *out = vb_array(a);
-    size_t n = 0, cap = 0;
-    *at = NULL;
-    if (!out)
-        return NULL;
     const value *rls = value_getz(export, "resourceLogs");
     for (size_t r = 0; rls && rls->kind == V_ARRAY && r < rls->u.arr.len;
          r++) {
@@ -154,6 +150,7 @@ value *otlplogs_resource_spans(arena *a, const value *export,
                  k++) {
                 const value *rec = recs->u.arr.items[k];
                 const value *attrs = value_getz(rec, "attributes");
+                arena_reset(a); /* one record's span at a time */
                 const value *name = event_name(a, rec, attrs);
                 if (!name)
                     continue;
@@ -168,22 +165,14 @@ value *otlplogs_resource_spans(arena *a, const value *export,
                     vb_put(a, ss, "spans", spans) < 0 ||
                     vb_push(a, sslist, ss) < 0 ||
                     (res && vb_put(a, rs, "resource", (value *)res) < 0) ||
-                    vb_put(a, rs, "scopeSpans", sslist) < 0 ||
-                    vb_push(a, out, rs) < 0)
-                    return NULL;
-                if (n == cap) {
-                    size_t more = cap ? 2 * cap : 16;
-                    otlplogs_at *grown = arena_alloc(a, more * sizeof *grown);
-                    if (!grown)
-                        return NULL;
-                    if (n)
-                        memcpy(grown, *at, n * sizeof *grown);
-                    *at = grown;
-                    cap = more;
-                }
-                (*at)[n++] = (otlplogs_at){r, s, k};
+                    vb_put(a, rs, "scopeSpans", sslist) < 0)
+                    return OTLPLOGS_NOMEM;
+                otlplogs_at at = {r, s, k};
+                int rc = fn(ctx, rs, &at);
+                if (rc)
+                    return rc;
             }
         }
     }
-    return out;
+    return 0;
 }

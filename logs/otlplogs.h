@@ -41,11 +41,16 @@ typedef struct otlplogs_at {
     size_t r, s, k;
 } otlplogs_at;
 
-/* The GenAI events of export ({"resourceLogs": [...]}), in its order, as
- * an array of ResourceSpans of one span each (the record's resource and
- * scope kept), with (*at)[i] where the i-th was; other records are left
- * out.  NULL out of memory. */
-value *otlplogs_resource_spans(arena *a, const value *export,
-                               otlplogs_at **at);
+/* Hands each GenAI event of export ({"resourceLogs": [...]}), in its
+ * order, to fn as a ResourceSpans of one span (the record's resource and
+ * scope kept), made in a, which is reset before each record (what fn
+ * keeps of it, it copies: memory is one record's, however many a line
+ * holds), and where the record was; other records are passed over.
+ * fn's first non-zero return ends the walk and is returned;
+ * OTLPLOGS_NOMEM out of memory. */
+#define OTLPLOGS_NOMEM (-2)
+int otlplogs_each(arena *a, const value *export,
+                  int (*fn)(void *ctx, const value *rs, const otlplogs_at *at),
+                  void *ctx);
 
 #endif
