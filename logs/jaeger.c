@@ -163,14 +163,14 @@ static value *span_of(arena *a, const value *js)
     return rc ? NULL : s;
 }
 
-value *jaeger_resource_spans(arena *a, const value *trace)
+int jaeger_each(arena *a, const value *trace,
+                int (*fn)(void *ctx, const value *rs, size_t k), void *ctx)
 {
     const value *spans = value_getz(trace, "spans");
     const value *processes = value_getz(trace, "processes");
-    value *out = vb_array(a);
-    for (size_t i = 0; out && spans && spans->kind == V_ARRAY &&
-                       i < spans->u.arr.len;
+    for (size_t i = 0; spans && spans->kind == V_ARRAY && i < spans->u.arr.len;
          i++) {
+        arena_reset(a); /* one span's ResourceSpans at a time */
         const value *js = spans->u.arr.items[i];
         const value *pid = value_getz(js, "processID");
         const value *proc = value_getz(js, "process"); /* storage's form */
@@ -182,13 +182,13 @@ value *jaeger_resource_spans(arena *a, const value *trace)
         value *rs = vb_object(a), *res = vb_object(a), *scope = vb_object(a),
               *scopes = vb_array(a), *list = vb_array(a);
         if (!attrs || !rs || !res || !scope || !scopes || !list)
-            return NULL;
+            return JAEGER_NOMEM;
         if (service && service->kind == V_STRING) {
             value *kv = vb_object(a), *any = vb_object(a);
             if (vb_put(a, any, "stringValue", vb_clone(a, service)) < 0 ||
                 vb_put(a, kv, "key", vb_str(a, "service.name")) < 0 ||
                 vb_put(a, kv, "value", any) < 0 || vb_push(a, attrs, kv) < 0)
-                return NULL;
+                return JAEGER_NOMEM;
         }
         value *span = span_of(a, js);
         if (!span || vb_push(a, list, span) < 0 ||
@@ -196,8 +196,11 @@ value *jaeger_resource_spans(arena *a, const value *trace)
             vb_push(a, scopes, scope) < 0 ||
             vb_put(a, res, "attributes", attrs) < 0 ||
             vb_put(a, rs, "resource", res) < 0 ||
-            vb_put(a, rs, "scopeSpans", scopes) < 0 || vb_push(a, out, rs) < 0)
-            return NULL;
+            vb_put(a, rs, "scopeSpans", scopes) < 0)
+            return JAEGER_NOMEM;
+        int rc = fn(ctx, rs, i);
+        if (rc)
+            return rc;
     }
-    return out;
+    return 0;
 }

@@ -17,9 +17,9 @@
  * of a wrong shape stays as it was, for it to refuse its span and say
  * why.
  *
- * Promises: pure; what is made lives in the arena given; each span is a
- * ResourceSpans of its own, in the trace's order, so the k-th of the
- * result is the trace's span k.
+ * Promises: pure; what is made lives in the arena given, one span at a
+ * time: each span is a ResourceSpans of its own, handed over in the
+ * trace's order, so memory is one span's, however many the trace holds.
  */
 #ifndef TR_JAEGER_H
 #define TR_JAEGER_H
@@ -31,8 +31,13 @@
  * "processes", or a "traceID" and "spans"). */
 int jaeger_is_trace(const value *v);
 
-/* The ResourceSpans of trace, an array (empty when the trace has no
- * spans); NULL out of memory. */
-value *jaeger_resource_spans(arena *a, const value *trace);
+/* Hands each span of trace, in its order, to fn as a ResourceSpans of
+ * its own, made in a, which is reset before each span (what fn keeps of
+ * it, it copies), with k its place in the trace's spans.  fn's first
+ * non-zero return ends the walk and is returned; JAEGER_NOMEM out of
+ * memory. */
+#define JAEGER_NOMEM (-2)
+int jaeger_each(arena *a, const value *trace,
+                int (*fn)(void *ctx, const value *rs, size_t k), void *ctx);
 
 #endif

@@ -2490,33 +2490,36 @@ static int read_resource_spans(struct oread *m, const value *rs,
     return 0;
 }
 
-/* A Jaeger trace (jaeger.h) at path, read as the ResourceSpans it
- * makes. */
-static int read_jaeger(struct oread *m, const value *trace, const char *path,
-                       err *e)
-{
-    arena_reset(m->ja);
-    value *list = jaeger_resource_spans(m->ja, trace);
-    if (!list)
-        return nomem(e);
-    m->jaeger = path;
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < list->u.arr.len; i++)
-        rc = read_resource_spans(m, list->u.arr.items[i], i, e);
-    m->jaeger = NULL;
-    return rc;
-}
-
-/* otlplogs_each's fn: a GenAI event, read as a span of the trace it
- * names. */
-struct events_read {
+/* jaeger_each's fn: a span of a Jaeger trace, read as its ResourceSpans
+ * (span_path names it by k). */
+struct spans_read {
     struct oread *m;
     err *e;
 };
 
+static int read_jaeger_span(void *ctx, const value *rs, size_t k)
+{
+    struct spans_read *sr = ctx;
+    return read_resource_spans(sr->m, rs, k, sr->e);
+}
+
+/* A Jaeger trace (jaeger.h) at path, read as the ResourceSpans it
+ * makes, a span at a time. */
+static int read_jaeger(struct oread *m, const value *trace, const char *path,
+                       err *e)
+{
+    struct spans_read sr = {m, e};
+    m->jaeger = path;
+    int rc = jaeger_each(m->ja, trace, read_jaeger_span, &sr);
+    m->jaeger = NULL;
+    return rc == JAEGER_NOMEM ? nomem(e) : rc;
+}
+
+/* otlplogs_each's fn: a GenAI event, read as a span of the trace it
+ * names. */
 static int read_event(void *ctx, const value *rs, const otlplogs_at *at)
 {
-    struct events_read *er = ctx;
+    struct spans_read *er = ctx;
     er->m->event = at;
     int rc = read_resource_spans(er->m, rs, at->r, er->e);
     er->m->event = NULL;
@@ -2527,7 +2530,7 @@ static int read_event(void *ctx, const value *rs, const otlplogs_at *at)
  * the trace it names (otlplogs.h); its other records are passed over. */
 static int read_events(struct oread *m, const value *v, err *e)
 {
-    struct events_read er = {m, e};
+    struct spans_read er = {m, e};
     int rc = otlplogs_each(m->ja, v, read_event, &er);
     return rc == OTLPLOGS_NOMEM ? nomem(e) : rc;
 }
