@@ -183,13 +183,9 @@ int jaeger_each(arena *a, const value *trace,
               *scopes = vb_array(a), *list = vb_array(a);
         if (!attrs || !rs || !res || !scope || !scopes || !list)
             return JAEGER_NOMEM;
-        if (service && service->kind == V_STRING) {
-            value *kv = vb_object(a), *any = vb_object(a);
-            if (vb_put(a, any, "stringValue", vb_clone(a, service)) < 0 ||
-                vb_put(a, kv, "key", vb_str(a, "service.name")) < 0 ||
-                vb_put(a, kv, "value", any) < 0 || vb_push(a, attrs, kv) < 0)
-                return JAEGER_NOMEM;
-        }
+        if (service && service->kind == V_STRING &&
+            vb_push(a, attrs, lr_string_attr(a, "service.name", service)) < 0)
+            return JAEGER_NOMEM;
         value *span = span_of(a, js);
         if (!span || vb_push(a, list, span) < 0 ||
             vb_put(a, scope, "spans", list) < 0 ||

@@ -42,6 +42,17 @@ const value *lr_keyed(const value *list, const char *key)
     return NULL;
 }
 
+value *lr_string_attr(arena *a, const char *key, const value *text)
+{
+    value *kv = vb_object(a), *any = vb_object(a);
+    if (!text || !kv || !any ||
+        vb_put(a, any, "stringValue", vb_clone(a, text)) < 0 ||
+        vb_put(a, kv, "key", vb_str(a, key)) < 0 ||
+        vb_put(a, kv, "value", any) < 0)
+        return NULL;
+    return kv;
+}
+
 const value *lr_path(const value *v, const char *dotted)
 {
     const char *p = dotted;

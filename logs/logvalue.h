@@ -30,6 +30,11 @@ const value *lr_path(const value *v, const char *dotted);
  * when there is none, or list is no array. */
 const value *lr_keyed(const value *list, const char *key);
 
+/* An OTLP attribute of a string value, {"key": key, "value":
+ * {"stringValue": text}} (text copied), made in a; NULL out of memory
+ * (or when text is NULL). */
+value *lr_string_attr(arena *a, const char *key, const value *text);
+
 /* An episode's name made of a log's own ids (an id, or a task and its
  * trial: their texts, a string's or an integer's digits, joined by sep
  * when b is given): as they are when they come to at most LR_NAME_MAX

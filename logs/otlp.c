@@ -2433,7 +2433,6 @@ static int read_span(struct oread *m, const value *span,
         if (!(t = calloc(1, sizeof *t)))
             return nomem(e);
         memcpy(t->id, tid, sizeof tid);
-        t->file = lr_file_no(m->r);
         m->open[m->n] = t;
         if (keymap_put(&m->ids, tid, 32, m->n) < 0) {
             free(t);

@@ -42,17 +42,6 @@ static void put_text(buf *b, const value *v)
     buf_append(b, "\x1f", 1);
 }
 
-/* {"key": key, "value": {"stringValue": text}}. */
-static value *string_attr(arena *a, const char *key, const char *text)
-{
-    value *kv = vb_object(a), *any = vb_object(a);
-    if (!kv || !any || vb_put(a, any, "stringValue", vb_str(a, text)) < 0 ||
-        vb_put(a, kv, "key", vb_str(a, key)) < 0 ||
-        vb_put(a, kv, "value", any) < 0)
-        return NULL;
-    return kv;
-}
-
 /* The items of attrs (a list) pushed onto list; 0, -1 out of memory. */
 static int push_all(arena *a, value *list, const value *attrs)
 {
@@ -93,7 +82,8 @@ static value *event_span(arena *a, const value *rec, const value *attrs,
         return NULL;
     int details = strcmp(name->u.str.ptr, DETAILS) == 0;
     if (!details || !lr_keyed(attrs, "gen_ai.operation.name")) {
-        value *op = string_attr(a, "gen_ai.operation.name", "chat");
+        value *op = lr_string_attr(a, "gen_ai.operation.name",
+                                   vb_str(a, "chat"));
         if (!op || vb_push(a, sattrs, op) < 0)
             return NULL;
     }

@@ -85,7 +85,6 @@ struct logfeed {
     char **said;                  /* problems kept, to say at the end */
     size_t nsaid;
     int failed;                   /* out of memory keeping one */
-    enum log_format last;         /* of the log fed last */
 };
 
 static int feed_line(void *ctx, const char *file, const char *dir,
@@ -170,14 +169,6 @@ int logfeed_finish(logfeed *f, night *n, err *e)
 int logfeed_file(logfeed *f, night *n, const char *path, const char *shown,
                  enum log_format fmt, err *e)
 {
-    /* what the log before held is its own: written before another
-     * format's file (or one whose format is not known yet) begins */
-    if (fmt != f->last) {
-        int rc = logfeed_finish(f, n, e);
-        if (rc)
-            return rc;
-    }
-    f->last = fmt;
     int begun = night_begin_file(n, shown, e);
     if (begun != 0)
         return begun < 0 ? -1 : 0; /* 1: named twice, read once */
@@ -185,16 +176,10 @@ int logfeed_file(logfeed *f, night *n, const char *path, const char *shown,
     int rc = logr_read(f->r, path, shown, fmt, e);
     f->n = NULL;
     if (rc < 0 && e->code == ERR_USAGE) {
-        /* what the file is not: said as replay says a file it skips; it
-         * ends what the logs before held, each record written as its own
-         * file's */
+        /* what the file is not: said as replay says a file it skips */
         char why[600];
         snprintf(why, sizeof why, "%s", e->msg);
         err_clear(e);
-        f->last = LOG_UNKNOWN;
-        int ended = logfeed_finish(f, n, e);
-        if (ended)
-            return ended;
         return night_skip_file(n, shown, why, e) < 0 ? -1 : 0;
     }
     return rc;

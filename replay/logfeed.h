@@ -42,9 +42,10 @@ int logfeed_file(logfeed *f, night *n, const char *path, const char *shown,
 
 /* The end of the logs fed one after the other (logr_finish): what a
  * log's reader held for the next file of its format is replayed into n,
- * each record as its own file's.  Called after the last log, and before a file that is
- * not a log is read into n; logfeed_file calls it itself before a log of
- * another format.  0, 1 or -1 as logfeed_file. */
+ * each record as its own file's.  Called after the last log, and before
+ * a file that is not a log is read into n (before a log of another
+ * format, logr_read calls it itself, logs.h).  0, 1 or -1 as
+ * logfeed_file. */
 int logfeed_finish(logfeed *f, night *n, err *e);
 
 /* Says the problems kept, then the counts (prefix "replay"). */

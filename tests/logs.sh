@@ -1526,6 +1526,12 @@ pit|5eed00000000000000000000000000aa:00000000000000a1|2|rot-2.json|1
 other|5eed00000000000000000000000000bb|2|rot-2.json|6
 t|e1|0|rot-t.jsonl|2" \
     "$(rot rot-t.db rot-1.json rot-t.jsonl rot-2.json | sed -n 1,4p)"
+ok "a log of another format between two files of a trace: each part its file's" \
+"pit|5eed00000000000000000000000000aa|2|rot-1.json|2
+pit|5eed00000000000000000000000000aa:00000000000000a1|2|rot-2.json|1
+other|5eed00000000000000000000000000bb|2|rot-2.json|6" \
+    "$(rot rot-m.db rot-1.json messages.jsonl rot-2.json |
+        grep '|rot-[12].json|[0-9]*$' | grep -v '^5eed')"
 
 # --- GenAI events of the Logs signal (the OpenAI v2 instrumentation's
 # --- gen_ai.*.message and gen_ai.choice records, its later
